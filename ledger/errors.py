@@ -1,0 +1,42 @@
+"""One error hierarchy for the whole project.
+
+Every error a user can cause derives from :class:`MatchledgerError`; the CLI turns
+each into one line on stderr and an exit code, never a traceback.  Messages quote the
+offending value so a host can fix the line they typed.
+"""
+
+
+class MatchledgerError(Exception):
+    """Root of every error matchledger raises on purpose."""
+
+    exit_code = 1
+
+
+class MalformedInput(MatchledgerError):
+    """Input that cannot be understood: a bad token, option, file or JSON body."""
+
+
+class IllegalMove(MatchledgerError):
+    """Well-formed input that the game's rules forbid at this point of the match."""
+
+
+class UnknownMatch(MatchledgerError):
+    """A match id that the database does not hold."""
+
+
+class LogConflict(MatchledgerError):
+    """Another writer appended to the match first (optimistic concurrency lost)."""
+
+
+class CorruptLog(MatchledgerError):
+    """The stored log cannot be read: an undecodable body, an unknown tag, a bad file."""
+
+
+class VerificationFailed(MatchledgerError):
+    """`verify` found a discrepancy; carries the findings."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, findings=()):
+        super().__init__(message)
+        self.findings = list(findings)

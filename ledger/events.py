@@ -1,0 +1,142 @@
+"""The event types: frozen, tagged msgspec Structs, one union for them all.
+
+Schema evolution follows msgspec's rules: a new field always gets a default, an
+existing field never changes type, and a change that cannot be expressed that way bumps
+the event's ``v`` and adds a named upcaster in :mod:`ledger.upcasters`.
+
+Events name what happened (past tense).  Game-specific payloads (a studio, a pairing,
+a deck order, a round's announcements) are plain JSON values inside the generic events,
+so the ledger needs no knowledge of any game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=True):
+    """Base of every event.  ``v`` is the schema version of the stored body."""
+
+    v: int = 1
+
+
+class MatchCreated(Event, frozen=True, kw_only=True):
+    """A match was set up: its game, its players in listed order and its ruleset.
+
+    ``setup`` holds what the game needs to replay deterministically (a studio map, the
+    secret pairing, the whole deck order); it is host-only knowledge.
+    """
+
+    game: str
+    players: list[str]
+    options: dict[str, Any] = {}
+    setup: dict[str, Any] = {}
+
+
+class ContractRecorded(Event, frozen=True, kw_only=True):
+    """A player's contract choice (a later record for the same player replaces it)."""
+
+    participant: str
+    contracts: list[str]
+
+
+class SubmissionRecorded(Event, frozen=True, kw_only=True):
+    """A participant's submission for a round (or a photographer turn), normalized."""
+
+    v: int = 2
+    participant: str
+    round: int
+    tokens: list[str]
+
+
+class RoundClosed(Event, frozen=True, kw_only=True):
+    """A round was closed; carries what was announced publicly and privately.
+
+    ``source`` is ``computed`` when the engine derived the announcement and ``host``
+    when the host entered the announcement they actually made (hand-scored matches).
+    """
+
+    round: int
+    public: dict[str, Any] = {}
+    private: dict[str, Any] = {}
+    source: str = "computed"
+
+
+class TurnResolved(Event, frozen=True, kw_only=True):
+    """A turn-based game resolved a turn; carries its public and private announcements."""
+
+    turn: int
+    participant: str
+    public: dict[str, Any] = {}
+    private: dict[str, Any] = {}
+
+
+class OutcomeAnnounced(Event, frozen=True, kw_only=True):
+    """The match ended; ``outcome`` is the host's full result, ``public`` what was announced."""
+
+    outcome: dict[str, Any]
+    public: dict[str, Any] = {}
+    source: str = "computed"
+
+
+class RuleAmended(Event, frozen=True, kw_only=True):
+    """A ruleset option changed from a given round on, for a stated reason."""
+
+    option: str
+    value: Any
+    from_round: int
+    reason: str
+
+
+class SubmissionVoided(Event, frozen=True, kw_only=True):
+    """The submission recorded at ``target_seq`` no longer counts."""
+
+    target_seq: int
+    reason: str
+
+
+class SubmissionCorrected(Event, frozen=True, kw_only=True):
+    """The submission at ``target_seq`` is superseded by ``tokens``."""
+
+    target_seq: int
+    tokens: list[str]
+    reason: str
+
+
+class RoundReopened(Event, frozen=True, kw_only=True):
+    """A closed round's announcements are superseded; the round must be closed again."""
+
+    round: int
+    reason: str
+
+
+class NoteAdded(Event, frozen=True, kw_only=True):
+    """A free-text note from the host; changes no state."""
+
+    text: str
+
+
+AnyEvent = Union[
+    MatchCreated,
+    ContractRecorded,
+    SubmissionRecorded,
+    RoundClosed,
+    TurnResolved,
+    OutcomeAnnounced,
+    RuleAmended,
+    SubmissionVoided,
+    SubmissionCorrected,
+    RoundReopened,
+    NoteAdded,
+]
+
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}
+
+#: Events that carry announcements the engine can re-derive on replay.
+ANNOUNCEMENTS = (RoundClosed, TurnResolved, OutcomeAnnounced)
+
+
+def kind_of(event: Event) -> str:
+    return type(event).__name__
