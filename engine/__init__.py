@@ -28,7 +28,11 @@ _REGISTRY = {
     "photographer": ("engine.photographer", "GAME"),
 }
 
-GAMES = tuple(_REGISTRY)
+
+
+def register(name: str, module: str, attr: str = "GAME") -> None:
+    """Make another game available by name (a plug-in, or a test's toy game)."""
+    _REGISTRY[name] = (module, attr)
 
 
 def get(name: str):
@@ -36,5 +40,5 @@ def get(name: str):
     try:
         module_name, attr = _REGISTRY[name]
     except KeyError:
-        raise MalformedInput(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
+        raise MalformedInput(f"unknown game {name!r} (games: {', '.join(_REGISTRY)})") from None
     return getattr(importlib.import_module(module_name), attr)

@@ -1,0 +1,1 @@
+"""The click CLI: thin — parse words, call the application, render the answer."""

@@ -1,0 +1,96 @@
+"""Small helpers shared by the command modules: settings, views, output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+def settings():
+    return click.get_current_context().find_root().obj
+
+
+def ledger():
+    return settings().ledger
+
+
+def resolve_path(text: str) -> Path:
+    """A file named on a command line; inside `script FILE`, a relative name that does
+    not exist from the current directory is looked up beside the script file."""
+    path = Path(text)
+    if path.exists() or path.is_absolute():
+        return path
+    base = getattr(settings(), "script_dir", None)
+    if base is not None and (base / path).exists():
+        return base / path
+    return path
+
+
+def read_text(text: str, what: str) -> str:
+    from ledger.errors import MalformedInput
+
+    path = resolve_path(text)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MalformedInput(f"cannot read {what} {text!r}: {exc.strerror or exc}") from None
+
+
+def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
+    from ledger.errors import MalformedInput
+
+    result: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise MalformedInput(f"{flag} takes KEY=VALUE, got {pair!r}")
+        if key.strip() in result:
+            raise MalformedInput(f"{flag} {key.strip()!r} is given twice")
+        result[key.strip()] = value.strip()
+    return result
+
+
+def view_for(public: bool, as_participant: str | None, state):
+    from engine.base import HOST, PUBLIC
+    from engine.base import as_participant as participant_view
+    from ledger.errors import MalformedInput
+
+    if public and as_participant:
+        raise MalformedInput("give either --public or --as PARTICIPANT, not both")
+    if public:
+        return PUBLIC
+    if as_participant:
+        if as_participant not in state.participants:
+            raise MalformedInput(
+                f"--as {as_participant!r}: not a participant of {state.match_id!r} "
+                f"(participants: {', '.join(state.participants)})"
+            )
+        return participant_view(as_participant)
+    return HOST
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def describe_rows(rows) -> str:
+    if not rows:
+        return "nothing recorded"
+    if len(rows) == 1:
+        return f"recorded seq {rows[0].seq} ({rows[0].kind})"
+    kinds = ", ".join(row.kind for row in rows)
+    return f"recorded seq {rows[0].seq}–{rows[-1].seq} ({kinds})"
+
+
+def view_options(fn):
+    fn = click.option("--as", "as_participant", metavar="PARTICIPANT", help="That participant's view.")(fn)
+    fn = click.option("--public", is_flag=True, help="Only what has been announced publicly.")(fn)
+    return fn
+
+
+def read_options(fn):
+    fn = click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")(fn)
+    fn = click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")(fn)
+    return fn

@@ -1,0 +1,196 @@
+"""What a host types while running a match: new, contract, submit, close, amend, void,
+correct, note."""
+
+from __future__ import annotations
+
+import click
+
+from .common import describe_rows, key_values, ledger, read_text
+
+
+@click.command("init")
+def init_cmd():
+    """Create the database file (any command that writes creates it too).
+
+    \b
+    Example:
+      matchledger --db tournament.db init
+    """
+    store = ledger().store
+    click.echo(f"database ready: {store.path} ({len(store.match_ids())} matches)")
+
+
+@click.command("new")
+@click.argument("game")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--players", required=True, help="Players, comma-separated, in previous-MM order (best first) or seat order.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A ruleset option; repeat for more.")
+@click.option("--studio", metavar="FILE", help="lca: the studio map ('.' floor, '#' wall).")
+@click.option("--pair", "pairs", multiple=True, metavar="PLAYER=GUEST", help="pw: a secret pair; one per player.")
+@click.option("--seed", type=int, help="photographer: shuffle the deck from this seed.")
+@click.option("--deck", metavar="FILE", help="photographer: the whole deck, top card first.")
+def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
+    """Create a match of GAME (lca, pw or photographer) named MATCH.
+
+    \b
+    Examples:
+      matchledger new lca m1 --players ann,bob,cat --studio studio.txt
+      matchledger new lca m1 --players ann,bob --studio s.txt --option filming_lights_divisor=1
+      matchledger new pw m2 --players ann,bob --pair ann=zed --pair bob=yan
+      matchledger new photographer m3 --players ann,bob --seed 42
+      matchledger new photographer m4 --players ann,bob --deck deck.txt --option end_trigger=sunset
+    """
+    from engine.commands import CreateMatch
+
+    setup: dict = {}
+    if studio is not None:
+        setup["studio"] = read_text(studio, "studio file")
+    if pairs:
+        setup["pairs"] = key_values(pairs, "--pair")
+    if seed is not None:
+        setup["seed"] = seed
+    if deck is not None:
+        setup["deck"] = read_text(deck, "deck file")
+    names = [name.strip() for name in players.split(",") if name.strip()]
+    cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
+    rows = ledger().create(cmd)
+    click.echo(f"created {game} match {match_id!r} with {len(names)} players; {describe_rows(rows)}")
+
+
+@click.command("contract")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("player")
+@click.argument("names", nargs=-1, required=True)
+def contract_cmd(match_id, player, names):
+    """Record PLAYER's contracts (a later record replaces the earlier one).
+
+    \b
+    Examples:
+      matchledger contract m1 alice lights supremacy     # lca
+      matchledger contract m2 ann diversity sabotage:bob # pw
+    """
+    from engine.commands import RecordContract
+
+    rows = ledger().execute(match_id, RecordContract(player, list(names)))
+    click.echo(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
+
+
+@click.command("submit", context_settings={"ignore_unknown_options": True})
+@click.argument("match_id", metavar="MATCH")
+@click.argument("participant")
+@click.argument("tokens", nargs=-1)
+def submit_cmd(match_id, participant, tokens):
+    """Record PARTICIPANT's submission (or turn) in the game's own notation.
+
+    A later submission by the same participant in the same round supersedes the earlier.
+
+    \b
+    Examples:
+      matchledger submit m1 alice B2 C3 D4 E5 F6                      # lca round 1
+      matchledger submit m2 ann gift:bob predict:cat=swap guess:dan=zed  # pw
+      matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
+    """
+    from engine.commands import Submit
+
+    rows = ledger().execute(match_id, Submit(participant, list(tokens)))
+    click.echo(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
+
+
+@click.command("close")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--announced", metavar="FILE", help="JSON of the announcement the host actually made (hand-scored).")
+def close_cmd(match_id, announced):
+    """Close the current round: resolve it and record its public and private reveals.
+
+    \b
+    Examples:
+      matchledger close m1
+      matchledger close m1 --announced round1.json
+    """
+    from engine.commands import CloseRound
+    from ledger.codec import decode_json
+    from ledger.errors import MalformedInput
+
+    payload = None
+    if announced is not None:
+        try:
+            payload = decode_json(read_text(announced, "announcement file"))
+        except ValueError as exc:
+            raise MalformedInput(f"--announced {announced!r} is not valid JSON: {exc}") from None
+        if not isinstance(payload, dict):
+            raise MalformedInput(f"--announced {announced!r} must hold a JSON object with 'public' and 'private'")
+    rows = ledger().execute(match_id, CloseRound(announced=payload))
+    click.echo(f"closed: {describe_rows(rows)}")
+
+
+@click.command("amend")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--option", "option", required=True, metavar="KEY=VALUE", help="The ruleset option and its new value.")
+@click.option("--from-round", type=int, required=True, help="First round the new value applies to.")
+@click.option("--reason", required=True, help="Why (kept in the log).")
+def amend_cmd(match_id, option, from_round, reason):
+    """Amend a ruleset option from a given round on (recorded, never rewritten).
+
+    \b
+    Example (the lca card's own Amendment):
+      matchledger amend m1 --option filming_lights_divisor=2 --from-round 3 --reason "card Amendment"
+    """
+    from engine.commands import Amend
+
+    [(key, value)] = key_values((option,), "--option").items()
+    rows = ledger().execute(match_id, Amend(key, value, from_round, reason))
+    click.echo(f"amended {key}={value} from round {from_round}; {describe_rows(rows)}")
+
+
+@click.command("void")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("seq", type=int)
+@click.option("--reason", required=True, help="Why the submission no longer counts.")
+def void_cmd(match_id, seq, reason):
+    """Void the submission recorded at event SEQ (it stays in the log, superseded).
+
+    \b
+    Example:
+      matchledger void m1 7 --reason "submitted for the wrong player"
+    """
+    from engine.commands import Void
+
+    rows = ledger().execute(match_id, Void(seq, reason))
+    click.echo(f"voided seq {seq}; {describe_rows(rows)}")
+
+
+@click.command("correct", context_settings={"ignore_unknown_options": True})
+@click.argument("match_id", metavar="MATCH")
+@click.argument("seq", type=int)
+@click.argument("tokens", nargs=-1, required=True)
+@click.option("--reason", required=True, help="Why the submission is corrected.")
+def correct_cmd(match_id, seq, tokens, reason):
+    """Supersede the submission at event SEQ with TOKENS.
+
+    \b
+    Example:
+      matchledger correct m1 7 B2 C3 D4 E5 F7 --reason "typo: F6 was F7 in the DM"
+    """
+    from engine.commands import Correct
+
+    rows = ledger().execute(match_id, Correct(seq, list(tokens), reason))
+    click.echo(f"corrected seq {seq}; {describe_rows(rows)}")
+
+
+@click.command("note")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("text")
+def note_cmd(match_id, text):
+    """Add a free-text host note to the log.
+
+    \b
+    Example:
+      matchledger note m1 "bob's round 2 DM arrived 3 minutes late; accepted"
+    """
+    from engine.commands import AddNote
+
+    rows = ledger().execute(match_id, AddNote(text))
+    click.echo(describe_rows(rows))
+
+
+COMMANDS = [init_cmd, new_cmd, contract_cmd, submit_cmd, close_cmd, amend_cmd, void_cmd, correct_cmd, note_cmd]

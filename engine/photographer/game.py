@@ -1,0 +1,261 @@
+"""Фотограф / Wind the Film! as a matchledger game (turn-based: no ``close``).
+
+Event flow: each ``submit`` appends ``SubmissionRecorded(participant, round=<turn from
+1>, tokens)`` then ``TurnResolved(turn, participant, public, private)`` and, when the
+game ends, ``OutcomeAnnounced``.  **Applying ``TurnResolved`` resolves the turn**: the
+engine re-plays the recorded submission's tokens against its own state (the announced
+``public``/``private`` are kept for the record and compared by ``rederive`` on verify,
+never trusted).  ``SubmissionRecorded`` alone only records the tokens.
+
+``state.round`` is the number of the next turn (end-phase turns included, P7).
+Amendments (``wind_required``, ``row_points``) take effect from a turn number on;
+scoring uses the options in force at the game's last turn.  ``end_trigger`` cannot be
+amended: the deck was built for it at creation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from engine.base import PUBLIC, BaseGame, MatchState, OptionSpec, View, parse_bool
+from engine.commands import Amend, CloseRound, Correct, CreateMatch, Submit, Void
+from ledger.errors import CorruptLog, IllegalMove, MalformedInput, MatchledgerError
+from ledger.events import Event, OutcomeAnnounced, RuleAmended, SubmissionRecorded, TurnResolved
+
+from . import notation, views
+from .deck import deck_from_seed, parse_deck_text, parse_seed
+from .scoring import DEFAULT_ROW_POINTS, parse_row_points
+from .state import PhotoState
+from .table import deal
+from .turn import resolve, validate
+
+
+def parse_end_trigger(text: str) -> str:
+    value = str(text).strip().lower()
+    if value not in ("deck_empty", "sunset"):
+        raise ValueError(f"expected deck_empty or sunset, got {text!r}")
+    return value
+
+
+class PhotographerGame(BaseGame):
+    name: ClassVar[str] = "photographer"
+    ROUNDS: ClassVar[int] = 10**6  # turn-based: turns are numbered, their count is open
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int | None] = 4
+    OPTIONS: ClassVar[dict[str, OptionSpec]] = {
+        "wind_required": OptionSpec("wind_required", True, parse_bool, "P4: a turn must wind one card"),
+        "row_points": OptionSpec(
+            "row_points", dict(DEFAULT_ROW_POINTS), parse_row_points, "P8: points by film-row length 1..7"
+        ),
+        "end_trigger": OptionSpec("end_trigger", "deck_empty", parse_end_trigger, "deck_empty or sunset"),
+    }
+
+    # ------------------------------------------------------------------ creation
+
+    def build_setup(self, cmd: CreateMatch, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+        """P2: exactly one of {"seed": N} or {"deck": <deck file text>}; the stored setup
+        always holds the explicit deck order, top card first."""
+        setup = dict(cmd.setup or {})
+        unknown = sorted(set(setup) - {"seed", "deck"})
+        if unknown:
+            raise MalformedInput(f"photographer takes --seed N or --deck FILE, not {', '.join(repr(k) for k in unknown)}")
+        n = len(cmd.players)
+        trigger = options["end_trigger"]
+        if "seed" in setup and "deck" in setup:
+            raise MalformedInput("give either --seed or --deck, not both")
+        if "seed" in setup:
+            seed = parse_seed(setup["seed"])
+            return list(cmd.players), {"seed": seed, "deck": deck_from_seed(seed, n, trigger)}
+        if "deck" in setup:
+            return list(cmd.players), {"deck": parse_deck_text(setup["deck"], n, trigger)}
+        raise MalformedInput("photographer needs --seed N or --deck FILE (the deck order is fixed at creation, P2)")
+
+    def init_game(self, state: MatchState) -> PhotoState:
+        return deal(state.players, list(state.setup["deck"]))  # P3
+
+    # ------------------------------------------------------------------ decide
+
+    def require_open(self, state: MatchState) -> None:
+        if state.finished or state.g.phase == "finished":
+            raise IllegalMove(f"match {state.match_id!r} is finished; nothing more can be recorded")
+
+    def decide_contract(self, state: MatchState, cmd) -> list[Event]:
+        raise IllegalMove("photographer has no contracts")
+
+    def decide_close(self, state: MatchState, cmd: CloseRound) -> list[Event]:
+        raise IllegalMove("photographer has no close: a turn is resolved as soon as it is submitted")
+
+    def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
+        raise IllegalMove(self._no_undo(state, cmd.seq, "voided"))
+
+    def decide_correct(self, state: MatchState, cmd: Correct) -> list[Event]:
+        raise IllegalMove(self._no_undo(state, cmd.seq, "corrected"))
+
+    def _no_undo(self, state: MatchState, seq: int, verb: str) -> str:
+        if state.submission_at(seq) is None:
+            return f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}"
+        return f"submission {seq} is a resolved photographer turn; a resolved turn cannot be {verb}"
+
+    def decide_amend(self, state: MatchState, cmd: Amend) -> list[Event]:
+        self.require_open(state)
+        value = self.parse_option(cmd.option, cmd.value)
+        if cmd.option == "end_trigger":
+            raise IllegalMove("end_trigger cannot be amended: the deck was built for it at creation")
+        if cmd.from_round < state.round:
+            raise IllegalMove(
+                f"--from-round {cmd.from_round}: turn {cmd.from_round} is already resolved; "
+                f"amendments take effect from the next turn ({state.round}) on"
+            )
+        if not cmd.reason.strip():
+            raise MalformedInput("an amendment needs a --reason")
+        return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]
+
+    def _check_turn(self, state: MatchState, participant: str) -> None:
+        current = state.g.current
+        if participant != current:
+            what = "wind and shoot (end phase)" if state.g.phase == "end" else "play"
+            raise IllegalMove(f"it is {current}'s turn to {what} (turn {state.round}), not {participant}'s")
+
+    def _move(self, state: MatchState, participant: str, turn: int, tokens: list[str]) -> notation.Move:
+        g = state.g
+        self._check_turn(state, participant)  # P1: seat order
+        move = notation.parse(tokens, end_phase=g.phase == "end")
+        validate(g, participant, move, state.options_for(turn)["wind_required"])
+        return move
+
+    def _resolve(self, state: MatchState, turn: int, participant: str, move) -> tuple[PhotoState, TurnResolved]:
+        g = state.g.clone()
+        public, private = resolve(g, turn, participant, move)
+        return g, TurnResolved(turn=turn, participant=participant, public=public, private={participant: private})
+
+    def decide_submit(self, state: MatchState, cmd: Submit) -> list[Event]:
+        self.require_open(state)
+        self.require_participant(state, cmd.participant)
+        turn = state.round
+        move = self._move(state, cmd.participant, turn, list(cmd.tokens))
+        events: list[Event] = [SubmissionRecorded(participant=cmd.participant, round=turn, tokens=move.tokens())]
+        g_after, resolved = self._resolve(state, turn, cmd.participant, move)
+        events.append(resolved)
+        if g_after.phase == "finished":
+            after = dataclasses.replace(state, g=g_after, round=turn + 1)
+            outcome, public = self.final_outcome(after)
+            events.append(OutcomeAnnounced(outcome=outcome, public=public))
+        return events
+
+    # ------------------------------------------------------------------ apply
+
+    def resolve_round(self, state: MatchState, round_no: int) -> Any:
+        raise CorruptLog(f"photographer has no rounds to close (a RoundClosed for round {round_no} in the log)")
+
+    def apply_other(self, state: MatchState, seq: int, event: Event) -> None:
+        if not isinstance(event, TurnResolved):
+            raise CorruptLog(f"photographer cannot apply {type(event).__name__} (seq {seq})")
+        submission = state.current_submission(event.turn, event.participant)
+        if event.turn != state.round or submission is None:
+            raise CorruptLog(
+                f"seq {seq}: TurnResolved for turn {event.turn} by {event.participant!r} does not follow "
+                f"that turn's submission (next turn is {state.round})"
+            )
+        try:
+            move = self._move(state, event.participant, event.turn, submission.tokens)
+        except MatchledgerError as exc:
+            raise CorruptLog(f"seq {seq}: the recorded turn {event.turn} is not legal: {exc}") from None
+        public, private = resolve(state.g, event.turn, event.participant, move)
+        state.g.turns.append(
+            {"turn": event.turn, "participant": event.participant, "public": public, "private": {event.participant: private}}
+        )
+        state.turns.append(event)
+        state.round = event.turn + 1
+
+    def rederive(self, state_before: MatchState, event: Event) -> Event | None:
+        if isinstance(event, TurnResolved):
+            submission = state_before.current_submission(event.turn, event.participant)
+            if submission is None or event.turn != state_before.round:
+                return None  # replay itself reports the broken log
+            move = self._move(state_before, event.participant, event.turn, submission.tokens)
+            return self._resolve(state_before, event.turn, event.participant, move)[1]
+        if isinstance(event, OutcomeAnnounced):
+            outcome, public = self.final_outcome(state_before)
+            return OutcomeAnnounced(outcome=outcome, public=public)
+        return None
+
+    # ------------------------------------------------------------------ read models
+
+    def _scoring_options(self, state: MatchState) -> dict:
+        g = state.g
+        turn = state.round - 1 if g.phase == "finished" else state.round
+        return state.options_for(max(turn, 1))
+
+    def status(self, state: MatchState, view: View) -> dict:
+        g = state.g
+        viewer = view.participant if view.kind == "participant" else None
+        data = views.common_view(state, g, view.is_host, viewer)
+        if view.is_host:
+            data["hands"] = {p: list(g.hands[p]) for p in g.players}
+            data["deck_order"] = list(g.deck)
+        elif viewer is not None:
+            data["hand"] = list(g.hands[viewer])
+        return data
+
+    def scores(self, state: MatchState, view: View) -> dict:
+        # Every component (face-up row lengths, blurred count, missing colours, successful
+        # shots) is public, so provisional points are the same in every view.
+        g = state.g
+        return {
+            "match": state.match_id,
+            "game": state.game,
+            "finished": g.phase == "finished",
+            "scores": views.score_rows(g, self._scoring_options(state)["row_points"]),
+        }
+
+    def outcome(self, state: MatchState, view: View) -> dict:
+        g = state.g
+        finished = g.phase == "finished"
+        return {
+            "match": state.match_id,
+            "game": state.game,
+            "finished": finished,
+            "standings": views.final_standings(g, self._scoring_options(state)["row_points"]) if finished else [],
+            "awards": [],
+        }
+
+    def reveals(self, state: MatchState, view: View) -> dict:
+        g = state.g
+        turns = []
+        for record in g.turns:
+            entry = {"turn": record["turn"], "participant": record["participant"], "public": record["public"]}
+            if view.is_host:
+                entry["private"] = record["private"]
+            elif view.kind == "participant" and record["participant"] == view.participant:
+                entry["private"] = record["private"][view.participant]
+            turns.append(entry)
+        return {
+            "match": state.match_id,
+            "game": state.game,
+            "turns": turns,
+            "outcome": self.outcome(state, PUBLIC) if g.phase == "finished" else None,
+        }
+
+    def knowledge(self, state: MatchState, participant: str) -> dict:
+        self.require_participant(state, participant)
+        g = state.g
+        data = views.common_view(state, g, host=False, viewer=participant)
+        data["participant"] = participant
+        data["hand"] = list(g.hands[participant])
+        turns = []
+        for record in g.turns:
+            entry = {"turn": record["turn"], "participant": record["participant"], "public": record["public"]}
+            if record["participant"] == participant:
+                submission = state.current_submission(record["turn"], participant)
+                entry["tokens"] = list(submission.tokens) if submission else []
+                entry["private"] = record["private"][participant]
+            turns.append(entry)
+        data["turns"] = turns
+        data["outcome"] = self.outcome(state, PUBLIC)
+        return data
+
+    def render(self, model: str, data: dict, view: View) -> str | None:
+        from .render import render
+
+        return render(model, data, view)

@@ -1,0 +1,122 @@
+"""Terminal pictures of the photographer read models (plain text, one line per row)."""
+
+from __future__ import annotations
+
+LEGEND = (
+    "Legend: red-7 face up; red-[1-6] / red-[7-12] face down (colour and range public); "
+    "red-[4] face down, value known to this view; . empty place. "
+    "Film rows list cards in play order; [..] there is a blurred shot (-2)."
+)
+
+
+def _table(table: list) -> list[str]:
+    width = max([len(p) for row in table for p in row if p] + [4])
+    lines = ["Table     " + " ".join(f"{'col ' + str(c):<{width}}" for c in range(1, 5))]
+    for r, row in enumerate(table, start=1):
+        lines.append(f"  row {r}   " + " ".join(f"{(p or '.'):<{width}}" for p in row))
+    return lines
+
+
+def _films(players: list) -> list[str]:
+    lines = ["Films"]
+    for p in players:
+        shots = f"  successful shots: {', '.join(p['good_shots'])}" if p["good_shots"] else ""
+        lines.append(f"  {p['participant']} (seat {p['seat']}, {p['hand_size']} in hand){shots}")
+        for colour, cards in p["film"].items():
+            if cards:
+                values = " ".join(c.partition("-")[2] for c in cards)
+                lines.append(f"    {colour:<7} {values}")
+    return lines
+
+
+def _header(data: dict) -> str:
+    phase = data["phase"]
+    if phase == "finished":
+        text = f"game over ({data['end_reason']})"
+    elif phase == "end":
+        text = f"end phase ({data['end_reason']}), turn {data['turn']}: {data['to_play']} winds and shoots two"
+    else:
+        text = f"turn {data['turn']}: {data['to_play']} to play"
+    deck = f"deck {data['deck']} card(s)"
+    if data.get("sunset"):
+        deck += f", sunset {data['sunset']}"
+    return f"{text}; {deck}"
+
+
+def render_board(data: dict) -> str:
+    lines = [_header(data), *_table(data["table"]), *_films(data["players"])]
+    if "hand" in data:
+        lines.append(f"Your hand (bottom first): {' '.join(data['hand']) or '-'}")
+    if "hands" in data:
+        lines.append("Hands (bottom first)")
+        for player, hand in data["hands"].items():
+            lines.append(f"  {player:<8} {' '.join(hand) or '-'}")
+        lines.append(f"Deck (top first): {' '.join(data['deck_order']) or '-'}")
+    lines.append(LEGEND)
+    return "\n".join(lines)
+
+
+def _turn_line(entry: dict, host: bool = False) -> str:
+    pub = entry["public"]
+    who = f"turn {pub['turn']:>3} {pub['participant']}"
+    if pub["phase"] == "main":
+        take = pub["take"]
+        text = f"{who}: took {take['count']} from row {take['row']} {take['end']}: {' '.join(pub['taken'])}"
+    else:
+        text = f"{who} (end phase)"
+    text += f"; shot {' '.join(pub['shots'])}"
+    if pub["good_shots"]:
+        text += f"; successful shot {', '.join(pub['good_shots'])}"
+    if pub.get("refill"):
+        text += f"; refill {' '.join(r['card'] for r in pub['refill'])}"
+    if pub.get("game_end"):
+        text += f"; GAME ENDS ({pub['game_end']})"
+    private = entry.get("private")
+    if private:
+        notices = private.values() if host else [private]  # host: participant -> notice
+        for notice in notices:
+            text += f"\n           private: wind {notice['wind'] or '-'}, shot {' '.join(notice['shots'])}, hand {' '.join(notice['hand'])}"
+            if "taken" in notice:
+                text += f", took {' '.join(notice['taken'])}"
+    return text
+
+
+def _standings(outcome: dict | None) -> list[str]:
+    if not outcome or not outcome.get("finished"):
+        return []
+    lines = ["Final standings"]
+    for s in outcome["standings"]:
+        sc = s["scores"]
+        lines.append(
+            f"  {s['rank']}. {s['participant']:<8} {s['total']:>4}  (rows {sc['rows']}, blurred {sc['blurred']}, "
+            f"missing {sc['missing']}, successful shots {sc['good_shots']})"
+        )
+    return lines
+
+
+def render(model: str, data: dict, view) -> str | None:
+    if model == "status":
+        return render_board(data)
+    if model == "knowledge":
+        lines = [f"Knowledge of {data['participant']}", render_board(data), "Turns"]
+        lines += [_turn_line(t) for t in data["turns"]]
+        lines += _standings(data.get("outcome"))
+        return "\n".join(lines)
+    if model == "reveals":
+        lines = [_turn_line(t, host=view.is_host) for t in data["turns"]] or ["no turn played yet"]
+        lines += _standings(data.get("outcome"))
+        return "\n".join(lines)
+    if model == "outcome":
+        if not data["finished"]:
+            return "the game is not over yet"
+        return "\n".join(_standings(data))
+    if model == "scores":
+        lines = ["Scores" + (" (final)" if data["finished"] else " (so far)")]
+        for s in data["scores"]:
+            sc = s["scores"]
+            lines.append(
+                f"  {s['participant']:<8} {s['points']:>4}  (rows {sc['rows']}, blurred {sc['blurred']}, "
+                f"missing {sc['missing']}, successful shots {sc['good_shots']})"
+            )
+        return "\n".join(lines)
+    return None

@@ -1,0 +1,86 @@
+"""The table: the deal (P3), taking from a row's end, the check and refill (P5, P6)."""
+
+from __future__ import annotations
+
+from .cards import FACE_UP_COLUMNS, GOOD_SHOT_LENGTH, HAND_SIZE, SUNSET, TABLE_COLUMNS, TABLE_ROWS, colours_for
+from .state import PhotoState
+
+
+def face_up_at(column_index: int) -> bool:
+    """P3/P6: columns 1 and 4 face up, 2 and 3 face down (0-based index here)."""
+    return (column_index + 1) in FACE_UP_COLUMNS
+
+
+def deal(players: list[str], deck: list[str]) -> PhotoState:
+    """P3: the table row by row, left to right, from the top of the deck; then seat 1's
+    five cards (the first is the bottom of the hand), seat 2's, ...; the rest is the deck."""
+    n = len(players)
+    rest = list(deck)
+    rows = TABLE_ROWS[n]
+    table = []
+    for _ in range(rows):
+        table.append([(rest.pop(0), face_up_at(c)) for c in range(TABLE_COLUMNS)])
+    hands = {}
+    for player in players:
+        hands[player] = [rest.pop(0) for _ in range(HAND_SIZE)]
+    colours = list(colours_for(n))
+    return PhotoState(
+        players=list(players),
+        colours=colours,
+        n_rows=rows,
+        shot_length=GOOD_SHOT_LENGTH[n],
+        deck=rest,
+        table=table,
+        hands=hands,
+        film={p: {c: [] for c in colours} for p in players},
+        good_shots={c: None for c in colours},
+    )
+
+
+def row_cards(g: PhotoState, row: int) -> list[int]:
+    """P5: a row is its cards in column order, whatever places are empty between them;
+    returns the column indexes holding a card."""
+    return [c for c, place in enumerate(g.table[row]) if place is not None]
+
+
+def take(g: PhotoState, row: int, end: str, count: int) -> list[tuple[str, bool]]:
+    """Take ``count`` cards from ``end`` of ``row`` (0-based), outermost first; each is put
+    on top of the taker's hand by the caller.  Returns (card, was_face_up) in taking order."""
+    columns = row_cards(g, row)
+    chosen = columns[:count] if end == "left" else list(reversed(columns))[:count]
+    taken = []
+    for c in chosen:
+        taken.append(g.table[row][c])
+        g.table[row][c] = None
+    return taken
+
+
+def check(g: PhotoState) -> dict:
+    """P5 (+ sunset): after a turn's shots.  If the table holds 3 or fewer cards: with an
+    empty deck the game ends; otherwise every empty place is refilled, rows top to bottom,
+    each row left to right, face by column (P6: cards on the table keep place and face),
+    until the places or the deck run out.  Drawing the Sunset card instead ends the game:
+    places before it are filled, none after, and it is set aside.
+
+    Returns {"refill": [(row, col, card, face_up)], "end": None | "deck_empty" | "sunset"}.
+    """
+    result = {"refill": [], "end": None}
+    if g.table_count() > 3:
+        return result
+    if not g.deck:
+        result["end"] = "deck_empty"
+        return result
+    for r in range(g.n_rows):
+        for c in range(TABLE_COLUMNS):
+            if g.table[r][c] is not None:
+                continue
+            if not g.deck:
+                return result  # the deck ran dry mid-way; the game goes on (P5)
+            if g.deck[0] == SUNSET:
+                g.set_aside.append(g.deck.pop(0))
+                result["end"] = "sunset"
+                return result
+            card = g.deck.pop(0)
+            g.table[r][c] = (card, face_up_at(c))
+            result["refill"].append((r, c, card, face_up_at(c)))
+    return result

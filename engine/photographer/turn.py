@@ -1,0 +1,136 @@
+"""Checking and resolving one turn (main phase: take, wind, shoot, check; end phase P7:
+wind, shoot two).  ``resolve`` mutates the PhotoState it is given and returns the turn's
+announcements: the public record and the acting player's private notice."""
+
+from __future__ import annotations
+
+from ledger.errors import IllegalMove
+
+from .cards import back, known_down, shown
+from .film import shoot
+from .notation import Move, TAKE_FORM, WIND_FORM
+from .state import PhotoState
+from .table import check, row_cards, take
+
+END_SHOTS = 2  # P7: each player plays their two bottom cards
+
+
+def validate(g: PhotoState, participant: str, move: Move, wind_required: bool) -> None:
+    """Raise IllegalMove when ``move`` is well-formed but forbidden now."""
+    if g.phase == "finished":
+        raise IllegalMove("the game is over; nothing more can be played")
+    current = g.current
+    if participant != current:
+        what = "wind and shoot (end phase)" if g.phase == "end" else "play"
+        raise IllegalMove(f"it is {current}'s turn to {what}, not {participant}'s")
+    hand_size = len(g.hands[participant])
+    if g.phase == "main":
+        row, end, count = move.take
+        if not 1 <= row <= g.n_rows:
+            raise IllegalMove(f"row '{row}' is outside the {g.n_rows}-row table (rows 1-{g.n_rows})")
+        in_row = len(row_cards(g, row - 1))
+        if in_row == 0:
+            raise IllegalMove(f"row '{row}' is empty; take from a row with cards")
+        if count > in_row:
+            raise IllegalMove(f"count '{count}' is more than the {in_row} card(s) in row {row}")
+        hand_size += count
+        after = f" after taking {count}"
+    else:
+        after = ""
+    if move.wind is None:
+        if wind_required:
+            form = TAKE_FORM if g.phase == "main" else WIND_FORM
+            raise IllegalMove(f"wind_required=true: {participant} must wind one card ({form})")
+        return
+    frm, to = move.wind
+    text = f"{frm}:{to}"
+    if frm == hand_size:
+        raise IllegalMove(
+            f"wind '{text}': position {frm} is the top card of the {hand_size}-card hand{after}; "
+            f"the top card cannot be wound"
+        )
+    if frm > hand_size:
+        raise IllegalMove(f"wind '{text}': position {frm} is outside the {hand_size}-card hand{after}")
+    if to > hand_size:
+        raise IllegalMove(f"wind '{text}': position {to} is outside the {hand_size}-card hand{after}")
+
+
+def _wind(hand: list[str], wind: tuple[int, int] | None) -> None:
+    """P4: move the card at position FROM (1 = bottom) up to position TO."""
+    if wind is None:
+        return
+    frm, to = wind
+    card = hand.pop(frm - 1)
+    hand.insert(to - 1, card)
+
+
+def _shots(g: PhotoState, participant: str, count: int):
+    public, private, good = [], [], []
+    for _ in range(count):
+        card, face_up, colour = shoot(g, participant)
+        public.append(shown(card, face_up, knows_value=False))
+        private.append(shown(card, face_up, knows_value=True))
+        if colour is not None:
+            good.append(colour)
+    return public, private, good
+
+
+def resolve(g: PhotoState, turn: int, participant: str, move: Move) -> tuple[dict, dict]:
+    """Resolve a validated move; returns (public record, private notice)."""
+    hand = g.hands[participant]
+    wind = None if move.wind is None else f"{move.wind[0]}:{move.wind[1]}"
+    if g.phase == "main":
+        row, end, count = move.take
+        taken = take(g, row - 1, end, count)
+        for card, _face_up in taken:
+            hand.append(card)  # each card taken goes on top of the hand
+        _wind(hand, move.wind)
+        shots_public, shots_private, good = _shots(g, participant, count)
+        result = check(g)  # P5
+        public = {
+            "turn": turn,
+            "participant": participant,
+            "phase": "main",
+            "take": {"row": row, "end": end, "count": count},
+            "taken": [card if up else back(card) for card, up in taken],
+            "shots": shots_public,
+            "good_shots": good,
+            "refill": [
+                {"row": r + 1, "column": c + 1, "card": shown(card, up, knows_value=False)}
+                for r, c, card, up in result["refill"]
+            ],
+            "deck": g.deck_cards(),
+            "game_end": result["end"],
+        }
+        private = {
+            "taken": [card if up else known_down(card) for card, up in taken],
+            "wind": wind,
+            "shots": shots_private,
+            "hand": list(hand),
+        }
+        seat = g.players.index(participant)
+        if result["end"] is not None:
+            # P7: every player in seat order, starting with the seat after this one.
+            g.phase = "end"
+            g.end_reason = result["end"]
+            g.ended_by = participant
+            g.end_queue = g.players[seat + 1 :] + g.players[: seat + 1]
+        else:
+            g.to_play = (seat + 1) % len(g.players)
+        return public, private
+    # P7 end phase: wind once, then play the two bottom cards.
+    _wind(hand, move.wind)
+    shots_public, shots_private, good = _shots(g, participant, min(END_SHOTS, len(hand)))
+    g.end_queue.pop(0)
+    if not g.end_queue:
+        g.phase = "finished"
+    public = {
+        "turn": turn,
+        "participant": participant,
+        "phase": "end",
+        "shots": shots_public,
+        "good_shots": good,
+        "finished": g.phase == "finished",
+    }
+    private = {"wind": wind, "shots": shots_private, "hand": list(hand)}
+    return public, private

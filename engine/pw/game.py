@@ -1,0 +1,108 @@
+"""Parallel Worlds as a :class:`engine.base.BaseGame`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.base import BaseGame, MatchState, View
+from ledger.errors import IllegalMove
+from ledger.events import MatchCreated
+
+from . import views
+from .model import PWState, RoundResult, public_order
+from .resolve import resolve
+from .validation import check_setup, check_submission, parse_contract
+
+
+class ParallelWorlds(BaseGame):
+    name = "pw"
+    ROUNDS = 3
+    OPTIONS = {}
+    MIN_PLAYERS = 2  # each participant needs two targets outside their own pair
+
+    # ---- creation
+
+    def build_setup(self, cmd, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+        setup = check_setup(list(cmd.players), dict(cmd.setup))
+        players = list(cmd.players)
+        return players + [setup["pairs"][p] for p in players], setup
+
+    def participants_from(self, created: MatchCreated) -> tuple[list[str], None]:
+        # Players as listed, then guests in the order of their partners (host-only order).
+        pairs = created.setup["pairs"]
+        return list(created.players) + [pairs[p] for p in created.players], None
+
+    def init_game(self, state: MatchState) -> PWState:
+        pairs = state.setup["pairs"]
+        partner: dict[str, str] = {}
+        role: dict[str, str] = {}
+        for player in state.players:
+            guest = pairs[player]
+            partner[player], partner[guest] = guest, player
+            role[player], role[guest] = "player", "guest"
+        return PWState(
+            players=list(state.players),
+            guest_of={p: pairs[p] for p in state.players},
+            partner=partner,
+            role=role,
+        )
+
+    # ---- decide hooks
+
+    def parse_submission(self, state, participant, round_no, tokens, replacing=None):
+        return check_submission(state, participant, round_no, tokens, replacing)
+
+    def parse_contract(self, state, participant, names):
+        return parse_contract(state, participant, names)
+
+    def check_can_close(self, state: MatchState) -> None:
+        # W5: actions are mandatory; name everyone still missing.
+        missing = [p for p in state.participants if state.current_submission(state.round, p) is None]
+        if missing:
+            raise IllegalMove(
+                f"W5: round {state.round} of {state.match_id!r} cannot close; no submission from "
+                f"{', '.join(missing)}"
+            )
+
+    def resolve_round(self, state: MatchState, round_no: int) -> RoundResult:
+        return resolve(state, round_no)
+
+    def store_round(self, state: MatchState, round_no: int, result: RoundResult) -> None:
+        state.g.rounds[round_no] = result
+
+    def unstore_round(self, state: MatchState, round_no: int) -> None:
+        for r in [r for r in state.g.rounds if r >= round_no]:
+            del state.g.rounds[r]
+
+    def announce_round(self, state: MatchState, round_no: int, result: RoundResult) -> tuple[dict, dict]:
+        g: PWState = state.g
+        public = {"type_counts": dict(result.type_counts)}
+        private = {}
+        for p in state.participants:
+            private[p] = {
+                "own_points": result.totals[p],
+                "partner_points": result.totals[g.partner[p]],
+                "learn": [dict(item, actions=[dict(a) for a in item["actions"]]) for item in result.learn.get(p, [])],
+                "watch": [dict(item, seen=list(item["seen"])) for item in result.watch.get(p, [])],
+            }
+        return public, private
+
+    # ---- read models
+
+    def status(self, state: MatchState, view: View) -> dict:
+        return views.status(state, view)
+
+    def scores(self, state: MatchState, view: View) -> dict:
+        return views.scores(state, view)
+
+    def outcome(self, state: MatchState, view: View) -> dict:
+        return views.outcome(state, view)
+
+    def reveals(self, state: MatchState, view: View) -> dict:
+        return views.reveals(state, view)
+
+    def knowledge(self, state: MatchState, participant: str) -> dict:
+        return views.knowledge(state, participant)
+
+
+__all__ = ["ParallelWorlds", "public_order"]

@@ -1,0 +1,96 @@
+"""Parallel Worlds notation: action, predict and guess tokens (DESIGN.md, rules W1).
+
+``TYPE:TARGET`` for gift, learn, swap, unique, watch; ``predict:TARGET=TYPE``; and in
+Round 3 ``guess:PARTICIPANT=PARTNER``.  Types are case-insensitive in, lower-case out;
+participant names are matched exactly, else case-insensitively when that is unambiguous.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.errors import MalformedInput
+
+TYPES = ("gift", "learn", "predict", "swap", "unique", "watch")
+
+
+@dataclass(frozen=True)
+class Action:
+    type: str
+    target: str
+    predict: str | None = None  # the predicted type of a Predict action
+
+    def token(self) -> str:
+        if self.type == "predict":
+            return f"predict:{self.target}={self.predict}"
+        return f"{self.type}:{self.target}"
+
+
+@dataclass(frozen=True)
+class Guess:
+    guessed: str  # the participant whose partner is guessed
+    partner: str  # the guessed partner
+
+    def token(self) -> str:
+        return f"guess:{self.guessed}={self.partner}"
+
+
+def resolve_name(text: str, participants: list[str], token: str) -> str:
+    if text in participants:
+        return text
+    folded = [p for p in participants if p.lower() == text.lower()]
+    if len(folded) == 1:
+        return folded[0]
+    raise MalformedInput(
+        f"W1: unknown participant {text!r} in token {token!r} (participants: {', '.join(sorted(participants))})"
+    )
+
+
+def parse_type(text: str, token: str) -> str:
+    lowered = text.strip().lower()
+    if lowered not in TYPES:
+        raise MalformedInput(f"W1: unknown action type {text!r} in token {token!r} (types: {', '.join(TYPES)})")
+    return lowered
+
+
+def parse_token(token: str, participants: list[str]) -> Action | Guess:
+    """One token -> an Action or a Guess (W1: unknown types/participants are rejected)."""
+    if ":" not in token:
+        raise MalformedInput(
+            f"W1: token {token!r} is not TYPE:TARGET, predict:TARGET=TYPE or guess:PARTICIPANT=PARTNER"
+        )
+    head, _, rest = token.partition(":")
+    kind = head.strip().lower()
+    if kind == "guess":
+        guessed, eq, partner = rest.partition("=")
+        if not eq or not guessed or not partner:
+            raise MalformedInput(f"W1: guess token {token!r} must read guess:PARTICIPANT=PARTNER")
+        return Guess(resolve_name(guessed, participants, token), resolve_name(partner, participants, token))
+    action_type = parse_type(head, token)
+    if action_type == "predict":
+        target, eq, predicted = rest.partition("=")
+        if not eq or not target or not predicted:
+            raise MalformedInput(f"W1: predict token {token!r} must read predict:TARGET=TYPE")
+        return Action("predict", resolve_name(target, participants, token), parse_type(predicted, token))
+    if "=" in rest:
+        raise MalformedInput(f"W1: only predict names a type; {token!r} should read {action_type}:TARGET")
+    if not rest:
+        raise MalformedInput(f"W1: token {token!r} names no target")
+    return Action(action_type, resolve_name(rest, participants, token))
+
+
+def split_tokens(tokens: list[str]) -> tuple[list[Action], list[Guess]]:
+    """Already-normalized tokens (as stored) -> actions and guesses (no validation)."""
+    actions: list[Action] = []
+    guesses: list[Guess] = []
+    for token in tokens:
+        head, _, rest = token.partition(":")
+        if head == "guess":
+            guessed, _, partner = rest.partition("=")
+            guesses.append(Guess(guessed, partner))
+        elif head == "predict":
+            target, _, predicted = rest.partition("=")
+            actions.append(Action("predict", target, predicted))
+        else:
+            actions.append(Action(head, rest))
+    return actions, guesses

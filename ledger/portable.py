@@ -1,0 +1,56 @@
+"""The portable JSON Lines form of a match's log (export/import).
+
+Each line is one envelope with the body embedded verbatim, so a re-export of an import
+is byte-identical and the hash chain can be checked without a database.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .errors import CorruptLog, MalformedInput
+from .store import StoredEvent
+
+
+class ExportedEvent(msgspec.Struct, frozen=True):
+    match_id: str
+    seq: int
+    kind: str
+    recorded_at: str
+    actor: str
+    prev_hash: str
+    hash: str
+    body: msgspec.Raw
+
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(ExportedEvent)
+
+
+def export_lines(rows: list[StoredEvent]) -> bytes:
+    out = bytearray()
+    for r in rows:
+        out += _encoder.encode(
+            ExportedEvent(r.match_id, r.seq, r.kind, r.recorded_at, r.actor, r.prev_hash, r.hash, msgspec.Raw(r.body.encode("utf-8")))
+        )
+        out += b"\n"
+    return bytes(out)
+
+
+def parse_lines(data: bytes, name: str) -> list[StoredEvent]:
+    rows: list[StoredEvent] = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = _decoder.decode(line)
+            body = bytes(item.body).decode("utf-8")
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
+            raise MalformedInput(f"{name} line {number}: not an exported event ({exc})") from None
+        rows.append(StoredEvent(item.match_id, item.seq, item.kind, body, item.recorded_at, item.actor, item.prev_hash, item.hash))
+    if not rows:
+        raise MalformedInput(f"{name} holds no events")
+    ids = {r.match_id for r in rows}
+    if len(ids) > 1:
+        raise CorruptLog(f"{name} mixes matches {sorted(ids)}; export one match per file")
+    return rows

@@ -1,0 +1,210 @@
+"""The SQLite event store: one ``events`` table, append-only, hash-chained per match.
+
+Append-only is enforced by the database itself (triggers abort any UPDATE or DELETE),
+so a script that bypasses this module cannot silently rewrite history.  Appends state
+the sequence number they expect next (optimistic concurrency): a writer that lost the
+race gets :class:`LogConflict` and nothing of its batch is written.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .codec import GENESIS_HASH, chain_hash, decode_event, encode
+from .errors import CorruptLog, LogConflict, UnknownMatch
+from .events import Event, kind_of
+
+COLUMNS = ("match_id", "seq", "kind", "body", "recorded_at", "actor", "prev_hash", "hash")
+
+_TRIGGERS = """
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END;
+"""
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One row of the ``events`` table."""
+
+    match_id: str
+    seq: int
+    kind: str
+    body: str
+    recorded_at: str
+    actor: str
+    prev_hash: str
+    hash: str
+
+    def event(self) -> Event:
+        return decode_event(self.body)
+
+
+class Store:
+    """An open database file holding any number of matches."""
+
+    def __init__(self, path: str | Path, *, create: bool = True):
+        self.path = str(path)
+        if not create and self.path != ":memory:" and not Path(self.path).exists():
+            raise CorruptLog(f"no database at {self.path!r} (run `matchledger init` or `new` first)")
+        try:
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per command.
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._ensure_schema()
+        except sqlite3.DatabaseError as exc:
+            raise CorruptLog(f"cannot open {self.path!r} as a matchledger database: {exc}") from None
+        self._depth = 0
+
+    def _ensure_schema(self) -> None:
+        exists = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='events'"
+        ).fetchone()
+        if exists:
+            return
+        import sqlite_utils  # only needed once per file, so kept off the start-up path
+
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        db = sqlite_utils.Database(self.conn)
+        db["events"].create(
+            {
+                "match_id": str,
+                "seq": int,
+                "kind": str,
+                "body": str,
+                "recorded_at": str,
+                "actor": str,
+                "prev_hash": str,
+                "hash": str,
+            },
+            pk=("match_id", "seq"),
+            not_null=set(COLUMNS),
+            if_not_exists=True,
+        )
+        self.conn.executescript(_TRIGGERS)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ---- transactions
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All appends inside are written together or not at all (nests)."""
+        if self._depth == 0:
+            self.conn.execute("BEGIN IMMEDIATE")
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self._depth -= 1
+            if self._depth == 0:
+                self.conn.execute("ROLLBACK")
+            raise
+        self._depth -= 1
+        if self._depth == 0:
+            self.conn.execute("COMMIT")
+
+    # ---- reading
+
+    def match_ids(self) -> list[str]:
+        return [row[0] for row in self.conn.execute("SELECT DISTINCT match_id FROM events ORDER BY match_id")]
+
+    def has_match(self, match_id: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
+
+    def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        sql = "SELECT match_id, seq, kind, body, recorded_at, actor, prev_hash, hash FROM events WHERE match_id = ? AND seq > ?"
+        params: list = [match_id, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params.append(upto)
+        sql += " ORDER BY seq"
+        try:
+            return [StoredEvent(*row) for row in self.conn.execute(sql, params)]
+        except sqlite3.DatabaseError as exc:
+            raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
+
+    def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
+        """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
+        rows = self.rows(match_id, after=after, upto=upto)
+        if not rows and after == 0 and not self.has_match(match_id):
+            raise UnknownMatch(f"no match {match_id!r} in {self.path!r}")
+        result = []
+        for row in rows:
+            try:
+                result.append((row.seq, decode_event(row.body)))
+            except CorruptLog as exc:
+                raise CorruptLog(f"match {match_id!r} seq {row.seq}: {exc}") from None
+        return result
+
+    def head(self, match_id: str) -> tuple[int, str] | None:
+        row = self.conn.execute(
+            "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    # ---- writing
+
+    def append(
+        self,
+        match_id: str,
+        expected_seq: int,
+        events: Iterable[Event],
+        *,
+        actor: str,
+        recorded_at: str,
+    ) -> list[StoredEvent]:
+        """Append ``events`` as seq ``expected_seq``, ``expected_seq + 1``, …
+
+        Raises :class:`LogConflict` (writing nothing) if the match's next seq is not
+        ``expected_seq`` — another writer got there first.
+        """
+        events = list(events)
+        if not events:
+            return []
+        with self.transaction():
+            head = self.head(match_id)
+            last_seq, prev_hash = head if head else (0, GENESIS_HASH)
+            if last_seq + 1 != expected_seq:
+                raise LogConflict(
+                    f"match {match_id!r} moved on: expected to write seq {expected_seq} but the log "
+                    f"already ends at seq {last_seq}; re-read and try again"
+                )
+            rows = []
+            for offset, event in enumerate(events):
+                body = encode(event)
+                kind = kind_of(event)
+                seq = expected_seq + offset
+                digest = chain_hash(
+                    prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body
+                )
+                rows.append(StoredEvent(match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest))
+                prev_hash = digest
+            self._insert(rows, match_id)
+        return rows
+
+    def append_rows(self, rows: list[StoredEvent]) -> None:
+        """Write already-hashed rows (import); the caller has verified them."""
+        with self.transaction():
+            self._insert(rows, rows[0].match_id if rows else "")
+
+    def _insert(self, rows: list[StoredEvent], match_id: str) -> None:
+        try:
+            self.conn.executemany(
+                "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (r.match_id, r.seq, r.kind, r.body, r.recorded_at, r.actor, r.prev_hash, r.hash)
+                    for r in rows
+                ],
+            )
+        except sqlite3.IntegrityError as exc:
+            raise LogConflict(f"match {match_id!r}: another writer appended the same seq first ({exc})") from None

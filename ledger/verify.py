@@ -1,0 +1,99 @@
+"""Chain verification: every way a stored log can be tampered with names its first bad seq.
+
+Checks, per match, in seq order: no gap and no reordering (seqs are 1, 2, 3 …), every
+row belongs to the match, every ``prev_hash`` is the previous row's ``hash``, every
+``hash`` is recomputed from the row's own fields, the ``kind`` column matches the
+body's tag, and every body decodes.  A published head (seq + hash) catches truncation
+and a consistently rewritten tail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .codec import GENESIS_HASH, chain_hash, decode_event
+from .errors import CorruptLog, MalformedInput
+from .store import StoredEvent
+
+
+@dataclass(frozen=True)
+class Finding:
+    match_id: str
+    seq: int
+    problem: str
+    field: str | None = None
+    recorded: Any = None
+    recomputed: Any = None
+
+    def describe(self) -> str:
+        text = f"{self.match_id} seq {self.seq}: {self.problem}"
+        if self.field is not None:
+            text += f" [{self.field}: recorded {self.recorded!r}, recomputed {self.recomputed!r}]"
+        return text
+
+    def to_json(self) -> dict:
+        data = {"match": self.match_id, "seq": self.seq, "problem": self.problem}
+        if self.field is not None:
+            data.update(field=self.field, recorded=self.recorded, recomputed=self.recomputed)
+        return data
+
+
+def parse_head(text: str) -> tuple[int, str]:
+    seq_text, sep, digest = text.partition(":")
+    if not sep or not seq_text.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise MalformedInput(f"--head must be SEQ:HASH with a 64-digit lowercase hex hash, got {text!r}")
+    return int(seq_text), digest
+
+
+def verify_chain(match_id: str, rows: list[StoredEvent], head: tuple[int, str] | None = None) -> list[Finding]:
+    """The first chain finding of ``rows`` (plus a head finding), or [] when intact."""
+    prev_hash = GENESIS_HASH
+    for index, row in enumerate(rows):
+        expected_seq = index + 1
+        if row.match_id != match_id:
+            return [Finding(match_id, row.seq, f"row belongs to match {row.match_id!r}, spliced in")]
+        if row.seq != expected_seq:
+            if row.seq > expected_seq:
+                return [Finding(match_id, expected_seq, f"event {expected_seq} is missing (next stored seq is {row.seq})")]
+            return [Finding(match_id, row.seq, f"seq {row.seq} appears out of order after seq {index}")]
+        recomputed = chain_hash(
+            row.prev_hash,
+            match_id=row.match_id,
+            seq=row.seq,
+            recorded_at=row.recorded_at,
+            actor=row.actor,
+            kind=row.kind,
+            body=row.body.encode("utf-8"),
+        )
+        if row.prev_hash != prev_hash:
+            # The row before was changed and re-hashed (it verifies alone), or this row
+            # was moved here from elsewhere: either way the link between them is broken.
+            if recomputed == row.hash and index > 0:
+                return [
+                    Finding(
+                        match_id,
+                        row.seq - 1,
+                        f"event {row.seq - 1} was altered: its hash is not the one event {row.seq} chains to",
+                        "hash",
+                        row.prev_hash,
+                        rows[index - 1].hash,
+                    )
+                ]
+            return [Finding(match_id, row.seq, "prev_hash does not link to the previous event", "prev_hash", row.prev_hash, prev_hash)]
+        if recomputed != row.hash:
+            return [Finding(match_id, row.seq, "hash does not match the event's contents", "hash", row.hash, recomputed)]
+        try:
+            event = decode_event(row.body)
+        except CorruptLog as exc:
+            return [Finding(match_id, row.seq, f"body does not decode: {exc}")]
+        if type(event).__name__ != row.kind:
+            return [Finding(match_id, row.seq, "kind column disagrees with the body's type", "kind", row.kind, type(event).__name__)]
+        prev_hash = row.hash
+    if head is not None:
+        head_seq, head_hash = head
+        if head_seq > len(rows):
+            return [Finding(match_id, len(rows) + 1, f"log ends at seq {len(rows)} but the published head is seq {head_seq}: events were removed")]
+        if rows[head_seq - 1].hash != head_hash:
+            return [Finding(match_id, head_seq, "hash differs from the published head: the log was rewritten", "hash", rows[head_seq - 1].hash, head_hash)]
+    return []

@@ -1,0 +1,3 @@
+import engine
+
+engine.register("toy", "tests.core.toygame")

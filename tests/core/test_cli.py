@@ -1,0 +1,167 @@
+"""The CLI skeleton on a temp database, driven through the toy game."""
+
+import json
+import sqlite3
+
+import pytest
+
+from commands.cli import cli
+from tests.helpers import invoke, read_json
+
+SCRIPT = """\
+# a toy match
+new toy t1 --players ann,bob
+submit t1 ann 3
+submit t1 bob 5
+close t1
+"""
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "m.db"
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def count(db):
+    conn = sqlite3.connect(db)
+    n = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    conn.close()
+    return n
+
+
+def test_script_runs_every_line(tmp_path, db):
+    result = invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+    assert "4 commands ran" in result.output
+    assert read_json(db, "scores", "t1") == {"totals": {"ann": 3, "bob": 5}}
+
+
+def test_script_stops_at_first_failing_line_and_names_it(tmp_path, db):
+    script = SCRIPT + "submit t1 ann 12\nsubmit t1 bob 4\n"
+    result = invoke(db, "script", write(tmp_path, "s.txt", script), expect=1)
+    assert "line 6 (submit t1 ann 12)" in result.output
+    assert "'12'" in result.output
+    assert count(db) == 4  # the lines before it stand, the line after never ran
+
+
+def test_atomic_script_writes_nothing_when_a_line_fails(tmp_path, db):
+    script = SCRIPT + "close t1\n"  # nobody submitted for round 2
+    result = invoke(db, "script", "--atomic", write(tmp_path, "s.txt", script), expect=1)
+    assert "line 6" in result.output and "nobody has submitted" in result.output
+    assert not db.exists() or count(db) == 0
+
+
+def test_export_import_round_trip_is_byte_identical(tmp_path, db):
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+    exported = invoke(db, "export", "t1").stdout_bytes
+    out = tmp_path / "t1.jsonl"
+    out.write_bytes(exported)
+    other = tmp_path / "other.db"
+    invoke(other, "import", out)
+    assert invoke(other, "export", "t1").stdout_bytes == exported
+    assert read_json(other, "scores", "t1") == read_json(db, "scores", "t1")
+    again = invoke(other, "import", out, expect=1)
+    assert "already exists" in again.output
+    assert count(other) == 4
+
+
+def test_import_refuses_a_broken_chain_and_malformed_lines(tmp_path, db):
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+    lines = invoke(db, "export", "t1").stdout.splitlines()
+    record = json.loads(lines[1])
+    record["body"]["tokens"] = ["9"]
+    tampered = write(tmp_path, "bad.jsonl", "\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
+    other = tmp_path / "other.db"
+    result = invoke(other, "import", tampered, expect=3)
+    assert "broken chain" in result.output and "seq 2" in result.output
+    garbage = write(tmp_path, "junk.jsonl", lines[0] + "\n{oops\n")
+    result = invoke(other, "import", garbage, expect=1)
+    assert "line 2" in result.output
+    assert not other.exists() or count(other) == 0
+
+
+def test_verify_ok_and_head(tmp_path, db):
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+    head = invoke(db, "head", "t1").stdout.strip()
+    assert head.startswith("4:") and len(head) == 66
+    assert "ok" in invoke(db, "verify", "t1", "--head", head).output
+    invoke(db, "verify", "t1", "--head", "9:" + "0" * 64, expect=3)
+    invoke(db, "verify", "t1", "--head", "nonsense", expect=1)
+
+
+def test_verify_finds_a_wrong_host_announcement(tmp_path, db):
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT.replace("close t1\n", "")))
+    announced = write(tmp_path, "a.json", json.dumps({"public": {"submitted": ["ann", "bob"]},
+                                                       "private": {"ann": {"points": 3}, "bob": {"points": 6}}}))
+    invoke(db, "close", "t1", "--announced", announced)
+    result = json.loads(invoke(db, "verify", "t1", "--json", expect=3).stdout)
+    assert result["ok"] is False
+    [finding] = result["matches"][0]["findings"]
+    assert finding["seq"] == 4 and finding["field"] == "private.bob.points"
+    assert (finding["recorded"], finding["recomputed"]) == (6, 5)
+
+
+def test_at_shows_the_match_as_it_stood(tmp_path, db):
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT + "submit t1 ann 9\nclose t1\n"))
+    assert read_json(db, "scores", "t1", "--at", "4") == {"totals": {"ann": 3, "bob": 5}}
+    assert read_json(db, "scores", "t1") == {"totals": {"ann": 12, "bob": 5}}
+    result = invoke(db, "scores", "t1", "--at", "99", expect=1)
+    assert "--at 99" in result.output and "1 to 6" in result.output
+
+
+def test_user_errors_are_one_line_without_traceback(tmp_path, db):
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+    for args, fragment in [
+        (("submit", "t1", "zed", "3"), "'zed' is not a participant"),
+        (("scores", "nope"), "no match 'nope'"),
+        (("new", "chess", "c1", "--players", "a,b"), "unknown game 'chess'"),
+        (("new", "toy", "t1", "--players", "a,b"), "already exists"),
+        (("new", "toy", "t2", "--players", "a,b", "--option", "speed=3"), "unknown option 'speed'"),
+        (("new", "toy", "t2", "--players", "a,a"), "listed twice"),
+    ]:
+        result = invoke(db, *args, expect=1)
+        assert fragment in result.output
+        assert "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert count(db) == 4
+
+
+def test_corrupt_database_and_corrupt_body(tmp_path, db):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"garbage" * 1000)
+    result = invoke(bad, "log", "x", expect=1)
+    assert "cannot open" in result.output and "Traceback" not in result.output
+
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET body = '{\"type\":\"Bogus\"}' WHERE seq = 3")
+    conn.commit()
+    conn.close()
+    result = invoke(db, "scores", "t1", expect=1)
+    assert "seq 3" in result.output and "unknown event type 'Bogus'" in result.output
+    assert invoke(db, "verify", "t1", expect=3).output.count("FINDING") == 1
+
+
+def test_every_command_help_has_an_example():
+    result = invoke("unused.db", "--help")
+    assert "Example" in result.output
+    for name in cli.commands:
+        text = invoke("unused.db", name, "--help").output
+        assert "Example" in text, name
+        assert "matchledger " in text, name
+
+
+def test_log_json_writes_json_lines_on_stderr(tmp_path, db):
+    from click.testing import CliRunner
+
+    write(tmp_path, "s.txt", SCRIPT)
+    result = CliRunner().invoke(cli, ["--db", str(db), "--log-json", "submit", "zz", "ann", "1"])
+    assert result.exit_code == 1
+    log_lines = [line for line in result.stderr.splitlines() if line.startswith("{")]
+    assert log_lines and json.loads(log_lines[0])["event"] == "command_failed"

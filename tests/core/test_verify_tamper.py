@@ -1,0 +1,117 @@
+"""Every tamper case is caught by the chain check, naming the first bad event.
+
+Each test edits the SQLite file directly (dropping the triggers, as an attacker would)
+and would fail if the corresponding check were removed from ledger.verify.
+"""
+
+import sqlite3
+
+import pytest
+
+from ledger.codec import chain_hash
+from ledger.events import MatchCreated, NoteAdded
+from ledger.store import Store
+from ledger.verify import verify_chain
+
+T = "2026-01-01T00:00:00.000000Z"
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "m.db"
+    s = Store(path)
+    s.append("m1", 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})]
+             + [NoteAdded(text=f"n{i}") for i in range(2, 7)], actor="h", recorded_at=T)
+    s.append("m2", 1, [MatchCreated(game="toy", players=["cy", "di"], options={"multiplier": 1}),
+                       NoteAdded(text="other")], actor="h", recorded_at=T)
+    s.close()
+    return path
+
+
+def tamper(path, *sql):
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("DROP TRIGGER events_no_delete")
+    for statement in sql:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+def first_finding(path, match="m1", head=None):
+    s = Store(path)
+    findings = verify_chain(match, s.rows(match), head)
+    s.close()
+    return findings[0] if findings else None
+
+
+def test_intact_log_has_no_finding(db):
+    assert first_finding(db) is None
+
+
+def test_changed_body(db):
+    tamper(db, "UPDATE events SET body = replace(body, 'n3', 'n9') WHERE match_id='m1' AND seq=3")
+    finding = first_finding(db)
+    assert finding.seq == 3 and "hash does not match" in finding.problem
+
+
+def test_changed_hash(db):
+    tamper(db, "UPDATE events SET hash = '0000' || substr(hash, 5) WHERE match_id='m1' AND seq=4")
+    finding = first_finding(db)
+    assert finding.seq == 4 and finding.field == "hash"
+
+
+def test_recomputed_but_unchained_hash_names_the_altered_event(db):
+    s = Store(db)
+    row = s.rows("m1")[2]  # seq 3
+    s.close()
+    body = row.body.replace("n3", "n9")
+    new_hash = chain_hash(row.prev_hash, match_id="m1", seq=3, recorded_at=T, actor="h", kind=row.kind, body=body.encode())
+    tamper(db, f"UPDATE events SET body = '{body}', hash = '{new_hash}' WHERE match_id='m1' AND seq=3")
+    finding = first_finding(db)
+    assert finding.seq == 3 and "altered" in finding.problem
+
+
+def test_missing_event(db):
+    tamper(db, "DELETE FROM events WHERE match_id='m1' AND seq=4")
+    finding = first_finding(db)
+    assert finding.seq == 4 and "missing" in finding.problem
+
+
+def test_reordered_events(db):
+    tamper(db,
+           "UPDATE events SET seq = 100 WHERE match_id='m1' AND seq=3",
+           "UPDATE events SET seq = 3 WHERE match_id='m1' AND seq=4",
+           "UPDATE events SET seq = 4 WHERE match_id='m1' AND seq=100")
+    assert first_finding(db).seq == 3
+
+
+def test_event_from_another_match_spliced_in(db):
+    tamper(db,
+           "DELETE FROM events WHERE match_id='m1' AND seq=2",
+           "INSERT INTO events SELECT 'm1', 2, kind, body, recorded_at, actor, prev_hash, hash FROM events WHERE match_id='m2' AND seq=2")
+    assert first_finding(db).seq == 2
+
+
+def test_truncated_tail_is_caught_by_the_published_head(db):
+    s = Store(db)
+    head = s.head("m1")
+    s.close()
+    assert head[0] == 6
+    tamper(db, "DELETE FROM events WHERE match_id='m1' AND seq >= 5")
+    assert first_finding(db) is None  # without the head, a clean truncation looks intact
+    finding = first_finding(db, head=head)
+    assert finding.seq == 5 and "published head is seq 6" in finding.problem
+
+
+def test_consistently_rewritten_tail_is_caught_by_the_published_head(db):
+    s = Store(db)
+    head = s.head("m1")
+    s.close()
+    tamper(db, "DELETE FROM events WHERE match_id='m1' AND seq >= 5")
+    s = Store(db)
+    s.append("m1", 5, [NoteAdded(text="forged"), NoteAdded(text="forged2")], actor="h", recorded_at=T)
+    s.close()
+    assert first_finding(db) is None
+    finding = first_finding(db, head=head)
+    assert finding.seq == 6 and "rewritten" in finding.problem

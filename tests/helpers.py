@@ -1,0 +1,29 @@
+"""Shared test helpers: run the CLI in-process on a temp database."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from commands.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def invoke(db, *args, expect: int | None = 0):
+    """Run `matchledger --db DB ARGS…`; assert the exit code (unless expect is None)."""
+    result = CliRunner().invoke(cli, ["--db", str(db), "--actor", "tester", *map(str, args)], catch_exceptions=False)
+    if expect is not None:
+        assert result.exit_code == expect, f"exit {result.exit_code} for {args}:\n{result.output}"
+    return result
+
+
+def run_script(db, script_path) -> None:
+    invoke(db, "script", str(script_path))
+
+
+def read_json(db, *args):
+    result = invoke(db, *args, "--json")
+    return json.loads(result.stdout)

@@ -1,0 +1,168 @@
+"""Invariants over random legal games: they end, never lose or duplicate a card, never
+show a player a value they may not know, and replay (and verify) to the same result."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.base import HOST, PUBLIC, as_participant
+from engine.commands import Submit
+from engine.photographer import GAME
+from engine.photographer.cards import COLOURS, all_cards, colours_for
+from projections.audit import rederive
+from projections.fold import replay
+
+from .support import PLAYERS, new_match, play_random, random_move
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# A value mention: ``red-7`` (face up) or ``red-[7]`` (face down, value known); the
+# backs ``red-[1-6]`` / ``red-[7-12]`` carry no value.
+VALUE = re.compile(r"\b(" + "|".join(COLOURS) + r")-(?:(\d+)(?![\d\]-])|\[(\d+)\])")
+
+
+def mentioned(data) -> set[str]:
+    text = json.dumps(data)
+    return {f"{m.group(1)}-{m.group(2) or m.group(3)}" for m in VALUE.finditer(text)}
+
+
+def every_card(g) -> list[str]:
+    cards = [c for c in g.deck if c != "sunset"]
+    cards += [p[0] for row in g.table for p in row if p is not None]
+    for player in g.players:
+        cards += g.hands[player]
+        for row in g.film[player].values():
+            cards += [c for c, _up in row]
+    return cards
+
+
+def test_value_regex_reads_faces_and_ignores_backs():
+    assert mentioned(["red-7", "blue-[4]", "red-[1-6]", "grey-[7-12]", "blue-12"]) == {"red-7", "blue-4", "blue-12"}
+
+
+@SETTINGS
+@given(
+    n=st.sampled_from([2, 3, 4]),
+    seed=st.integers(0, 2**64 - 1),
+    moves=st.integers(0, 10**9),
+    trigger=st.sampled_from(["deck_empty", "sunset"]),
+    wind=st.booleans(),
+)
+def test_random_games_end_conserve_cards_and_replay(n, seed, moves, trigger, wind):
+    m = new_match(n, seed=seed, options={"end_trigger": trigger, "wind_required": str(wind).lower()})
+    full = sorted(all_cards(colours_for(n)))
+
+    def conserved(match):
+        # Every card in play exactly once across deck, table, hands and film rows.
+        assert sorted(every_card(match.state.g)) == full
+        g = match.state.g
+        if g.phase == "main":
+            assert all(len(h) == 5 for h in g.hands.values())
+
+    conserved(m)
+    play_random(m, random.Random(moves), wind_required=wind, on_step=conserved)
+    g = m.state.g
+    assert g.phase == "finished" and m.state.finished
+    # P7: every player ended with 5 - 2 = 3 cards in hand.
+    assert all(len(h) == 3 for h in g.hands.values())
+    if trigger == "sunset":
+        assert g.end_reason == "sunset" and g.set_aside == ["sunset"]
+    else:
+        assert g.end_reason == "deck_empty" and g.deck == []
+    rebuilt = replay("m1", m.pairs())
+    assert rebuilt == m.state
+    assert GAME.outcome(rebuilt, HOST) == m.events[-1].outcome
+    assert rederive("m1", m.pairs()) == []
+    # P9 ranks are consistent with totals.
+    standings = GAME.outcome(rebuilt, PUBLIC)["standings"]
+    for s in standings:
+        assert s["rank"] == 1 + sum(1 for o in standings if o["total"] > s["total"])
+
+
+def allowed_update(allowed: dict, g) -> None:
+    """Accumulate, from the host state, what each player (and the public) may know:
+    face-up table cards, face-up film cards (everyone); own hand and own film rows."""
+    public = allowed["public"]
+    public |= {p[0] for row in g.table for p in row if p is not None and p[1]}
+    for player in g.players:
+        public |= {c for c, up in (x for row in g.film[player].values() for x in row) if up}
+    for player in g.players:
+        allowed[player] |= public | set(g.hands[player])
+        allowed[player] |= {c for row in g.film[player].values() for c, _up in row}
+
+
+@SETTINGS
+@given(n=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), moves=st.integers(0, 10**9))
+def test_no_view_shows_a_value_its_viewer_may_not_know(n, seed, moves):
+    m = new_match(n, seed=seed, options={"end_trigger": "sunset"} if seed % 2 else {})
+    players = PLAYERS[n]
+    allowed = {"public": set(), **{p: set() for p in players}}
+
+    def check(match):
+        state = match.state
+        allowed_update(allowed, state.g)
+        for view, data in [
+            ("public", GAME.status(state, PUBLIC)),
+            ("public", GAME.reveals(state, PUBLIC)),
+            ("public", GAME.outcome(state, PUBLIC)),
+        ]:
+            assert mentioned(data) <= allowed[view]
+        for p in players:
+            for data in (GAME.knowledge(state, p), GAME.status(state, as_participant(p)), GAME.reveals(state, as_participant(p))):
+                leak = mentioned(data) - allowed[p]
+                assert not leak, f"{p} is shown {leak}"
+        # The host sees the deck order; no one else does.
+        assert "deck_order" in GAME.status(state, HOST)
+
+    check(m)
+    play_random(m, random.Random(moves), on_step=check)
+
+
+def hidden_pairs(allowed_p: set[str], colours) -> list[tuple[str, str]]:
+    """Pairs of cards with the same back (colour and range) that player P never saw."""
+    pairs = []
+    for colour in colours:
+        for low, high in ((1, 6), (7, 12)):
+            hidden = [f"{colour}-{v}" for v in range(low, high + 1) if f"{colour}-{v}" not in allowed_p]
+            pairs += [(hidden[i], hidden[i + 1]) for i in range(0, len(hidden) - 1, 2)]
+    return pairs
+
+
+def run_collect(n, deck_list, moves_seed, viewer):
+    m = new_match(n, deck="\n".join(deck_list), options={"end_trigger": "sunset"} if "sunset" in deck_list else {})
+    rng = random.Random(moves_seed)
+    views = [GAME.knowledge(m.state, viewer)]
+    allowed = {"public": set(), **{p: set() for p in PLAYERS[n]}}
+    allowed_update(allowed, m.state.g)
+    while m.state.g.phase != "finished":
+        g = m.state.g
+        m.do(Submit(g.current, random_move(g, rng)))
+        allowed_update(allowed, m.state.g)
+        views.append(GAME.knowledge(m.state, viewer))
+    return views, allowed[viewer]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), moves=st.integers(0, 10**9), pick=st.integers(0, 10**6))
+def test_swapping_cards_hidden_from_a_player_leaves_their_knowledge_unchanged(n, seed, moves, pick):
+    # Two decks that differ only in two cards with the same back that P never sees give
+    # P the same knowledge at every step.
+    viewer = PLAYERS[n][pick % n]
+    deck = new_match(n, seed=seed).events[0].setup["deck"]
+    views1, allowed1 = run_collect(n, deck, moves, viewer)
+    pairs = hidden_pairs(allowed1, colours_for(n))
+    tried = 0
+    for a, b in pairs[pick % max(len(pairs), 1):] + pairs[: pick % max(len(pairs), 1)]:
+        swapped = [b if c == a else a if c == b else c for c in deck]
+        views2, allowed2 = run_collect(n, swapped, moves, viewer)
+        if allowed2 != allowed1 or len(views2) != len(views1):
+            continue  # the swap changed what P gets to see (e.g. a blurred shot now continues)
+        assert views2 == views1
+        tried += 1
+        if tried == 3:
+            break

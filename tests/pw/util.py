@@ -1,0 +1,31 @@
+"""Small helpers for the Parallel Worlds tests."""
+
+from __future__ import annotations
+
+import json
+
+from engine.commands import CloseRound, CreateMatch, Submit
+from projections.fold import InMemoryMatch, replay
+
+PAIRS3 = {"ann": "zed", "bob": "yul", "cat": "xio"}
+
+
+def new_match(pairs=None, match_id="t1", players=None) -> InMemoryMatch:
+    pairs = dict(pairs or PAIRS3)
+    players = players or list(pairs)
+    return InMemoryMatch(CreateMatch(match_id=match_id, game="pw", players=players, setup={"pairs": pairs}))
+
+
+def play_round(m: InMemoryMatch, subs: dict[str, str], close: bool = True) -> None:
+    for who, line in subs.items():
+        m.do(Submit(who, line.split()))
+    if close:
+        m.do(CloseRound())
+
+
+def dumps(data) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+def replayed(m: InMemoryMatch):
+    return replay(m.state.match_id, m.pairs())
