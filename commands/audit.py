@@ -132,4 +132,171 @@ def import_cmd(file):
     click.echo(f"imported {len(rows)} events of {match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")
 
 
-COMMANDS = [verify_cmd, export_cmd, import_cmd]
+@click.command("audit")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--json", "as_json", is_flag=True, help="The report as JSON.")
+def audit_cmd(match_id, as_json):
+    """An auditor's report: verify verdict, every correction, amendment and host-entered
+    announcement with who, when and why, superseded submissions and notes.
+
+    \b
+    Example:
+      matchledger audit m1
+    """
+    from ledger.errors import UnknownMatch
+    from ledger.verify import verify_chain
+    from projections.audit import audit_report, rederive
+
+    from .render import render
+
+    store = ledger().store
+    rows = store.rows(match_id)
+    if not rows:
+        raise UnknownMatch(f"no match {match_id!r} in {store.path!r}")
+    findings = verify_chain(match_id, rows) or rederive(match_id, ((r.seq, r.event()) for r in rows))
+    report = audit_report(match_id, rows, findings)
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"audit of {match_id}: {report['events']} events, head {report['head']['seq']}:{report['head']['hash']}")
+    click.echo("verify: " + ("ok" if report["verified"] else "; ".join(f.describe() for f in findings)))
+    for key in ("corrections", "host_announcements", "resubmissions", "notes"):
+        click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
+        if report[key]:
+            click.echo(render({"": report[key]}, 1).replace("  :\n", "", 1))
+
+
+@click.command("diff")
+@click.argument("match_a", metavar="A")
+@click.argument("match_b", metavar="B", required=False)
+@click.option("--db-b", "db_b", metavar="PATH", help="B's database file (default: the same as A's).")
+@click.option("--json", "as_json", is_flag=True, help="The comparison as JSON.")
+def diff_cmd(match_a, match_b, db_b, as_json):
+    """Compare two matches' logs (or one match in two database files): the first event
+    where they part, and which read models differ.
+
+    \b
+    Examples:
+      matchledger diff m1 m1-replayed
+      matchledger --db host.db diff m1 --db-b auditor.db
+    """
+    from ledger.errors import MalformedInput, UnknownMatch
+    from ledger.store import Store
+    from projections.app import Ledger
+    from projections.audit import first_parting
+    from projections.views import all_read_models
+
+    if match_b is None and db_b is None:
+        raise MalformedInput("name a second match B, or give --db-b to compare A across two files")
+    match_b = match_b or match_a
+    app_a = ledger()
+    app_b = Ledger(Store(db_b, create=False)) if db_b else app_a
+    rows_a, rows_b = app_a.store.rows(match_a), app_b.store.rows(match_b)
+    for rows, name, app in ((rows_a, match_a, app_a), (rows_b, match_b, app_b)):
+        if not rows:
+            raise UnknownMatch(f"no match {name!r} in {app.store.path!r}")
+    parting = first_parting(rows_a, rows_b)
+    models_a = all_read_models(app_a.state(match_a))
+    models_b = all_read_models(app_b.state(match_b))
+    differing = sorted(k for k in set(models_a) | set(models_b) if models_a.get(k) != models_b.get(k))
+    result = {"a": {"match": match_a, "db": app_a.store.path, "events": len(rows_a)},
+              "b": {"match": match_b, "db": app_b.store.path, "events": len(rows_b)},
+              "identical": parting is None, "first_parting": parting, "differing_read_models": differing}
+    if as_json:
+        emit_json(result)
+        return
+    if parting is None:
+        click.echo(f"identical: {len(rows_a)} events with the same contents")
+    else:
+        click.echo(f"the logs part at seq {parting['seq']}:")
+        click.echo(f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}")
+        if "field" in parting:
+            click.echo(f"  field {parting['field']}: A {parting['a_value']!r}, B {parting['b_value']!r}")
+    click.echo("read models that differ: " + (", ".join(differing) if differing else "none"))
+
+
+@click.command("rescore")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--option", "options", multiple=True, required=True, metavar="KEY=VALUE", help="The other ruling; repeat for more.")
+@click.option("--json", "as_json", is_flag=True, help="Both outcomes as JSON.")
+def rescore_cmd(match_id, options, as_json):
+    """What the outcome would be under another ruling, beside the recorded one.
+    Nothing is written.
+
+    \b
+    Examples:
+      matchledger rescore m1 --option filming_lights_divisor=1
+      matchledger rescore m2 --option diamond_center_must_be_empty=false --json
+    """
+    from engine.base import HOST
+    from projections.audit import rescore
+
+    from .common import key_values
+    from .render import table
+
+    app = ledger()
+    state = app.state(match_id)
+    game = app.game_of(state)
+    overrides = {k: game.parse_option(k, v) for k, v in key_values(options, "--option").items()}
+    alternative = rescore(match_id, app.store.events(match_id), overrides)
+    recorded, rescored = game.outcome(state, HOST), game.outcome(alternative, HOST)
+    if as_json:
+        emit_json({"options": overrides, "recorded": recorded, "rescored": rescored})
+        return
+    before = {s["participant"]: s for s in recorded.get("standings", [])}
+    after = {s["participant"]: s for s in rescored.get("standings", [])}
+    rows = [
+        {"participant": p, "rank": before[p].get("rank"), "total": before[p].get("total"),
+         "rescored rank": after.get(p, {}).get("rank"), "rescored total": after.get(p, {}).get("total")}
+        for p in before
+    ]
+    click.echo(f"rescore of {match_id} with {', '.join(f'{k}={v}' for k, v in overrides.items())} (nothing written)")
+    click.echo("\n".join(table(rows)) if rows else "(no standings yet)")
+    awards_before = [_award(a) for a in recorded.get("awards", [])]
+    awards_after = [_award(a) for a in rescored.get("awards", [])]
+    lost = [a for a in awards_before if a not in awards_after]
+    gained = [a for a in awards_after if a not in awards_before]
+    click.echo("awards: " + ("unchanged" if not lost and not gained else ""))
+    for a in lost:
+        click.echo(f"  - {a}")
+    for a in gained:
+        click.echo(f"  + {a}")
+
+
+def _award(award: dict) -> str:
+    shards = f" {award['shards']} shards" if "shards" in award else ""
+    return f"{award['participant']}: {award['kind']}{shards} ({award.get('reason', '')})"
+
+
+@click.command("explain")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("participant")
+@click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")
+@click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
+def explain_cmd(match_id, participant, at, as_json):
+    """PARTICIPANT's score derived line by line, with the rule behind each point;
+    the lines sum exactly to what `scores` shows (host view).
+
+    \b
+    Examples:
+      matchledger explain m1 alice
+      matchledger explain m2 zed --json
+    """
+    from .common import view_for
+
+    app = ledger()
+    state = app.state(match_id, at)
+    view_for(False, participant, state)  # validates the name
+    data = app.game_of(state).explain(state, participant)
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"explain {participant} in {match_id} ({state.game})" + (f", as of seq {at}" if at else ""))
+    for category in data["categories"]:
+        click.echo(f"{category['category']}: {category['score']}" + (f"  (exact {category['exact']})" if category.get("exact") not in (None, str(category["score"])) else ""))
+        for line in category["lines"]:
+            click.echo(f"  {str(line['points']):>8}  {line['detail']}  [{line['rule']}]")
+    click.echo(f"total: {data['total']}")
+
+
+COMMANDS = [verify_cmd, export_cmd, import_cmd, audit_cmd, diff_cmd, rescore_cmd, explain_cmd]

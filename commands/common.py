@@ -38,6 +38,19 @@ def read_text(text: str, what: str) -> str:
         raise MalformedInput(f"cannot read {what} {text!r}: {exc.strerror or exc}") from None
 
 
+def load_json_object(text: str, what: str) -> dict:
+    from ledger.codec import decode_json
+    from ledger.errors import MalformedInput
+
+    try:
+        payload = decode_json(read_text(text, what))
+    except ValueError as exc:
+        raise MalformedInput(f"{what} {text!r} is not valid JSON: {exc}") from None
+    if not isinstance(payload, dict):
+        raise MalformedInput(f"{what} {text!r} must hold a JSON object")
+    return payload
+
+
 def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
     from ledger.errors import MalformedInput
 

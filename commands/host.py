@@ -102,23 +102,22 @@ def submit_cmd(match_id, participant, tokens):
 def close_cmd(match_id, announced):
     """Close the current round: resolve it and record its public and private reveals.
 
+    For a hand-scored match, --announced FILE records the announcement the host actually
+    made instead of the computed one: a JSON object {"public": {...}, "private":
+    {"PARTICIPANT": {...}}} in the shape of the round's entry in `reveals --json`.
+    Closing the last round this way records no computed outcome: enter the announced
+    results with `outcome MATCH --announced FILE`.
+
     \b
     Examples:
       matchledger close m1
       matchledger close m1 --announced round1.json
     """
     from engine.commands import CloseRound
-    from ledger.codec import decode_json
-    from ledger.errors import MalformedInput
 
-    payload = None
-    if announced is not None:
-        try:
-            payload = decode_json(read_text(announced, "announcement file"))
-        except ValueError as exc:
-            raise MalformedInput(f"--announced {announced!r} is not valid JSON: {exc}") from None
-        if not isinstance(payload, dict):
-            raise MalformedInput(f"--announced {announced!r} must hold a JSON object with 'public' and 'private'")
+    from .common import load_json_object
+
+    payload = load_json_object(announced, "announcement file") if announced is not None else None
     rows = ledger().execute(match_id, CloseRound(announced=payload))
     click.echo(f"closed: {describe_rows(rows)}")
 
@@ -146,16 +145,21 @@ def amend_cmd(match_id, option, from_round, reason):
 @click.argument("match_id", metavar="MATCH")
 @click.argument("seq", type=int)
 @click.option("--reason", required=True, help="Why the submission no longer counts.")
-def void_cmd(match_id, seq, reason):
+@click.option("--reopen", is_flag=True, help="The submission's round is closed: reopen it (it must be closed again).")
+def void_cmd(match_id, seq, reason, reopen):
     """Void the submission recorded at event SEQ (it stays in the log, superseded).
 
+    Only a submission of the open round, or with --reopen of the last closed round, can
+    be voided; reopening supersedes that round's announcements.
+
     \b
-    Example:
+    Examples:
       matchledger void m1 7 --reason "submitted for the wrong player"
+      matchledger void m1 7 --reopen --reason "DM was for round 3, not 2"
     """
     from engine.commands import Void
 
-    rows = ledger().execute(match_id, Void(seq, reason))
+    rows = ledger().execute(match_id, Void(seq, reason, reopen))
     click.echo(f"voided seq {seq}; {describe_rows(rows)}")
 
 
@@ -164,16 +168,21 @@ def void_cmd(match_id, seq, reason):
 @click.argument("seq", type=int)
 @click.argument("tokens", nargs=-1, required=True)
 @click.option("--reason", required=True, help="Why the submission is corrected.")
-def correct_cmd(match_id, seq, tokens, reason):
-    """Supersede the submission at event SEQ with TOKENS.
+@click.option("--reopen", is_flag=True, help="The submission's round is closed: reopen it (it must be closed again).")
+def correct_cmd(match_id, seq, tokens, reason, reopen):
+    """Supersede the submission at event SEQ with TOKENS (the original stays in the log).
+
+    Only a submission of the open round, or with --reopen of the last closed round, can
+    be corrected; reopening supersedes that round's announcements.
 
     \b
-    Example:
+    Examples:
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reason "typo: F6 was F7 in the DM"
+      matchledger correct m1 7 B2 C3 D4 E5 F7 --reopen --reason "found after the close"
     """
     from engine.commands import Correct
 
-    rows = ledger().execute(match_id, Correct(seq, list(tokens), reason))
+    rows = ledger().execute(match_id, Correct(seq, list(tokens), reason, reopen))
     click.echo(f"corrected seq {seq}; {describe_rows(rows)}")
 
 

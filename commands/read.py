@@ -58,11 +58,40 @@ scores_cmd = _read_command(
     "Scores so far (the host sees everyone's; a participant only what they were told).",
     "      matchledger scores m1 --json\n      matchledger scores m2 --as ann",
 )
-outcome_cmd = _read_command(
-    "outcome",
-    "Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset.",
-    "      matchledger outcome m1 --json\n      matchledger outcome m1 --public",
-)
+
+
+@click.command("outcome")
+@click.argument("match_id", metavar="MATCH")
+@view_options
+@read_options
+@click.option("--announced", metavar="FILE", help="Record the final results the host actually announced (JSON in the shape of `outcome --json`).")
+def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
+    """Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset.
+
+    For a hand-scored match, --announced FILE records the results the host announced
+    (after the last round was closed with `close --announced`); `verify` then compares
+    them with what the rules give.
+
+    \b
+    Examples:
+      matchledger outcome m1 --json
+      matchledger outcome m1 --public
+      matchledger outcome m1 --announced final.json
+    """
+    if announced is not None:
+        from engine.commands import RecordOutcome
+        from ledger.errors import MalformedInput
+
+        from .common import describe_rows, load_json_object
+
+        if at is not None or public or as_participant or as_json:
+            raise MalformedInput("--announced records results; it takes no --at, --public, --as or --json")
+        payload = load_json_object(announced, "announced outcome")
+        rows = ledger().execute(match_id, RecordOutcome(payload))
+        click.echo(f"recorded the announced outcome; {describe_rows(rows)}")
+        return
+    _show("outcome", match_id, at, as_json, public, as_participant)
+
 reveals_cmd = _read_command(
     "reveals",
     "What was announced at each round's close (and, with --as, that participant's private notices).",

@@ -35,6 +35,7 @@ from .commands import (
     Correct,
     CreateMatch,
     RecordContract,
+    RecordOutcome,
     Submit,
     Void,
 )
@@ -260,6 +261,8 @@ class BaseGame:
             return self.decide_submit(state, cmd)
         if isinstance(cmd, CloseRound):
             return self.decide_close(state, cmd)
+        if isinstance(cmd, RecordOutcome):
+            return self.decide_record_outcome(state, cmd)
         if isinstance(cmd, RecordContract):
             return self.decide_contract(state, cmd)
         if isinstance(cmd, Amend):
@@ -314,29 +317,55 @@ class BaseGame:
             raise MalformedInput("an amendment needs a --reason")
         return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]
 
-    def _correctable(self, state: MatchState, seq: int, verb: str) -> Submission:
-        self.require_open(state)
+    def _correctable(self, state: MatchState, seq: int, verb: str, reopen: bool, reason: str) -> tuple[Submission, list[Event]]:
+        """The submission at ``seq`` if it may be corrected now, and the events that must
+        precede the correction (a RoundReopened when it belongs to the last closed round)."""
         target = state.submission_at(seq)
         if target is None:
             raise IllegalMove(f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}")
         if target.seq in state.voided:
             raise IllegalMove(f"submission {seq} is already voided or corrected")
-        if target.round != state.round:
-            raise IllegalMove(f"submission {seq} belongs to round {target.round}, which is closed")
-        return target
+        if target.round == state.round and not state.finished:
+            return target, []
+        last_closed = state.round - 1
+        if target.round != last_closed:
+            raise IllegalMove(
+                f"submission {seq} belongs to round {target.round}; only the open round "
+                f"({state.round if state.round <= self.ROUNDS else 'none'}) or, with --reopen, the last closed "
+                f"round ({last_closed}) can be corrected"
+            )
+        if not reopen:
+            raise IllegalMove(
+                f"submission {seq} belongs to round {target.round}, which is closed; add --reopen to supersede "
+                f"that round's announcements (the round must then be closed again)"
+            )
+        return target, [RoundReopened(round=target.round, reason=reason)]
+
+    def decide_record_outcome(self, state: MatchState, cmd: RecordOutcome) -> list[Event]:
+        if state.round <= self.ROUNDS:
+            raise IllegalMove(f"round {state.round} of {state.match_id!r} is still open; results come after the last round")
+        if state.outcome is not None:
+            raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded (seq of the last close)")
+        if not isinstance(cmd.announced, dict) or "standings" not in cmd.announced:
+            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+        return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
 
     def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
-        self._correctable(state, cmd.seq, "voided")
         if not cmd.reason.strip():
             raise MalformedInput("a void needs a --reason")
-        return [SubmissionVoided(target_seq=cmd.seq, reason=cmd.reason)]
+        _target, before = self._correctable(state, cmd.seq, "voided", cmd.reopen, cmd.reason)
+        return before + [SubmissionVoided(target_seq=cmd.seq, reason=cmd.reason)]
 
     def decide_correct(self, state: MatchState, cmd: Correct) -> list[Event]:
-        target = self._correctable(state, cmd.seq, "corrected")
         if not cmd.reason.strip():
             raise MalformedInput("a correction needs a --reason")
+        target, before = self._correctable(state, cmd.seq, "corrected", cmd.reopen, cmd.reason)
+        if before:  # validate against the match as it will stand once the round is reopened
+            state = copy.deepcopy(state)
+            for event in before:
+                self.apply(state, state.last_seq + 1, event)
         tokens = self.parse_submission(state, target.participant, target.round, list(cmd.tokens), replacing=target.seq)
-        return [SubmissionCorrected(target_seq=cmd.seq, tokens=tokens, reason=cmd.reason)]
+        return before + [SubmissionCorrected(target_seq=cmd.seq, tokens=tokens, reason=cmd.reason)]
 
     def decide_close(self, state: MatchState, cmd: CloseRound) -> list[Event]:
         self.require_open(state)
@@ -350,7 +379,9 @@ class BaseGame:
             private = cmd.announced.get("private", {})
             source = "host"
         events: list[Event] = [RoundClosed(round=round_no, public=public, private=private, source=source)]
-        if round_no == self.ROUNDS:
+        # A hand-scored match records its results with `outcome --announced`; the
+        # computed outcome is never written in their place.
+        if round_no == self.ROUNDS and source == "computed":
             after = copy.deepcopy(state)
             self.apply(after, state.last_seq + 1, events[0])
             outcome, public_outcome = self.final_outcome(after)
@@ -423,7 +454,11 @@ class BaseGame:
         raise NotImplementedError
 
     def unstore_round(self, state: MatchState, round_no: int) -> None:
-        raise IllegalMove(f"{self.name} cannot reopen a round")
+        """Forget what closing ``round_no`` stored; by default rebuild the game state
+        from the rounds still closed (a game may do it more cheaply)."""
+        state.g = self.init_game(state)
+        for earlier in sorted(r for r in state.announcements if r < round_no):
+            self.store_round(state, earlier, self.resolve_round(state, earlier))
 
     def announce_round(self, state: MatchState, round_no: int, result: Any) -> tuple[dict, dict]:
         raise NotImplementedError

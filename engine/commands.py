@@ -44,9 +44,19 @@ class Amend:
 
 
 @dataclass(frozen=True)
+class RecordOutcome:
+    """The final results the host actually announced (a hand-scored match)."""
+
+    announced: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Void:
     seq: int
     reason: str
+    # Allow voiding in the last closed round: its announcements are superseded and the
+    # round must be closed again.
+    reopen: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,7 @@ class Correct:
     seq: int
     tokens: list[str]
     reason: str
+    reopen: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,4 +72,4 @@ class AddNote:
     text: str
 
 
-Command = CreateMatch | RecordContract | Submit | CloseRound | Amend | Void | Correct | AddNote
+Command = CreateMatch | RecordContract | Submit | CloseRound | RecordOutcome | Amend | Void | Correct | AddNote

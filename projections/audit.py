@@ -12,7 +12,7 @@ from typing import Any, Iterable
 import msgspec
 
 from ledger.errors import MatchledgerError
-from ledger.events import ANNOUNCEMENTS, Event
+from ledger.events import ANNOUNCEMENTS, Event, OutcomeAnnounced
 from ledger.verify import Finding
 
 from .fold import Replayer
@@ -58,7 +58,12 @@ def rederive(match_id: str, pairs: Iterable[tuple[int, Event]]) -> list[Finding]
             if replayer.state is not None and isinstance(event, ANNOUNCEMENTS):
                 expected = replayer.game.rederive(replayer.state, event)
                 if expected is not None:
-                    diff = first_difference(msgspec.to_builtins(event), msgspec.to_builtins(expected))
+                    recorded, recomputed = msgspec.to_builtins(event), msgspec.to_builtins(expected)
+                    if isinstance(event, OutcomeAnnounced) and event.source == "host":
+                        # A host enters only the results; the public subset is not theirs to state.
+                        recorded.pop("public", None)
+                        recomputed.pop("public", None)
+                    diff = first_difference(recorded, recomputed)
                     if diff is not None:
                         field, recorded, recomputed = diff
                         return [
@@ -75,3 +80,98 @@ def rederive(match_id: str, pairs: Iterable[tuple[int, Event]]) -> list[Finding]
         except MatchledgerError as exc:
             return [Finding(match_id, seq, f"replay stops here: {exc}")]
     return []
+
+
+# --------------------------------------------------------------------------- audit report
+
+_CORRECTIONS = ("SubmissionVoided", "SubmissionCorrected", "RoundReopened", "RuleAmended")
+
+
+def audit_report(match_id: str, rows, findings: list[Finding]) -> dict:
+    """Who changed what, when and why: corrections, amendments, host-entered
+    announcements, superseded submissions and notes, plus the verify verdict."""
+    corrections, host_entered, notes, superseded = [], [], [], []
+    latest: dict[tuple[str, int], int] = {}
+    for row in rows:
+        event = row.event()
+        base = {"seq": row.seq, "event": row.kind, "actor": row.actor, "recorded_at": row.recorded_at}
+        if row.kind in _CORRECTIONS:
+            entry = dict(base, reason=event.reason)
+            if hasattr(event, "target_seq"):
+                entry["target_seq"] = event.target_seq
+            if hasattr(event, "tokens"):
+                entry["tokens"] = list(event.tokens)
+            if row.kind == "RoundReopened":
+                entry["round"] = event.round
+            if row.kind == "RuleAmended":
+                entry.update(option=event.option, value=event.value, from_round=event.from_round)
+            corrections.append(entry)
+        elif row.kind in ("RoundClosed", "OutcomeAnnounced") and getattr(event, "source", "computed") == "host":
+            host_entered.append(dict(base, round=getattr(event, "round", None)))
+        elif row.kind == "NoteAdded":
+            notes.append(dict(base, text=event.text))
+        elif row.kind == "SubmissionRecorded":
+            key = (event.participant, event.round)
+            if key in latest:
+                superseded.append({"seq": latest[key], "participant": event.participant, "round": event.round,
+                                   "superseded_by": row.seq})
+            latest[key] = row.seq
+    return {
+        "match": match_id,
+        "events": len(rows),
+        "head": {"seq": rows[-1].seq, "hash": rows[-1].hash} if rows else None,
+        "verified": not findings,
+        "findings": [f.to_json() for f in findings],
+        "corrections": corrections,
+        "host_announcements": host_entered,
+        "resubmissions": superseded,
+        "notes": notes,
+    }
+
+
+# --------------------------------------------------------------------------- rescore
+
+
+def rescore(match_id: str, pairs: list[tuple[int, Event]], overrides: dict[str, Any]):
+    """Replay ``pairs`` with ``overrides`` in force from the start (amendments of the
+    same options are set aside); returns the state.  Nothing is written."""
+    from ledger.events import MatchCreated, RuleAmended
+
+    changed: list[tuple[int, Event]] = []
+    for seq, event in pairs:
+        if isinstance(event, MatchCreated):
+            event = msgspec.structs.replace(event, options={**event.options, **overrides})
+        elif isinstance(event, RuleAmended) and event.option in overrides:
+            from ledger.events import NoteAdded
+
+            event = NoteAdded(text=f"(rescore: amendment of {event.option} set aside)")
+        changed.append((seq, event))
+    replayer = Replayer(match_id)
+    replayer.feed_all(changed)
+    return replayer.state
+
+
+# --------------------------------------------------------------------------- diff
+
+
+def first_parting(rows_a, rows_b) -> dict | None:
+    """The first seq at which two logs differ (by content, not by time or actor)."""
+    for a, b in zip(rows_a, rows_b):
+        if a.kind != b.kind or a.body != b.body:
+            diff = first_difference(msgspec.json.decode(a.body), msgspec.json.decode(b.body))
+            entry = {"seq": a.seq, "a": {"kind": a.kind, "body": msgspec.json.decode(a.body)},
+                     "b": {"kind": b.kind, "body": msgspec.json.decode(b.body)}}
+            if diff:
+                entry.update(field=diff[0], a_value=diff[1], b_value=diff[2])
+            return entry
+    if len(rows_a) != len(rows_b):
+        shorter = min(len(rows_a), len(rows_b))
+        return {"seq": shorter + 1, "a": _tail(rows_a, shorter), "b": _tail(rows_b, shorter),
+                "field": "length", "a_value": len(rows_a), "b_value": len(rows_b)}
+    return None
+
+
+def _tail(rows, index):
+    if index < len(rows):
+        return {"kind": rows[index].kind, "body": msgspec.json.decode(rows[index].body)}
+    return None
