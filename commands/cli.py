@@ -133,4 +133,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run the package's module, not this __main__ copy, so that `script` lines share the
+    # settings object with the group they belong to.
+    from commands.cli import main as package_main
+
+    package_main()

@@ -1,7 +1,14 @@
-"""Generic terminal rendering of read-model dicts: key/value lines, lists of flat
-dicts as aligned tables.  Games may supply their own text through ``Game.render``."""
+"""Generic terminal rendering of read-model dicts: key/value lines, small lists of flat
+records as aligned tables, long scalar maps wrapped as ``key=value`` runs.  Games may
+supply their own text through ``Game.render``."""
 
 from __future__ import annotations
+
+import textwrap
+
+MAX_TABLE_COLUMNS = 8
+MAX_TABLE_WIDTH = 140
+WRAP = 100
 
 
 def _scalar(value) -> str:
@@ -14,18 +21,16 @@ def _scalar(value) -> str:
     return str(value)
 
 
-def _is_flat(value) -> bool:
-    return isinstance(value, dict) and all(not isinstance(v, (dict, list)) or _flat_list(v) for v in value.values())
-
-
-def _flat_list(value) -> bool:
-    return isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)
+def _is_scalar(value) -> bool:
+    return not isinstance(value, (dict, list)) or (
+        isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)
+    )
 
 
 def _flatten(row: dict, prefix: str = "") -> dict:
     flat = {}
     for key, value in row.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and value:
             flat.update(_flatten(value, f"{prefix}{key}."))
         else:
             flat[f"{prefix}{key}"] = value
@@ -43,8 +48,21 @@ def table(rows: list[dict]) -> list[str]:
     widths = [max(len(col), *(len(r[i]) for r in cells)) for i, col in enumerate(columns)]
     lines = ["  ".join(col.ljust(w) for col, w in zip(columns, widths)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.rjust(w) if c.lstrip("-").isdigit() else c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    lines += [
+        "  ".join(c.rjust(w) if c.lstrip("-").isdigit() else c.ljust(w) for c, w in zip(r, widths)).rstrip()
+        for r in cells
+    ]
     return lines
+
+
+def _tabular(rows: list[dict]) -> bool:
+    flat_rows = [_flatten(row) for row in rows]
+    if not all(all(_is_scalar(v) for v in row.values()) for row in flat_rows):
+        return False
+    columns = {key for row in flat_rows for key in row}
+    if len(columns) > MAX_TABLE_COLUMNS:
+        return False
+    return max(len(line) for line in table(rows)) <= MAX_TABLE_WIDTH
 
 
 def render(data, indent: int = 0) -> str:
@@ -57,28 +75,38 @@ def _lines(data, indent: int) -> list[str]:
         lines = []
         for key, value in data.items():
             if isinstance(value, dict) and value:
-                lines.append(f"{pad}{key}:")
-                lines += _lines(value, indent + 1)
+                if len(value) > MAX_TABLE_COLUMNS and all(_is_scalar(v) for v in value.values()):
+                    runs = " ".join(f"{k}={_scalar(v)}" for k, v in value.items())
+                    lines.append(f"{pad}{key}:")
+                    lines += textwrap.wrap(runs, WRAP, initial_indent=pad + "  ", subsequent_indent=pad + "  ")
+                else:
+                    lines.append(f"{pad}{key}:")
+                    lines += _lines(value, indent + 1)
             elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
                 lines.append(f"{pad}{key}:")
-                if all(_nested_ok(v) for v in value):
+                if _tabular(value):
                     lines += [f"{pad}  {line}" for line in table(value)]
                 else:
                     for item in value:
-                        lines += _lines(item, indent + 1)
-                        lines.append("")
-            elif isinstance(value, list) and value and not _flat_list(value):
+                        block = _lines(item, indent + 2)
+                        if block:
+                            block[0] = f"{pad}  - " + block[0].lstrip()
+                        lines += block
+            elif isinstance(value, list) and value and not _is_scalar(value):
                 lines.append(f"{pad}{key}:")
                 for item in value:
                     lines += _lines(item, indent + 1)
             else:
-                lines.append(f"{pad}{key}: {_scalar(value) if value != {} else '(none)'}")
+                shown = "(none)" if value in ({}, []) else _scalar(value)
+                if len(shown) > WRAP:
+                    lines.append(f"{pad}{key}:")
+                    lines += textwrap.wrap(shown, WRAP, initial_indent=pad + "  ", subsequent_indent=pad + "  ")
+                else:
+                    lines.append(f"{pad}{key}: {shown}")
         return lines
     if isinstance(data, list):
-        return [f"{pad}- {_scalar(v)}" if not isinstance(v, (dict, list)) else render(v, indent) for v in data]
+        out = []
+        for value in data:
+            out += [f"{pad}- {_scalar(value)}"] if _is_scalar(value) else _lines(value, indent)
+        return out
     return [f"{pad}{_scalar(data)}"]
-
-
-def _nested_ok(row: dict) -> bool:
-    flat = _flatten(row)
-    return all(not isinstance(v, (dict, list)) or _flat_list(v) for v in flat.values())

@@ -1,0 +1,174 @@
+"""The BaseGame subclass for Lights, Camera, Action! (``lca``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.base import BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
+from ledger.errors import IllegalMove, MalformedInput
+
+from . import render as _render
+from . import submissions, views
+from .actions import ActionsResult, resolve_actions
+from .cameras import CamerasResult, resolve_cameras
+from .filming import FilmingResult, resolve_filming
+from .lights import LightsResult, resolve_lights
+from .studio import Studio, cell_name, parse_cell, parse_studio_text
+
+
+def _divisor(text: str) -> int:
+    value = parse_int(text)
+    if value < 1:
+        raise ValueError(f"must be at least 1, got {value}")
+    return value
+
+
+@dataclass
+class LcaState:
+    """The game's derived state (``state.g``): the studio and each closed round's
+    computation, as the engine itself made it."""
+
+    studio: Studio
+    lights: LightsResult | None = None
+    cameras: CamerasResult | None = None
+    actions: ActionsResult | None = None
+    filming: FilmingResult | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.filming is not None
+
+
+class LcaGame(BaseGame):
+    name = "lca"
+    ROUNDS = 3
+    MIN_PLAYERS = 2
+    OPTIONS = {
+        "lights_light_lights": OptionSpec(
+            "lights_light_lights", True, parse_bool, "L3: a light's cell can be brightened by other lights"
+        ),
+        "diamond_center_must_be_empty": OptionSpec(
+            "diamond_center_must_be_empty", True, parse_bool, "L5: a diamond's centre cell must hold no action"
+        ),
+        "filming_lights_divisor": OptionSpec(
+            "filming_lights_divisor", 2, _divisor, "filming lights part A(X) / (divisor x |C|); 2 since the Amendment"
+        ),
+    }
+
+    # ---- creation
+
+    def build_setup(self, cmd, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+        setup = dict(cmd.setup or {})
+        extra = sorted(k for k in setup if k != "studio")
+        if extra:
+            raise MalformedInput(f"lca takes only --studio FILE, not {', '.join('--' + k for k in extra)}")
+        if "studio" not in setup or setup["studio"] is None:
+            raise MalformedInput("lca needs --studio FILE")
+        text = setup["studio"]
+        if isinstance(text, (list, tuple)):  # already a list of rows (normalized form)
+            text = "\n".join(str(row) for row in text)
+        return list(cmd.players), {"studio": parse_studio_text(text)}
+
+    def init_game(self, state: MatchState) -> LcaState:
+        return LcaState(Studio.from_rows(state.setup["studio"]))
+
+    # ---- decide hooks
+
+    def parse_submission(self, state, participant, round_no, tokens, replacing=None) -> list[str]:
+        g: LcaState = state.g
+        if round_no == 1:
+            return submissions.parse_lights(g.studio, tokens)
+        if round_no == 2:
+            return submissions.parse_cameras(g.studio, tokens)
+        if round_no == 3:
+            return submissions.parse_actions(g.studio, tokens, g.lights.owner if g.lights else {})
+        raise IllegalMove(f"lca has 3 rounds; round {round_no} takes no submissions")
+
+    def parse_contract(self, state, participant, names) -> list[str]:
+        return submissions.parse_contract(names)
+
+    # ---- resolution
+
+    def _cells(self, state: MatchState, round_no: int) -> dict[str, list]:
+        return {p: [parse_cell(t) for t in sub.tokens] for p, sub in state.round_submissions(round_no).items()}
+
+    def resolve_round(self, state: MatchState, round_no: int) -> Any:
+        g: LcaState = state.g
+        options = state.options_for(round_no)
+        if round_no == 1:
+            return resolve_lights(g.studio, state.players, self._cells(state, 1), options["lights_light_lights"])
+        if round_no == 2:
+            return resolve_cameras(state.players, self._cells(state, 2), g.lights)
+        if round_no == 3:
+            actions = resolve_actions(
+                g.studio, state.players, self._cells(state, 3), g.lights.owner, options["diamond_center_must_be_empty"]
+            )
+            # filming is scored at Round 3's close, under Round 3's ruleset
+            filming = resolve_filming(state.players, g.lights, g.cameras, actions, options["filming_lights_divisor"])
+            return (actions, filming)
+        raise IllegalMove(f"lca has 3 rounds, not {round_no}")
+
+    def store_round(self, state: MatchState, round_no: int, result: Any) -> None:
+        g: LcaState = state.g
+        if round_no == 1:
+            g.lights = result
+        elif round_no == 2:
+            g.cameras = result
+        elif round_no == 3:
+            g.actions, g.filming = result
+
+    def unstore_round(self, state: MatchState, round_no: int) -> None:
+        g: LcaState = state.g
+        if round_no <= 3:
+            g.actions = g.filming = None
+        if round_no <= 2:
+            g.cameras = None
+        if round_no <= 1:
+            g.lights = None
+
+    def announce_round(self, state: MatchState, round_no: int, result: Any) -> tuple[dict, dict]:
+        if round_no == 1:
+            lights: LightsResult = result
+            public = {
+                "lights": [cell_name(c) for c in lights.lights()],
+                "brightness": {cell_name(c): lights.level(c) for c in sorted(lights.count)},
+            }
+            private = {
+                p: {"lights": [cell_name(c) for c in sorted(lights.placed[p])], "lights_score": lights.scores[p]}
+                for p in state.players
+            }
+            return public, private
+        if round_no == 2:
+            cameras: CamerasResult = result
+            return (
+                {"cameras": [cell_name(c) for c in cameras.centres()]},
+                {p: {"camera_score": cameras.scores[p]} for p in state.players},
+            )
+        actions, filming = result
+        return {}, {
+            p: {"action_score": actions.scores[p], "filming_score": filming.scores[p]} for p in state.players
+        }
+
+    # ---- read models
+
+    def status(self, state: MatchState, view: View) -> dict:
+        return views.status(state, view)
+
+    def scores(self, state: MatchState, view: View) -> dict:
+        return views.scores(state, view)
+
+    def outcome(self, state: MatchState, view: View) -> dict:
+        return views.outcome(state, view)
+
+    def reveals(self, state: MatchState, view: View) -> dict:
+        return views.reveals(state, view)
+
+    def knowledge(self, state: MatchState, participant: str) -> dict:
+        return views.knowledge(state, participant)
+
+    def render(self, model: str, data: dict, view: View) -> str | None:
+        return _render.render(model, data, view)
+
+
+GAME = LcaGame()

@@ -1,0 +1,138 @@
+"""Terminal pictures of the studio for ``status`` and ``reveals`` (plain text, one
+line per row, with a legend).  Works only from the read model's dict, so a public
+picture can show only what the public dict holds."""
+
+from __future__ import annotations
+
+from engine.base import View
+
+from .studio import column_name, parse_cell
+
+
+def _header(width: int) -> list[str]:
+    names = [column_name(c) for c in range(width)]
+    depth = max(len(n) for n in names)
+    lines = []
+    for level in range(depth):
+        chars = [n.rjust(depth)[level] for n in names]
+        lines.append("     " + " ".join(chars).rstrip())
+    return lines
+
+
+def picture(rows: list[str], marks: dict[tuple[int, int], str]) -> list[str]:
+    width = len(rows[0])
+    lines = _header(width)
+    for r, row in enumerate(rows):
+        cells = [marks.get((r, c), ch) for c, ch in enumerate(row)]
+        lines.append(f"{r + 1:>4} " + " ".join(cells))
+    return lines
+
+
+def _cells(names) -> list[tuple[int, int]]:
+    return [parse_cell(n) for n in names]
+
+
+def lights_picture(rows, lights, brightness) -> list[str]:
+    marks = {cell: str(level) for cell, level in zip(_cells(brightness), brightness.values())}
+    marks.update({cell: "*" for cell in _cells(lights)})
+    return picture(rows, marks)
+
+
+def camera_picture(rows, lights, cameras, actions=()) -> list[str]:
+    marks = {}
+    for r, c in _cells(cameras):
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if rows[r + dr][c + dc] != "#":
+                    marks[(r + dr, c + dc)] = "o"
+    marks.update({cell: "*" for cell in _cells(lights)})
+    marks.update({cell: "C" for cell in _cells(cameras)})
+    marks.update({cell: "A" for cell in _cells(actions)})
+    return picture(rows, marks)
+
+
+def _boards(data: dict, host: bool) -> list[str]:
+    rows = data["studio"]
+    out = []
+    lights = data.get("lights", [])
+    out.append("Lights (# wall, * light, 1-5 brightness, . dark floor):")
+    out += lights_picture(rows, lights, data.get("brightness", {}))
+    if "cameras" in data or (host and data.get("actions")):
+        actions = list(data.get("actions", {})) if host else []
+        legend = "Cameras (C camera centre, o seen by a camera, * light, # wall"
+        legend += ", A action)" if actions else ")"
+        out.append("")
+        out.append(legend + ":")
+        out += camera_picture(rows, lights, data.get("cameras", []), actions)
+    return out
+
+
+def render_status(data: dict, view: View) -> str:
+    out = [f"match {data['match']} (lca) - {'finished' if data['finished'] else 'round ' + str(data['round']) + ': ' + data['phase']}"]
+    out.append("players: " + ", ".join(data["players"]))
+    if not data["finished"]:
+        out.append("submitted this round: " + (", ".join(data["submitted"]) or "nobody yet"))
+    if "submissions" in data:
+        for p, tokens in data["submissions"].items():
+            out.append(f"  {p}: {' '.join(tokens)}")
+    if "you" in data:
+        you = data["you"]
+        out.append(f"you ({you['participant']}): contract {' + '.join(you['contract']) or 'none'}; "
+                   f"this round {' '.join(you['submission']) or 'nothing submitted'}")
+    out.append("")
+    out += _boards(data, view.is_host)
+    if view.is_host:
+        out.append("")
+        out.append("Legend (host only):")
+        if data.get("contracts"):
+            out.append("  contracts: " + "; ".join(f"{p} {'+'.join(c)}" for p, c in data["contracts"].items()))
+        if "light_owners" in data:
+            owners: dict[str, list[str]] = {}
+            for cell, p in data["light_owners"].items():
+                owners.setdefault(p, []).append(cell)
+            out.append("  lights:  " + "; ".join(f"{p} {' '.join(c)}" for p, c in owners.items()))
+        if "camera_owners" in data:
+            owners = {}
+            for entry in data["camera_owners"]:
+                owners.setdefault(entry["participant"], []).append(entry["centre"])
+            out.append("  cameras: " + "; ".join(f"{p} {' '.join(c)}" for p, c in owners.items()))
+        if "actions" in data:
+            out.append("  actions: " + "; ".join(f"{c} {'+'.join(who)}" for c, who in data["actions"].items()))
+    return "\n".join(out)
+
+
+def render_reveals(data: dict, view: View) -> str:
+    out = [f"match {data['match']} (lca) - announcements"]
+    board: dict = {"studio": data["studio"]}
+    for entry in data["rounds"]:
+        out.append(f"Round {entry['round']} public: " + (", ".join(
+            f"{k} {v if not isinstance(v, list) else ' '.join(v)}" for k, v in entry["public"].items() if k != "brightness"
+        ) or "nothing"))
+        board.update(entry["public"])
+        private = entry.get("private")
+        if private and view.is_host:
+            for p, notice in private.items():
+                out.append(f"  to {p}: " + ", ".join(f"{k} {v if not isinstance(v, list) else ' '.join(v)}" for k, v in notice.items()))
+        elif private:
+            out.append("  to you: " + ", ".join(f"{k} {v if not isinstance(v, list) else ' '.join(v)}" for k, v in private.items()))
+    if data["rounds"]:
+        out.append("")
+        out += _boards(board, False)
+    if "outcome" in data:
+        out.append("")
+        out.append("Final table:")
+        for s in data["outcome"]["standings"]:
+            sc = s["scores"]
+            out.append(f"  {s['rank']:>2}. {s['participant']:<12} {s['total']:>5}  (lights {sc.get('lights')}, camera {sc.get('camera')}, action {sc.get('action')}, filming {sc.get('filming')})")
+        for a in data["outcome"]["awards"]:
+            shards = f" {a['shards']} shard(s)" if "shards" in a else ""
+            out.append(f"  {a['participant']}: {a['kind']}{shards} - {a['reason']}")
+    return "\n".join(out)
+
+
+def render(model: str, data: dict, view: View) -> str | None:
+    if model == "status":
+        return render_status(data, view)
+    if model == "reveals":
+        return render_reveals(data, view)
+    return None

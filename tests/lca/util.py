@@ -1,0 +1,35 @@
+"""Helpers for the lca tests: build studios and drive matches in memory."""
+
+from __future__ import annotations
+
+from engine.commands import CloseRound, CreateMatch, RecordContract, Submit
+from projections.fold import InMemoryMatch, replay
+
+
+def studio_text(*rows: str) -> str:
+    return "\n".join(rows) + "\n"
+
+
+def open_floor(width: int, height: int) -> str:
+    return studio_text(*["." * width] * height)
+
+
+def new_match(studio: str, players, options=None, match_id="m1") -> InMemoryMatch:
+    return InMemoryMatch(
+        CreateMatch(match_id=match_id, game="lca", players=list(players), options=dict(options or {}), setup={"studio": studio})
+    )
+
+
+def play(m: InMemoryMatch, rounds: list[dict], contracts: dict | None = None) -> InMemoryMatch:
+    """Record contracts, then for each round submit every listed player's tokens and close."""
+    for player, names in (contracts or {}).items():
+        m.do(RecordContract(player, names))
+    for submissions in rounds:
+        for player, tokens in submissions.items():
+            m.do(Submit(player, tokens.split() if isinstance(tokens, str) else tokens))
+        m.do(CloseRound())
+    return m
+
+
+def replayed(m: InMemoryMatch):
+    return replay(m.state.match_id, m.pairs())
