@@ -1,0 +1,1 @@
+"""Independent oracles for differential testing of the game engines."""

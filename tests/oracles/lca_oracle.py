@@ -1,0 +1,518 @@
+"""An independent oracle for Lights, Camera, Action! (lca).
+
+Written from /work/shared/rules/lights-camera-action.md alone (no engine code read), for
+differential testing against ``engine.lca``.  Clarity over speed; all arithmetic is exact
+(``fractions.Fraction``) and each category is floored once, when it is scored.
+
+Input: an :class:`LcaMatch` (players in listed order, studio rows, creation options,
+amendments, contracts and the counting submission of each player in each round).
+:func:`parse_script` builds one from a host script (``fixtures/lca/*.txt``).
+Output: :func:`evaluate` returns an :class:`OracleResult` with per-player category
+scores and totals, the ranking and the award multiset.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+from collections import deque
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+# --------------------------------------------------------------------------- options
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "lights_light_lights": True,
+    "diamond_center_must_be_empty": True,
+    "filming_lights_divisor": 2,
+}
+
+
+def parse_option_value(key: str, text: str) -> Any:
+    default = DEFAULT_OPTIONS[key]
+    if isinstance(default, bool):
+        low = text.strip().lower()
+        if low in ("true", "yes", "1", "on"):
+            return True
+        if low in ("false", "no", "0", "off"):
+            return False
+        raise ValueError(text)
+    if isinstance(default, int):
+        return int(text)
+    return text
+
+
+# --------------------------------------------------------------------------- cell names
+
+
+def column_letters(col: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA ..."""
+    letters = ""
+    n = col + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return letters
+
+
+def cell_name(cell: tuple[int, int]) -> str:
+    row, col = cell
+    return f"{column_letters(col)}{row + 1}"
+
+
+def parse_cell(name: str) -> tuple[int, int]:
+    """'B3' -> (row 2, col 1), zero-based."""
+    m = re.fullmatch(r"([A-Za-z]+)([0-9]+)", name.strip())
+    if not m:
+        raise ValueError(f"bad cell name {name!r}")
+    col = 0
+    for ch in m.group(1).upper():
+        col = col * 26 + (ord(ch) - ord("A") + 1)
+    return int(m.group(2)) - 1, col - 1
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclass
+class LcaMatch:
+    players: list[str]
+    studio: list[str]  # rows of '.'/'#'
+    options: dict[str, Any] = field(default_factory=dict)  # creation options (raw values parsed)
+    amendments: list[tuple[str, Any, int]] = field(default_factory=list)  # (option, value, from_round)
+    contracts: dict[str, list[str]] = field(default_factory=dict)  # counted at Round 1's close
+    # round -> player -> tokens (the counting submission only)
+    submissions: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+
+    def options_for(self, round_no: int) -> dict[str, Any]:
+        result = dict(DEFAULT_OPTIONS)
+        result.update(self.options)
+        for option, value, from_round in self.amendments:
+            if from_round <= round_no:
+                result[option] = value
+        return result
+
+
+def parse_script(path: str | Path, base_dir: str | Path | None = None) -> tuple[str, LcaMatch]:
+    """Parse an lca host script file into (match id, LcaMatch); relative studio paths
+    are looked up from ``base_dir`` (default: the current directory), then beside the
+    script."""
+    path = Path(path)
+    base_dir = Path(base_dir) if base_dir is not None else Path.cwd()
+
+    def read_studio(name: str) -> str:
+        studio_path = Path(name)
+        if not studio_path.is_absolute():
+            candidate = base_dir / studio_path
+            studio_path = candidate if candidate.exists() else path.parent / studio_path
+        return studio_path.read_text()
+
+    return parse_lines(path.read_text().splitlines(), read_studio)
+
+
+def parse_lines(lines, read_studio) -> tuple[str, LcaMatch]:
+    """Parse the lines of an lca host script into (match id, LcaMatch).
+
+    Tracks event sequence numbers the way the ledger assigns them (one event per
+    command; Round 3's close also appends the outcome; a ``--reopen`` void/correct of
+    a closed round first appends a RoundReopened) so that ``void``/``correct`` can
+    point at submissions."""
+    match_id = None
+    match: LcaMatch | None = None
+    seq = 0
+    round_no = 1
+    # seq -> [round, player, tokens, alive]
+    subs: dict[int, list[Any]] = {}
+    contracts: dict[str, list[str]] = {}
+
+    for raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = shlex.split(line)
+        verb, rest = words[0], words[1:]
+        if verb == "new":
+            assert rest[0] == "lca", "not an lca script"
+            match_id = rest[1]
+            players: list[str] = []
+            studio_text = None
+            options: dict[str, Any] = {}
+            i = 2
+            while i < len(rest):
+                flag = rest[i]
+                if flag == "--players":
+                    players = [p for p in rest[i + 1].split(",") if p]
+                elif flag == "--studio":
+                    studio_text = read_studio(rest[i + 1])
+                elif flag == "--option":
+                    key, value = rest[i + 1].split("=", 1)
+                    options[key] = parse_option_value(key, value)
+                else:
+                    raise ValueError(f"unexpected flag {flag}")
+                i += 2
+            studio = [row for row in studio_text.splitlines() if row.strip()]
+            match = LcaMatch(players=players, studio=studio, options=options)
+            seq += 1
+        elif verb == "contract":
+            assert rest[0] == match_id
+            if round_no == 1:
+                contracts[rest[1]] = [n.lower() for n in rest[2:]]
+            seq += 1
+        elif verb == "submit":
+            assert rest[0] == match_id
+            seq += 1
+            subs[seq] = [round_no, rest[1], [t.upper() for t in rest[2:]], True]
+        elif verb == "close":
+            seq += 1
+            if round_no == 3 and "--announced" not in rest:
+                seq += 1  # the computed OutcomeAnnounced (a hand-scored close writes none)
+            round_no += 1
+        elif verb == "amend":
+            opt = None
+            from_round = None
+            i = 1
+            while i < len(rest):
+                if rest[i] == "--option":
+                    opt = rest[i + 1]
+                elif rest[i] == "--from-round":
+                    from_round = int(rest[i + 1])
+                i += 2
+            key, value = opt.split("=", 1)
+            match.amendments.append((key, parse_option_value(key, value), from_round))
+            seq += 1
+        elif verb in ("void", "correct"):
+            target = int(rest[1])
+            tokens = []
+            i = 2
+            reopen = False
+            while i < len(rest):
+                if rest[i] == "--reason":
+                    i += 2
+                    continue
+                if rest[i] == "--reopen":
+                    reopen = True
+                    i += 1
+                    continue
+                tokens.append(rest[i].upper())
+                i += 1
+            target_round = subs[target][0]
+            if reopen and target_round < round_no:
+                seq += 1  # RoundReopened
+                round_no = target_round
+            seq += 1
+            subs[target][3] = False
+            if verb == "correct":
+                subs[seq] = [target_round, subs[target][1], tokens, True]
+        elif verb == "note" or (verb == "outcome" and "--announced" in rest):
+            seq += 1
+        elif verb in ("status", "log", "scores", "outcome", "reveals", "knowledge", "verify", "export"):
+            pass  # read commands write nothing
+        else:
+            raise ValueError(f"oracle does not understand {verb!r}")
+
+    assert match is not None
+    match.contracts = contracts
+    # Counting submission: the latest live one per (round, player).
+    for s in sorted(subs):
+        r, player, tokens, alive = subs[s]
+        if alive:
+            match.submissions.setdefault(r, {})[player] = tokens
+    return match_id, match
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+class Studio:
+    def __init__(self, rows: list[str]):
+        self.rows = rows
+        self.height = len(rows)
+        self.width = len(rows[0])
+
+    def inside(self, cell) -> bool:
+        r, c = cell
+        return 0 <= r < self.height and 0 <= c < self.width
+
+    def wall(self, cell) -> bool:
+        r, c = cell
+        return self.rows[r][c] == "#"
+
+    def cells(self):
+        """Every cell in reading order."""
+        for r in range(self.height):
+            for c in range(self.width):
+                yield (r, c)
+
+    def neighbours(self, cell):
+        r, c = cell
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            n = (r + dr, c + dc)
+            if self.inside(n):
+                yield n
+
+
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+LIGHT_POINTS = {1: 3, 2: 2, 3: 4, 4: 2, 5: 1}
+
+
+# --------------------------------------------------------------------------- round 1
+
+
+def place_lights(lists: dict[str, list[tuple[int, int]]], players: list[str]) -> dict[tuple[int, int], str]:
+    """Ruling L2.  ``lists``: each submitter's 5 cells.  Returns cell -> owner."""
+    owner: dict[tuple[int, int], str] = {}
+    held = {p: 0 for p in lists}
+    for k in range(5):
+        active = [p for p in players if p in lists and held[p] < 3]
+        picks = {p: lists[p][k] for p in active}
+        named = {}
+        for p in active:
+            named[picks[p]] = named.get(picks[p], 0) + 1
+        placed_now = []
+        for p in active:
+            cell = picks[p]
+            if cell in owner or named[cell] > 1:
+                continue  # skipped for everyone who named it
+            placed_now.append((cell, p))
+        for cell, p in placed_now:  # all at once
+            owner[cell] = p
+            held[p] += 1
+    return owner
+
+
+def brightened_by(studio: Studio, light, lights: set, light_lights: bool) -> set:
+    """Ruling L3: cells X != light, not walls, reachable in <= 3 orthogonal steps whose
+    intermediate cells are neither walls nor lights."""
+    result = set()
+    frontier = [light]
+    seen = {light}
+    for _step in range(3):
+        nxt = []
+        for cell in frontier:
+            for n in studio.neighbours(cell):
+                if studio.wall(n) or n == light:
+                    continue
+                if n in lights:
+                    if light_lights:
+                        result.add(n)
+                    continue  # a light cannot be an intermediate cell
+                result.add(n)
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return result
+
+
+# --------------------------------------------------------------------------- round 3 helpers
+
+
+def action_points(studio: Studio, actions: set, lights: set, cell, diamond_center_empty: bool) -> int:
+    r, c = cell
+    # Diamond: some centre cell whose four orthogonal neighbours all hold actions, this
+    # action being one of them.
+    diamond = 0
+    for dr, dc in DIRECTIONS:
+        centre = (r - dr, c - dc)  # cell is the neighbour of centre in direction (dr, dc)
+        if not studio.inside(centre):
+            continue
+        arms = [(centre[0] + a, centre[1] + b) for a, b in DIRECTIONS]
+        if not all(studio.inside(a) and a in actions for a in arms):
+            continue
+        if diamond_center_empty and centre in actions:
+            continue
+        diamond = 20
+    # Line
+    best = 0
+    for dr, dc in DIRECTIONS:
+        m = 0
+        n = (r + dr, c + dc)
+        while studio.inside(n) and n in actions:
+            m += 1
+            n = (n[0] + dr, n[1] + dc)
+        best = max(best, m)
+    line = min(50, 3 * best)
+    # Distance: BFS through cells that are neither walls nor lights
+    others = actions - {cell}
+    distance = 50
+    seen = {cell}
+    queue = deque([(cell, 0)])
+    found = None
+    while queue:
+        cur, d = queue.popleft()
+        if cur in others:
+            found = d
+            break
+        for n in studio.neighbours(cur):
+            if n in seen or studio.wall(n) or n in lights:
+                continue
+            seen.add(n)
+            queue.append((n, d + 1))
+    if found is not None:
+        distance = min(50, 5 * found)
+    return diamond + line + distance
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+@dataclass
+class OracleResult:
+    scores: dict[str, dict[str, int]]  # player -> {lights, camera, action, filming, total}
+    ranking: list[str]  # best first
+    awards: list[tuple[str, str, int | None]]  # (participant, kind, shards)
+    exact: dict[str, dict[str, Fraction]] = field(default_factory=dict)  # before flooring
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def rank_of(self, player: str) -> int:
+        return self.ranking.index(player) + 1
+
+
+def floor(x: Fraction) -> int:
+    return math.floor(x)
+
+
+def evaluate(match: LcaMatch) -> OracleResult:
+    studio = Studio(match.studio)
+    players = list(match.players)
+    subs = match.submissions
+
+    # ---- Round 1: lights
+    opts1 = match.options_for(1)
+    lists = {p: [parse_cell(t) for t in subs.get(1, {})[p]] for p in players if p in subs.get(1, {})}
+    owner = place_lights(lists, players)
+    lights = set(owner)
+    reach = {L: brightened_by(studio, L, lights, opts1["lights_light_lights"]) for L in lights}
+    count = {}  # uncapped number of lights brightening each cell
+    for L in lights:
+        for x in reach[L]:
+            count[x] = count.get(x, 0) + 1
+
+    def level(x) -> int:
+        return min(5, count.get(x, 0))
+
+    lit_by_player = {p: set() for p in players}
+    for L, p in owner.items():
+        lit_by_player[p] |= reach[L]
+    exact = {p: {} for p in players}
+    for p in players:
+        exact[p]["lights"] = Fraction(sum(LIGHT_POINTS[level(x)] for x in lit_by_player[p]))
+
+    # ---- Round 2: cameras
+    cameras = []  # (owner, centre, cells seen)
+    for p in players:
+        for t in subs.get(2, {}).get(p, []):
+            cr, cc = parse_cell(t)
+            block = {(cr + a, cc + b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+            cameras.append((p, (cr, cc), block))
+    seen_by = {}
+    for _p, _c, block in cameras:
+        for x in block:
+            seen_by[x] = seen_by.get(x, 0) + 1
+    for p in players:
+        total = Fraction(0)
+        for q, _c, block in cameras:
+            if q != p:
+                continue
+            for x in block:
+                total += Fraction(3 * level(x), seen_by[x])
+        exact[p]["camera"] = total
+
+    # ---- Round 3: actions and filming
+    opts3 = match.options_for(3)
+    namers: dict[tuple[int, int], list[str]] = {}
+    for p in players:
+        for t in subs.get(3, {}).get(p, []):
+            namers.setdefault(parse_cell(t), []).append(p)
+    actions = set(namers)
+    points = {x: action_points(studio, actions, lights, x, opts3["diamond_center_must_be_empty"]) for x in actions}
+    best_share = {p: Fraction(0) for p in players}
+    for p in players:
+        exact[p]["action"] = Fraction(0)
+        exact[p]["filming"] = Fraction(0)
+    for x, who in namers.items():
+        share = Fraction(points[x], len(who))
+        for p in who:
+            exact[p]["action"] += share
+            best_share[p] = max(best_share[p], share)
+
+    divisor = opts3["filming_lights_divisor"]
+    for x in sorted(actions):
+        watching = [(q, c) for q, c, block in cameras if x in block]
+        if level(x) < 1 or not watching:
+            continue
+        contributors = {owner[L] for L in lights if x in reach[L]}
+        for p in contributors:
+            exact[p]["filming"] += Fraction(points[x], divisor * len(contributors))
+        for q, centre in watching:
+            exact[q]["filming"] += (6 if centre == x else 2) * level(x)
+        action_part = Fraction(3 * (count.get(x, 0) + len(watching)), len(namers[x]))
+        for p in namers[x]:
+            exact[p]["filming"] += action_part
+
+    cats = ("lights", "camera", "action", "filming")
+    scores = {}
+    for p in players:
+        s = {k: floor(exact[p][k]) for k in cats}
+        s["total"] = sum(s[k] for k in cats)
+        scores[p] = s
+
+    # ---- Endgame
+    order = {p: i for i, p in enumerate(players)}
+    ranking = sorted(players, key=lambda p: (-scores[p]["total"], -scores[p]["filming"], order[p]))
+    rank = {p: i + 1 for i, p in enumerate(ranking)}
+    awards: list[tuple[str, str, int | None]] = []
+    tol = {}
+    for i, p in enumerate(ranking[:3]):
+        tol[p] = 3 - i
+        awards.append((p, "tol", 3 - i))
+    for cat in ("lights", "camera", "action"):
+        top = max(scores[p][cat] for p in players)
+        for p in players:
+            if scores[p][cat] == top and p in tol and tol[p] < 4:
+                tol[p] += 1
+                awards.append((p, "tol_shard", 1))
+    top_film = max(scores[p]["filming"] for p in players)
+    film_winner = min((p for p in players if scores[p]["filming"] == top_film), key=lambda p: rank[p])
+    awards.append((film_winner, "tol", 4))
+    holders = set(tol) | {film_winner}
+    ecs = list(ranking[-2:])
+    candidates = [p for p in players if p not in holders and p not in ecs]
+    if candidates:
+        third = min(candidates, key=lambda p: (scores[p]["filming"], -rank[p]))
+        ecs.append(third)
+    for p in ecs:
+        awards.append((p, "ec", None))
+
+    # ---- Contracts
+    pact = [p for p in players if "supremacy" in match.contracts.get(p, [])]
+    if pact:
+        winner = min(pact, key=lambda p: rank[p])
+        for p in pact:
+            awards.append((p, "shards", 3) if p == winner else (p, "mark", None))
+    for p in players:
+        chosen = match.contracts.get(p, [])
+        if "lights" in chosen and len(lit_by_player[p]) >= 50:
+            awards.append((p, "shards", 1))
+        if "camera" in chosen:
+            mine = [block for q, _c, block in cameras if q == p]
+            others = set()
+            for q, _c, block in cameras:
+                if q != p:
+                    others |= block
+            if sum(1 for block in mine if not (block & others)) >= 2:
+                awards.append((p, "shards", 1))
+        if "action" in chosen and best_share[p] >= 50:
+            awards.append((p, "shards", 2))
+
+    return OracleResult(
+        scores=scores,
+        ranking=ranking,
+        awards=sorted(awards, key=lambda a: (a[0], a[1], -1 if a[2] is None else a[2])),
+        exact=exact,
+        details={"owner": owner, "count": count, "points": points, "namers": namers},
+    )

@@ -1,0 +1,419 @@
+"""An independent oracle for Parallel Worlds (pw) scoring and endgame.
+
+Written from /work/shared/rules/parallel-worlds.md alone (never from engine/pw/), for
+differential testing.  Clarity over speed; exact ``Fraction`` arithmetic (pw has no
+rounding: every amount in the rules is a whole number, so totals are converted back to
+``int`` only after checking they are whole).
+
+Input: a :class:`PwMatch` (players in listed order = previous-MM ranking, pairs, options
+and amendments, contracts, and every participant's *counting* submission per round).
+:func:`parse_script` builds one from a host script (one CLI command per line), applying
+supersession, voids and corrections the way the rules and DESIGN describe (the latest
+non-voided submission of a participant in a round counts).
+
+Output (:func:`score`): per-participant points, pair standings with ranks, the award
+list as (participant, kind, shards) triples, and the EC order (higher EC first).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+TYPES = ("gift", "learn", "predict", "swap", "unique", "watch")
+ROUNDS = 3
+MAIN_CONTRACTS = ("diversity", "generosity", "espionage")
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclass(frozen=True)
+class Action:
+    type: str
+    target: str  # the submitted target
+    predicted: str | None = None  # Predict only
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One counting submission: two actions, plus Round-3 guesses (guessed, named partner)."""
+
+    actions: tuple[Action, ...]
+    guesses: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class PwMatch:
+    match_id: str
+    players: list[str]  # listed order = previous-MM ranking, best first
+    pairs: dict[str, str]  # player -> guest
+    options: dict[str, str] = field(default_factory=dict)
+    amendments: list[tuple[str, str, int]] = field(default_factory=list)  # (option, value, from_round)
+    contracts: dict[str, list[str]] = field(default_factory=dict)  # player -> names (latest record)
+    rounds: dict[int, dict[str, Entry]] = field(default_factory=dict)  # round -> participant -> entry
+    host_announced_rounds: list[int] = field(default_factory=list)  # closed with `close --announced`
+
+    @property
+    def guests(self) -> list[str]:
+        return [self.pairs[p] for p in self.players]
+
+    @property
+    def participants(self) -> list[str]:
+        return self.players + self.guests
+
+    def partner(self, who: str) -> str:
+        if who in self.pairs:
+            return self.pairs[who]
+        for player, guest in self.pairs.items():
+            if guest == who:
+                return player
+        raise KeyError(who)
+
+    def player_of(self, who: str) -> str:
+        """The player of ``who``'s pair (a guest names their partner)."""
+        return who if who in self.pairs else self.partner(who)
+
+
+def parse_tokens(tokens: list[str]) -> Entry:
+    """``TYPE:TARGET`` twice (``predict:TARGET=TYPE``) plus ``guess:WHO=PARTNER`` tokens."""
+    actions: list[Action] = []
+    guesses: list[tuple[str, str]] = []
+    for token in tokens:
+        kind, _, rest = token.strip().lower().partition(":")
+        if kind == "guess":
+            who, _, named = rest.partition("=")
+            guesses.append((who, named))
+        elif kind == "predict":
+            target, _, predicted = rest.partition("=")
+            actions.append(Action("predict", target, predicted))
+        else:
+            actions.append(Action(kind, rest))
+    return Entry(tuple(actions), tuple(guesses))
+
+
+def parse_script(path: str | Path) -> PwMatch:
+    """Read a pw host script.  Tracks event sequence numbers the way the ledger assigns
+    them (one per command; ``close`` of the last round adds the outcome event; a
+    ``--reopen`` void/correct adds a RoundReopened first) so that ``void``/``correct``
+    SEQ can be followed."""
+    match: PwMatch | None = None
+    seq = 0
+    current_round = 1
+    # every submission ever recorded: seq -> [round, participant, tokens, voided]
+    history: dict[int, list] = {}
+    for raw in Path(path).read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = shlex.split(line)
+        verb = words[0]
+        if verb == "new":
+            assert words[1] == "pw", f"not a pw script: {line}"
+            match_id = words[2]
+            players: list[str] = []
+            pairs: dict[str, str] = {}
+            options: dict[str, str] = {}
+            rest = words[3:]
+            i = 0
+            while i < len(rest):
+                flag = rest[i]
+                value = rest[i + 1]
+                if flag == "--players":
+                    players = value.split(",")
+                elif flag == "--pair":
+                    player, _, guest = value.partition("=")
+                    pairs[player] = guest
+                elif flag == "--option":
+                    key, _, val = value.partition("=")
+                    options[key] = val
+                else:
+                    raise ValueError(f"unknown flag {flag!r} in {line!r}")
+                i += 2
+            match = PwMatch(match_id, players, pairs, options)
+            seq = 1
+            continue
+        assert match is not None, "script does not start with `new`"
+        if verb == "contract":
+            seq += 1
+            match.contracts[words[2]] = [w.lower() for w in words[3:]]
+        elif verb == "submit":
+            seq += 1
+            history[seq] = [current_round, words[2], words[3:], False]
+        elif verb == "close":
+            seq += 1
+            if "--announced" in words:  # a hand-scored close: the host's announcement
+                match.host_announced_rounds.append(current_round)
+            elif current_round == ROUNDS:
+                seq += 1  # the computed outcome is appended with the last computed close
+            current_round += 1
+        elif verb == "outcome" and "--announced" in words:
+            seq += 1  # the host's final results (a hand-scored match)
+        elif verb in ("void", "correct"):
+            target = int(words[2])
+            reopen = "--reopen" in words
+            tokens = []
+            j = 3
+            while j < len(words):
+                if words[j] == "--reason":
+                    j += 2
+                    continue
+                if words[j] == "--reopen":
+                    j += 1
+                    continue
+                tokens.append(words[j])
+                j += 1
+            if reopen:
+                seq += 1
+                current_round = history[target][0]
+            seq += 1
+            history[target][3] = True
+            if verb == "correct":
+                rnd, who = history[target][0], history[target][1]
+                history[seq] = [rnd, who, tokens, False]
+        elif verb == "amend":
+            seq += 1
+            opt = words[words.index("--option") + 1]
+            key, _, val = opt.partition("=")
+            match.amendments.append((key, val, int(words[words.index("--from-round") + 1])))
+        elif verb == "note":
+            seq += 1
+        else:
+            raise ValueError(f"unsupported script line: {line!r}")
+    assert match is not None
+    for s in sorted(history):  # later counting submissions supersede earlier ones
+        rnd, who, tokens, voided = history[s]
+        if not voided:
+            match.rounds.setdefault(rnd, {})[who] = parse_tokens(tokens)
+    return match
+
+
+def first_command(path: str | Path) -> str:
+    for raw in Path(path).read_text().splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            return line
+    return ""
+
+
+# --------------------------------------------------------------------------- output
+
+
+@dataclass
+class OracleResult:
+    points: dict[str, int]  # every participant's final points
+    round_points: dict[int, dict[str, int]]  # Gift/Predict points per round
+    unique_points: dict[str, int]
+    guess_points: dict[str, int]
+    standings: list[dict]  # outcome --json shaped, in rank order
+    awards: list[tuple[str, str, int | None]]  # (participant, kind, shards)
+    ecs: list[str]  # higher EC first
+    contract_results: dict[str, dict[str, bool]]
+
+    def award_counter(self) -> Counter:
+        return normalize_awards(self.awards)
+
+
+def normalize_awards(awards) -> Counter:
+    """Awards as a multiset, with bonus shards and inventory shards summed per
+    participant (whether the engine lists two 1-shard awards or one 2-shard award is
+    presentation; the number of shards is not)."""
+    summed: Counter = Counter()
+    out: Counter = Counter()
+    for participant, kind, shards in awards:
+        if kind in ("tol_shard", "shards"):
+            summed[(participant, kind)] += shards or 0
+        else:
+            out[(participant, kind, shards)] += 1
+    for (participant, kind), total in summed.items():
+        if total:
+            out[(participant, kind, total)] += 1
+    return out
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _whole(x: Fraction) -> int:
+    assert x.denominator == 1, x
+    return int(x)
+
+
+def effective_targets(match: PwMatch, entries: dict[str, Entry]) -> dict[tuple[str, int], str]:
+    """Step 1 (ruling W6): a pair is swapped when >= 2 Swap actions target its members
+    (by submitted target); every action on a member of a swapped pair is redirected to
+    the other member, once.  Returns (submitter, action index) -> effective target."""
+    swaps_on_pair: Counter = Counter()
+    for who, entry in entries.items():
+        for action in entry.actions:
+            if action.type == "swap":
+                swaps_on_pair[match.player_of(action.target)] += 1
+    swapped = {pair for pair, n in swaps_on_pair.items() if n >= 2}
+    result = {}
+    for who, entry in entries.items():
+        for i, action in enumerate(entry.actions):
+            t = action.target
+            result[(who, i)] = match.partner(t) if match.player_of(t) in swapped else t
+    return result
+
+
+def score(match: PwMatch) -> OracleResult:
+    participants = match.participants
+    pts: dict[str, Fraction] = {p: Fraction(0) for p in participants}
+    round_points: dict[int, dict[str, int]] = {}
+    uniques: list[tuple[str, str]] = []  # (submitter, effective target), any round
+
+    for rnd in range(1, ROUNDS + 1):
+        entries = match.rounds.get(rnd, {})
+        missing = [p for p in participants if p not in entries]
+        assert not missing, f"round {rnd}: no counting submission for {missing}"
+        eff = effective_targets(match, entries)
+        this_round: dict[str, Fraction] = {p: Fraction(0) for p in participants}
+        for who, entry in entries.items():
+            for i, action in enumerate(entry.actions):
+                e = eff[(who, i)]
+                pe = match.partner(e)
+                if action.type == "gift":
+                    this_round[pe] += 1
+                elif action.type == "predict":
+                    if action.predicted in {a.type for a in entries[pe].actions}:
+                        this_round[who] += 2
+                        this_round[pe] -= 1
+                elif action.type == "unique":
+                    uniques.append((who, e))
+                # learn / watch / swap: no points
+        for p in participants:
+            pts[p] += this_round[p]
+        round_points[rnd] = {p: _whole(v) for p, v in this_round.items()}
+
+    # Unique (W8): +2 per Unique unless another participant's Unique, any round, had the
+    # same effective target.
+    unique_points = {p: Fraction(0) for p in participants}
+    for who, e in uniques:
+        if not any(other != who and oe == e for other, oe in uniques):
+            unique_points[who] += 2
+
+    # Guesses (Round 3): a correct guess: guesser +1, the guessed participant -1.
+    guess_points = {p: Fraction(0) for p in participants}
+    correct: Counter = Counter()
+    wrong: Counter = Counter()
+    for who, entry in match.rounds.get(ROUNDS, {}).items():
+        for guessed, named in entry.guesses:
+            if match.partner(guessed) == named:
+                guess_points[who] += 1
+                guess_points[guessed] -= 1
+                correct[who] += 1
+            else:
+                wrong[who] += 1
+    for p in participants:
+        pts[p] += unique_points[p] + guess_points[p]
+    points = {p: _whole(v) for p, v in pts.items()}
+
+    # ---- endgame
+    order = {p: i for i, p in enumerate(match.players)}  # previous-MM order
+    ranked = sorted(
+        match.players,
+        key=lambda p: (-(points[p] + points[match.pairs[p]]), -points[p], order[p]),
+    )
+    rank = {p: i + 1 for i, p in enumerate(ranked)}
+    standings = [
+        {
+            "participant": p,
+            "guest": match.pairs[p],
+            "rank": rank[p],
+            "total": points[p] + points[match.pairs[p]],
+            "scores": {"player": points[p], "guest": points[match.pairs[p]]},
+        }
+        for p in ranked
+    ]
+
+    awards: list[tuple[str, str, int | None]] = []
+    tol: dict[str, int] = {}
+    if len(ranked) >= 1:
+        tol[ranked[0]] = 2
+    if len(ranked) >= 2:
+        tol[ranked[1]] = 0
+    for p, shards in tol.items():
+        awards.append((p, "tol", shards))
+    best_player = max(points[p] for p in match.players)
+    for p in match.players:
+        if points[p] == best_player and p in tol:
+            awards.append((p, "tol_shard", 1))
+    best_guest = max(points[g] for g in match.guests)
+    for p in match.players:
+        if points[match.pairs[p]] == best_guest and p in tol:
+            awards.append((p, "tol_shard", 1))
+
+    # EC (W9).  Candidates: players and guests of pairs without a ToL.  "Lowest" with
+    # ties broken towards the worse-ranked pair.
+    no_tol = [p for p in ranked if p not in tol]
+
+    def lowest(candidates: list[str]) -> str | None:
+        if not candidates:
+            return None
+        return min(candidates, key=lambda c: (points[c], -rank[match.player_of(c)]))
+
+    ecs: list[str] = []
+    first = lowest(no_tol)
+    second_guest = lowest([match.pairs[p] for p in no_tol])
+    if first is not None:
+        named_a = first
+        named_b = match.player_of(second_guest)
+        if named_a != named_b:
+            ecs = [named_a, named_b]
+        else:
+            rest = [c for p in no_tol if p != named_a for c in (p, match.pairs[p])]
+            nxt = lowest(rest)
+            ecs = [named_a] if nxt is None else [named_a, match.player_of(nxt)]
+    ecs.sort(key=lambda p: rank[p])  # the higher EC is the one whose pair ranks better
+    for p in ecs:
+        awards.append((p, "ec", None))
+
+    # Contracts (players only); the latest record counts.
+    def used_types(who: str) -> list[str]:
+        return [a.type for rnd in range(1, ROUNDS + 1) for a in match.rounds[rnd][who].actions]
+
+    def main_met(player: str) -> bool | None:
+        names = match.contracts.get(player, [])
+        mains = [n for n in names if n in MAIN_CONTRACTS]
+        if not mains:
+            return None
+        name = mains[0]
+        if name == "diversity":
+            return all(len(set(used_types(w))) == 6 for w in (player, match.pairs[player]))
+        if name == "generosity":
+            return points[match.pairs[player]] >= points[player] + 2
+        if name == "espionage":
+            return correct[player] >= 4 and wrong[player] == 0
+        raise AssertionError(name)
+
+    contract_results: dict[str, dict[str, bool]] = {}
+    for p in match.players:
+        names = match.contracts.get(p, [])
+        res: dict[str, bool] = {}
+        for name in names:
+            if name in MAIN_CONTRACTS:
+                res[name] = bool(main_met(p))
+                if res[name]:
+                    awards.append((p, "shards", 2 if name == "espionage" else 1))
+            elif name.startswith("sabotage:"):
+                target = name.split(":", 1)[1]
+                met = main_met(target) is not True  # fails its contract, or holds none
+                res[name] = met
+                if met:
+                    awards.append((p, "shards", 1))
+        contract_results[p] = res
+
+    return OracleResult(
+        points=points,
+        round_points=round_points,
+        unique_points={p: _whole(v) for p, v in unique_points.items()},
+        guess_points={p: _whole(v) for p, v in guess_points.items()},
+        standings=standings,
+        awards=awards,
+        ecs=ecs,
+        contract_results=contract_results,
+    )
