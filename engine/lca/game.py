@@ -170,5 +170,10 @@ class LcaGame(BaseGame):
     def render(self, model: str, data: dict, view: View) -> str | None:
         return _render.render(model, data, view)
 
+    def explain(self, state: MatchState, participant: str) -> dict:
+        from .explain import explain
+
+        return explain(state, participant)
+
 
 GAME = LcaGame()

@@ -90,9 +90,8 @@ def final_result(state: MatchState) -> tuple[list[endgame.Standing], list[dict]]
 
 def outcome(state: MatchState, view: View) -> dict:
     _viewer(state, view)
-    if state.outcome is not None and state.outcome.source == "host":
-        # a hand-scored match: the results the host announced (all public at the end)
-        return {**_public_outcome(state.outcome.outcome), **_head(state), "finished": True}
+    # Even in a hand-scored match this is what the rules give: the log is never taken as
+    # truth.  What the host announced stays in the log; `verify` and `audit` compare.
     if not state.g.complete:
         return {**_head(state), "finished": False, "round": state.round, "standings": [], "awards": []}
     # all of the final table, ToLs, bonus shards, ECs and contract results are public at

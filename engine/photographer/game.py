@@ -49,6 +49,9 @@ class PhotographerGame(BaseGame):
             "row_points", dict(DEFAULT_ROW_POINTS), parse_row_points, "P8: points by film-row length 1..7"
         ),
         "end_trigger": OptionSpec("end_trigger", "deck_empty", parse_end_trigger, "deck_empty or sunset"),
+        "hand_scored": OptionSpec(
+            "hand_scored", False, parse_bool, "the host enters the results with `outcome --announced` (none computed)"
+        ),
     }
 
     # ------------------------------------------------------------------ creation
@@ -97,6 +100,15 @@ class PhotographerGame(BaseGame):
             return f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}"
         return f"submission {seq} is a resolved photographer turn; a resolved turn cannot be {verb}"
 
+    def decide_record_outcome(self, state: MatchState, cmd) -> list[Event]:
+        if state.g.phase != "finished":
+            raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last turn")
+        if state.outcome is not None:
+            raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
+        if not isinstance(cmd.announced, dict) or "standings" not in cmd.announced:
+            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+        return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
+
     def decide_amend(self, state: MatchState, cmd: Amend) -> list[Event]:
         self.require_open(state)
         value = self.parse_option(cmd.option, cmd.value)
@@ -137,7 +149,7 @@ class PhotographerGame(BaseGame):
         events: list[Event] = [SubmissionRecorded(participant=cmd.participant, round=turn, tokens=move.tokens())]
         g_after, resolved = self._resolve(state, turn, cmd.participant, move)
         events.append(resolved)
-        if g_after.phase == "finished":
+        if g_after.phase == "finished" and not state.options.get("hand_scored", False):
             after = dataclasses.replace(state, g=g_after, round=turn + 1)
             outcome, public = self.final_outcome(after)
             events.append(OutcomeAnnounced(outcome=outcome, public=public))
@@ -259,3 +271,8 @@ class PhotographerGame(BaseGame):
         from .render import render
 
         return render(model, data, view)
+
+    def explain(self, state: MatchState, participant: str) -> dict:
+        from .explain import explain
+
+        return explain(state, participant, self._scoring_options(state)["row_points"])

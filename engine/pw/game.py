@@ -104,5 +104,10 @@ class ParallelWorlds(BaseGame):
     def knowledge(self, state: MatchState, participant: str) -> dict:
         return views.knowledge(state, participant)
 
+    def explain(self, state: MatchState, participant: str) -> dict:
+        from .explain import explain
+
+        return explain(state, participant)
+
 
 __all__ = ["ParallelWorlds", "public_order"]

@@ -98,9 +98,16 @@ def test_reopened_round_and_hand_scored_outcome():
     # G6 10/2 + action part on E4 12 = 7.5 + 7.5 + 5 + 12 = 32
     assert m.state.finished and replayed(m) == m.state
     assert m.state.g.filming.scores["ann"] == 32
-    # a hand-scored close: the host's announced table is the outcome every view shows
+    # a hand-scored close: the host's announced table is recorded as it was said, but the
+    # outcome read model is still what the rules give (the log is never taken as truth)
     h = play(example(), [ex.ROUND1, ex.ROUND2])
     h.do(CloseRound(announced={"public": {}, "private": {}}))
     table = {"standings": [{"participant": "eve", "rank": 1, "total": 1, "scores": {"lights": 1}}], "awards": []}
     h.do(RecordOutcome(table))
-    assert GAME.outcome(h.state, PUBLIC) == {"match": "m1", "game": "lca", "finished": True, **table}
+    assert h.state.outcome.source == "host" and h.state.outcome.outcome == table
+    computed = GAME.outcome(h.state, PUBLIC)
+    # nobody acted in h's Round 3, so the rules give dan 50 lights + 24 camera = 74 on top
+    assert computed["finished"] is True and computed["standings"] != table["standings"]
+    assert computed["standings"][0] == {
+        "participant": "dan", "rank": 1, "total": 74, "scores": {"lights": 50, "camera": 24, "action": 0, "filming": 0}
+    }

@@ -139,6 +139,7 @@ def test_options_parsed_and_checked():
         "wind_required": False,
         "row_points": {"1": 2, "2": 4, "3": 6, "4": 8, "5": 10, "6": 12, "7": 14},
         "end_trigger": "deck_empty",
+        "hand_scored": False,
     }
     with pytest.raises(MalformedInput, match="row lengths 7 are missing"):
         create(2, {"seed": 1}, {"row_points": "1:1,2:3,3:5,4:7,5:9,6:10"})

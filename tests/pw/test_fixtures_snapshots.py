@@ -11,7 +11,8 @@ import pytest
 
 from tests.helpers import REPO, invoke, read_json, run_script
 
-FIXTURES = sorted((REPO / "fixtures" / "pw").glob("*.txt"))
+# disputed-* (hand-scored, verify finds one divergence) are covered by tests/audit
+FIXTURES = sorted(p for p in (REPO / "fixtures" / "pw").glob("*.txt") if not p.stem.startswith("disputed-"))
 # One player and one guest per fixture: the scenario's own pair.
 WATCHERS = {"swap_one_member": ("bob", "zed"), "swap_both_members": ("cat", "yul"), "ec_collision": ("gus", "yul")}
 

@@ -1,0 +1,114 @@
+"""Pictures: `render` (an SVG or PNG of the board/table in one view) and `report` (a
+self-contained HTML replay page).  Both draw only from the chosen view's read models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .common import ledger, view_options
+
+
+def _suffix(output: str, allowed: tuple[str, ...]) -> str:
+    from ledger.errors import MalformedInput
+
+    suffix = Path(output).suffix.lower()
+    if suffix not in allowed:
+        raise MalformedInput(f"-o {output!r}: the file name must end in {' or '.join(allowed)}")
+    return suffix
+
+
+def _write(output: str, data: bytes) -> None:
+    from ledger.errors import MalformedInput
+
+    try:
+        Path(output).write_bytes(data)
+    except OSError as exc:
+        raise MalformedInput(f"cannot write {output!r}: {exc.strerror or exc}") from None
+
+
+@click.command("render")
+@click.argument("match_id", metavar="MATCH")
+@view_options
+@click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")
+@click.option("-o", "--output", required=True, metavar="FILE.svg|FILE.png", help="Where to write the picture.")
+def render_cmd(match_id, public, as_participant, at, output):
+    """Draw the board or table as an SVG or PNG picture, in the host's view (default),
+    the public's (--public) or one participant's (--as NAME).
+
+    lca: the studio (walls, lights, brightness, camera blocks; actions and owners for
+    the host). photographer: the table and every film row. pw: the per-round action
+    totals (and, with --as, that participant's notices). A public picture shows only
+    what the public read models hold.
+
+    \b
+    Examples:
+      matchledger render m1 --public -o board.svg
+      matchledger render m3 --as ann --at 20 -o ann.png
+    """
+    from projections import pictures
+
+    from .common import view_for
+
+    suffix = _suffix(output, (".svg", ".png"))
+    app = ledger()
+    state = app.state(match_id, at)
+    view = view_for(public, as_participant, state)
+    svg = pictures.picture_svg(pictures.read_models(app.game_of(state), state, view))
+    _write(output, pictures.to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
+    click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
+
+
+def _detail(view, kind: str, body: dict) -> str:
+    """What a view may read about an event: the host everything `log` shows; the public
+    and participants only the event's kind (the read models carry the rest)."""
+    if not view.is_host:
+        return ""
+    from .read import _summary
+
+    return _summary(body)
+
+
+@click.command("report")
+@click.argument("match_id", metavar="MATCH")
+@view_options
+@click.option("-o", "--output", required=True, metavar="FILE.html", help="Where to write the page.")
+def report_cmd(match_id, public, as_participant, output):
+    """Write a self-contained HTML page (no network) to step through the match event
+    by event — buttons, a slider or the arrow keys — showing the board or table, the
+    reveals, the scores and the outcome in the chosen view. FILE.html#seq=N opens at
+    event N.
+
+    \b
+    Examples:
+      matchledger report m1 --public -o m1.html
+      matchledger report m2 --as ann -o ann.html
+    """
+    from ledger.codec import decode_json
+    from projections import pictures
+    from projections.fold import Replayer
+    from projections.pictures.report import Step, report_html
+
+    from .common import view_for
+
+    _suffix(output, (".html", ".htm"))
+    app = ledger()
+    rows = app.store.rows(match_id)
+    if not rows:
+        app.store.events(match_id)  # raises UnknownMatch
+    final = app.state(match_id)
+    view = view_for(public, as_participant, final)
+    pictures.builder(final.game)  # fails early for a game without pictures
+    game = app.game_of(final)
+    replayer = Replayer(match_id)
+    steps = []
+    for row in rows:
+        state = replayer.feed(row.seq, row.event())
+        steps.append(Step.of(row.seq, row.kind, _detail(view, row.kind, decode_json(row.body)), pictures.read_models(game, state, view)))
+    html = report_html(match_id, final.game, view.label(), steps)
+    _write(output, html.encode("utf-8"))
+    click.echo(f"wrote {output} ({len(steps)} events of {match_id}, view: {view.label()})", err=True)
+
+
+COMMANDS = [render_cmd, report_cmd]

@@ -1,0 +1,72 @@
+"""`explain`: one player's points derived line by line, with the rule behind each (P8).
+
+A host/auditor tool: blurred shots are listed with their values.  The categories are
+the keys of the outcome's ``scores`` (rows, blurred, missing, good_shots); before the
+game ends they explain the provisional points `scores` shows.  All arithmetic is on
+whole numbers: ``exact`` equals ``score``.
+"""
+
+from __future__ import annotations
+
+from engine.base import MatchState
+from ledger.errors import IllegalMove
+
+from .cards import known_down
+from .film import sequence
+from .scoring import BLURRED, GOOD_SHOT, MISSING
+
+
+def _line(points: int, rule: str, detail: str) -> dict:
+    return {"points": str(int(points)), "rule": rule, "detail": detail}
+
+
+def _category(name: str, lines: list[dict]) -> dict:
+    total = sum(int(line["points"]) for line in lines)
+    return {"category": name, "score": total, "exact": str(total), "lines": lines}
+
+
+def explain(state: MatchState, participant: str, row_points: dict[str, int]) -> dict:
+    g = state.g
+    if participant not in g.players:
+        raise IllegalMove(f"{participant!r} is not a player of {state.match_id!r} (players: {', '.join(g.players)})")
+    rows, blurred, missing, good = [], [], [], []
+    for colour in g.colours:
+        row = g.film[participant][colour]
+        seq = sequence(row)
+        length = len(seq)
+        if length:
+            key = str(min(length, 7))
+            capped = f" (a row of {length} scores as 7)" if length > 7 else ""
+            rows.append(
+                _line(
+                    row_points[key],
+                    f"P8 row of {length} face-up card{'s' if length > 1 else ''}: row_points[{key}] = {row_points[key]}{capped}",
+                    f"{colour}: {'-'.join(str(v) for v in seq)}",
+                )
+            )
+        else:
+            missing.append(_line(MISSING, f"a colour with no face-up card costs {-MISSING}", f"{colour}: no face-up card"))
+        for card, face_up in row:
+            if not face_up:
+                blurred.append(
+                    _line(BLURRED, f"blurred shot: {BLURRED}", f"{known_down(card)} played face down on the {colour} row")
+                )
+    for colour in g.colours:
+        if g.good_shots.get(colour) == participant:
+            good.append(
+                _line(GOOD_SHOT, f"successful shot: +{GOOD_SHOT}",
+                      f"{colour}: first row of {colour} to reach {g.shot_length} face-up cards")
+            )
+    categories = [
+        _category("rows", rows),
+        _category("blurred", blurred),
+        _category("missing", missing),
+        _category("good_shots", good),
+    ]
+    return {
+        "match": state.match_id,
+        "game": state.game,
+        "participant": participant,
+        "categories": categories,
+        "total": sum(c["score"] for c in categories),
+    }

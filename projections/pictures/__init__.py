@@ -1,0 +1,121 @@
+"""Pictures of a match: SVG boards and tables, one builder per game, and the HTML replay
+page.  Pure functions of read-model dicts (no I/O, no clock): a picture is drawn only
+from the read models of the chosen view, so a public picture can show nothing the public
+read models do not hold.  :func:`read_models` is the one place that looks at a state,
+and it only asks the game for its read models in that view.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ledger.errors import MalformedInput
+
+from .svg import Canvas, Panel, attrs, draw_panels, panels_size, text_width
+
+BUILDERS = {"lca": "lca", "pw": "pw", "photographer": "photographer"}
+GAP = 24
+
+
+def builder(game: str):
+    name = BUILDERS.get(game)
+    if name is None:
+        raise MalformedInput(f"no pictures for game {game!r} (pictures exist for: {', '.join(sorted(BUILDERS))})")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def read_models(game, state, view) -> dict:
+    """The read models of ``view`` (and nothing else): what every picture is built from."""
+    builder(state.game)
+    models = {
+        "match": state.match_id,
+        "game": state.game,
+        "seq": state.last_seq,
+        "view": {"kind": view.kind, "participant": view.participant, "label": view.label()},
+        "status": game.status(state, view),
+        "reveals": game.reveals(state, view),
+        "scores": game.scores(state, view),
+        "outcome": game.outcome(state, view),
+    }
+    if view.kind == "participant":
+        models["knowledge"] = game.knowledge(state, view.participant)
+    return models
+
+
+def title(models: dict) -> str:
+    return (
+        f"{models['match']} ({models['game']}) — {builder(models['game']).headline(models)} — "
+        f"view: {models['view']['label']} — as of seq {models['seq']}"
+    )
+
+
+def _embed(outer: Canvas, inner: Canvas, x: int, y: int, **extra) -> None:
+    outer.items.append(f'<g {attrs(transform=f"translate({x},{y})", **extra)}>')
+    outer.items.extend(inner.items)
+    outer.items.append("</g>")
+
+
+def _legend_items(items: list[tuple[str, str]], x: int, y: int, width: int) -> list[tuple[str, str, int, int]]:
+    """Legend entries placed left to right, wrapping at ``width``."""
+    placed = []
+    cx = x
+    for label, colour in items:
+        step = 16 + text_width(label, 11) + 12
+        if cx > x and cx + step > x + width:
+            cx, y = x, y + 18
+        placed.append((label, colour, cx, y))
+        cx += step
+    return placed
+
+
+def _legend(canvas: Canvas, placed: list[tuple[str, str, int, int]]) -> None:
+    canvas.open_group(id="legend")
+    for label, colour, cx, y in placed:
+        canvas.rect(cx, y - 10, 12, 12, colour, stroke="#888888", stroke_width=1)
+        canvas.text(cx + 16, y, label, size=11)
+    canvas.close_group()
+
+
+def board_svg(models: dict) -> str:
+    """The board or table alone (what the replay page flips through)."""
+    module = builder(models["game"])
+    inner = module.board(models)
+    canvas = Canvas(inner.width + 20, inner.height + 20)
+    _embed(canvas, inner, 10, 10, id="board")
+    return canvas.render(f"{models['match']} ({models['game']}) — view: {models['view']['label']}")
+
+
+def panels(models: dict) -> list[Panel]:
+    return builder(models["game"]).panels(models)
+
+
+def picture_svg(models: dict) -> str:
+    """The whole picture: a title line, the board with its legend, and the panels
+    (round, reveals, scores, outcome) beside it."""
+    module = builder(models["game"])
+    inner = module.board(models)
+    side = panels(models)
+    side_w, side_h = panels_size(side)
+    heading = title(models)
+    top = 34
+    placed = _legend_items(module.legend(models), 14, top + inner.height + 20, max(inner.width, 200))
+    board_h = placed[-1][3] - top + 10 if placed else inner.height
+    width = max(max(inner.width, 200) + GAP + side_w + 20, text_width(heading, 14) + 20)
+    height = top + max(board_h, side_h) + 20
+    canvas = Canvas(width, height)
+    canvas.text(10, 22, heading, size=14, weight="bold", id="headline")
+    _embed(canvas, inner, 10, top, id="board")
+    _legend(canvas, placed)
+    canvas.open_group(id="panels")
+    draw_panels(canvas, side, max(inner.width, 200) + GAP + 10, top - 6)
+    canvas.close_group()
+    return canvas.render(heading)
+
+
+def to_png(svg: str, scale: float = 1.0) -> bytes:
+    """PNG bytes of an SVG through cairosvg (a maintained renderer, imported lazily)."""
+    try:
+        import cairosvg
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise MalformedInput("PNG output needs cairosvg: pip install cairosvg (or write .svg)") from None
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)

@@ -1,0 +1,137 @@
+"""A tiny deterministic SVG writer: integer coordinates, fixed attribute order, escaped
+text, no timestamps.  Every picture is one :class:`Canvas` turned into text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+FONT = "DejaVu Sans, Verdana, sans-serif"
+INK = "#222222"
+MUTED = "#666666"
+PAPER = "#ffffff"
+RULE = "#bbbbbb"
+
+
+def num(value: float) -> str:
+    """Fixed formatting: integers as such, anything else with one decimal."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.1f}"
+
+
+def attrs(**kwargs) -> str:
+    """Attributes in the order given; ``class_`` -> ``class``, ``_`` -> ``-``; None dropped."""
+    parts = []
+    for key, value in kwargs.items():
+        if value is None:
+            continue
+        name = "class" if key == "class_" else key.rstrip("_").replace("_", "-")
+        text = num(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+        parts.append(f"{name}={quoteattr(text)}")
+    return " ".join(parts)
+
+
+@dataclass
+class Panel:
+    """A titled table of text shared by the SVG side panels and the HTML report."""
+
+    title: str
+    header: list[str] | None
+    rows: list[list[str]]
+    key: str = ""
+
+    def as_dict(self) -> dict:
+        return {"title": self.title, "header": self.header, "rows": self.rows, "key": self.key}
+
+
+@dataclass
+class Canvas:
+    width: int
+    height: int
+    items: list[str] = field(default_factory=list)
+
+    def rect(self, x, y, w, h, fill, stroke=None, stroke_width=None, rx=None, **extra) -> None:
+        self.items.append(
+            f"<rect {attrs(x=x, y=y, width=w, height=h, rx=rx, fill=fill, stroke=stroke, stroke_width=stroke_width, **extra)}/>"
+        )
+
+    def line(self, x1, y1, x2, y2, stroke=RULE, stroke_width=1) -> None:
+        self.items.append(f"<line {attrs(x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=stroke_width)}/>")
+
+    def circle(self, cx, cy, r, fill, stroke=None, stroke_width=None, **extra) -> None:
+        self.items.append(
+            f"<circle {attrs(cx=cx, cy=cy, r=r, fill=fill, stroke=stroke, stroke_width=stroke_width, **extra)}/>"
+        )
+
+    def text(self, x, y, content, size=12, fill=INK, anchor="start", weight=None, **extra) -> None:
+        self.items.append(
+            f"<text {attrs(x=x, y=y, font_size=size, fill=fill, text_anchor=anchor, font_weight=weight, **extra)}>"
+            f"{escape(str(content))}</text>"
+        )
+
+    def open_group(self, **extra) -> None:
+        self.items.append(f"<g {attrs(**extra)}>")
+
+    def close_group(self) -> None:
+        self.items.append("</g>")
+
+    def render(self, title: str) -> str:
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" {attrs(width=self.width, height=self.height)} '
+            f'viewBox="0 0 {num(self.width)} {num(self.height)}" font-family={quoteattr(FONT)}>'
+        )
+        body = [head, f"<title>{escape(title)}</title>", f"<rect {attrs(x=0, y=0, width=self.width, height=self.height, fill=PAPER)}/>"]
+        body += self.items
+        body.append("</svg>")
+        return "\n".join(body) + "\n"
+
+
+def text_width(content: str, size: int = 12) -> int:
+    """A deterministic estimate of a text's width (no font metrics needed)."""
+    return int(len(str(content)) * size * 0.64) + 1
+
+
+def draw_panels(canvas: Canvas, panels: list[Panel], x: int, y: int, size: int = 12) -> int:
+    """Draw panels as plain text tables from (x, y) down; returns the y below them."""
+    line_h = size + 5
+    for panel in panels:
+        y += line_h
+        canvas.text(x, y, panel.title, size=size + 1, weight="bold", class_="panel-title")
+        y += 4
+        table = ([panel.header] if panel.header else []) + panel.rows
+        if not table:
+            y += line_h
+            canvas.text(x, y, "(nothing yet)", size=size, fill=MUTED)
+            y += 6
+            continue
+        ncols = max(len(r) for r in table)
+        widths = [max(text_width(r[i], size) if i < len(r) else 0 for r in table) + 14 for i in range(ncols)]
+        for index, row in enumerate(table):
+            y += line_h
+            cx = x
+            is_header = panel.header is not None and index == 0
+            for i, cell in enumerate(row):
+                canvas.text(cx, y, cell, size=size, fill=MUTED if is_header else INK, weight="bold" if is_header else None)
+                cx += widths[i]
+        y += 6
+    return y
+
+
+def panels_size(panels: list[Panel], size: int = 12) -> tuple[int, int]:
+    """Width and height :func:`draw_panels` needs."""
+    line_h = size + 5
+    height = 0
+    width = 0
+    for panel in panels:
+        height += line_h + 4 + 6
+        width = max(width, text_width(panel.title, size + 1))
+        table = ([panel.header] if panel.header else []) + panel.rows
+        if not table:
+            height += line_h
+            continue
+        ncols = max(len(r) for r in table)
+        widths = [max(text_width(r[i], size) if i < len(r) else 0 for r in table) + 14 for i in range(ncols)]
+        width = max(width, sum(widths))
+        height += line_h * len(table)
+    return width, height
