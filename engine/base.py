@@ -95,6 +95,9 @@ class OptionSpec:
     default: Any
     parse: Callable[[str], Any]
     help: str = ""
+    # The last round whose resolution reads this option (None: any round may).  An
+    # amendment taking effect after it could change nothing, so it is refused.
+    last_round_used: int | None = None
 
 
 # --------------------------------------------------------------------------- state
@@ -313,6 +316,12 @@ class BaseGame:
             )
         if cmd.from_round > self.ROUNDS:
             raise MalformedInput(f"--from-round {cmd.from_round}: {self.name} has {self.ROUNDS} rounds")
+        last_used = self.OPTIONS[cmd.option].last_round_used
+        if last_used is not None and cmd.from_round > last_used:
+            raise IllegalMove(
+                f"{cmd.option} is only read when round {last_used} closes; an amendment from round "
+                f"{cmd.from_round} would change nothing"
+            )
         if not cmd.reason.strip():
             raise MalformedInput("an amendment needs a --reason")
         return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]

@@ -1,5 +1,9 @@
 """Read models: what each view holds at each stage, the amendment on replay, pictures."""
 
+import pytest
+
+from ledger.errors import IllegalMove
+
 from engine.base import HOST, PUBLIC, as_participant
 from engine.commands import Amend, Submit
 from engine.lca import GAME
@@ -69,7 +73,9 @@ def test_amendment_from_round_3_applies_on_replay_and_lights_amendment_after_rou
     m = example({"filming_lights_divisor": "1"})
     play(m, [ex.ROUND1])
     m.do(Amend("filming_lights_divisor", "2", 3, "card Amendment"))
-    m.do(Amend("lights_light_lights", "false", 2, "too late for brightness"))
+    # L3's option is read only when Round 1 closes: a later amendment is refused
+    with pytest.raises(IllegalMove, match="lights_light_lights is only read when round 1 closes"):
+        m.do(Amend("lights_light_lights", "false", 2, "too late for brightness"))
     play(m, [ex.ROUND2, ex.ROUND3])
     # divisor 2 from Round 3: the hand-computed example numbers
     assert m.state.g.filming.scores == {"ann": 30, "bob": 20, "cat": 27, "dan": 37, "eve": 29}

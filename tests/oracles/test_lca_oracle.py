@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.base import HOST
+from ledger.errors import IllegalMove
 from engine.commands import Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from projections.fold import InMemoryMatch
 from tests.helpers import REPO, read_json, run_script
@@ -252,8 +253,12 @@ def play_random_match(seed: int):
             do(Amend(option, value, from_round, "test"), f"amend {mid} --option {option}={value} --from-round {from_round} --reason test")
         if rng.random() < 0.1:
             value = rng.choice(["true", "false"])
-            do(Amend("lights_light_lights", value, round_no, "test"),
-               f"amend {mid} --option lights_light_lights={value} --from-round {round_no} --reason test")
+            if round_no == 1:
+                do(Amend("lights_light_lights", value, round_no, "test"),
+                   f"amend {mid} --option lights_light_lights={value} --from-round {round_no} --reason test")
+            else:  # brightness is fixed when Round 1 closes: a later amendment is refused
+                with pytest.raises(IllegalMove, match="only read when round 1 closes"):
+                    m.do(Amend("lights_light_lights", value, round_no, "test"))
 
     last: dict[str, dict[int, list]] = {}  # the counting cells of each player per round
 
