@@ -89,6 +89,12 @@ def emit_json(data) -> None:
 
 
 def describe_rows(rows) -> str:
+    """One line for the terminal; with --log-json also a structured log record."""
+    if rows and settings().log_json:
+        from .cli import _log
+
+        _log().info("events_appended", match=rows[0].match_id, seqs=[r.seq for r in rows],
+                    kinds=[r.kind for r in rows], actor=rows[0].actor, head=rows[-1].hash)
     if not rows:
         return "nothing recorded"
     if len(rows) == 1:

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 
 import msgspec
 
+from ledger.codec import encode
 from ledger.errors import MatchledgerError
 from ledger.events import ANNOUNCEMENTS, Event, OutcomeAnnounced
 from ledger.verify import Finding
@@ -57,7 +58,7 @@ def rederive(match_id: str, pairs: Iterable[tuple[int, Event]]) -> list[Finding]
         try:
             if replayer.state is not None and isinstance(event, ANNOUNCEMENTS):
                 expected = replayer.game.rederive(replayer.state, event)
-                if expected is not None:
+                if expected is not None and encode(event) != encode(expected):
                     recorded, recomputed = msgspec.to_builtins(event), msgspec.to_builtins(expected)
                     if isinstance(event, OutcomeAnnounced) and event.source == "host":
                         # A host enters only the results; the public subset is not theirs to state.

@@ -10,7 +10,7 @@ from typing import Iterable
 
 import engine
 from engine.base import MatchState
-from ledger.errors import CorruptLog
+from ledger.errors import CorruptLog, MatchledgerError
 from ledger.events import Event, MatchCreated
 
 
@@ -23,6 +23,19 @@ class Replayer:
         self.game = None
 
     def feed(self, seq: int, event: Event) -> MatchState:
+        try:
+            return self._feed(seq, event)
+        except MatchledgerError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            # A well-hashed log can still hold events no engine would have produced
+            # (written by hand, or by a buggy tool): that is a corrupt log, said plainly.
+            raise CorruptLog(
+                f"match {self.match_id!r} seq {seq}: {type(event).__name__} cannot be replayed "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+
+    def _feed(self, seq: int, event: Event) -> MatchState:
         if self.state is None:
             if not isinstance(event, MatchCreated) or seq != 1:
                 raise CorruptLog(f"match {self.match_id!r} does not start with MatchCreated at seq 1 (seq {seq}: {type(event).__name__})")

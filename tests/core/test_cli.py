@@ -165,3 +165,7 @@ def test_log_json_writes_json_lines_on_stderr(tmp_path, db):
     assert result.exit_code == 1
     log_lines = [line for line in result.stderr.splitlines() if line.startswith("{")]
     assert log_lines and json.loads(log_lines[0])["event"] == "command_failed"
+    result = CliRunner().invoke(cli, ["--db", str(db), "--log-json", "new", "toy", "t9", "--players", "a,b"])
+    assert result.exit_code == 0
+    [record] = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    assert record["event"] == "events_appended" and record["seqs"] == [1] and record["kinds"] == ["MatchCreated"]

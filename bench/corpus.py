@@ -1,0 +1,237 @@
+"""Realistic matches for the benchmark, played by the engines themselves.
+
+Templates come from two sources, for each game:
+
+- the recorded fixtures (``fixtures/<game>/*.txt``), parsed with :mod:`shlex` the way
+  ``matchledger script`` splits its lines, turned into engine commands and played with
+  :class:`projections.fold.InMemoryMatch`;
+- the random legal-match generators of the test suite (``tests/pw/gen.py``,
+  ``tests/photographer/support.py``) with fixed seeds.
+
+A database of N matches cycles through the templates game by game (lca, pw,
+photographer, lca, ...) under fresh match ids; the events of each match are appended with
+:meth:`ledger.store.Store.append`, one call (one transaction) per host command, exactly
+as the CLI writes them.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
+from ledger.events import Event
+from projections.fold import InMemoryMatch
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+RECORDED_AT = "2024-05-01T12:00:00.000000Z"
+
+
+@dataclass
+class Template:
+    """One match: its game, its commands (as engine commands and as script lines) and
+    the events each command produced."""
+
+    name: str
+    game: str
+    create: CreateMatch
+    commands: list = field(default_factory=list)
+    groups: list[list[Event]] = field(default_factory=list)  # groups[0] is [MatchCreated]
+    create_line: str = ""
+    lines: list[str] = field(default_factory=list)  # one per command, with MATCH as a placeholder
+
+    @property
+    def events(self) -> list[Event]:
+        return [event for group in self.groups for event in group]
+
+    def script(self, match_id: str, files: dict[str, str]) -> str:
+        """The match as a ``matchledger script`` file (set-up files already written)."""
+        head = self.create_line.format(match=match_id, **files)
+        return "\n".join([head] + [line.format(match=match_id) for line in self.lines]) + "\n"
+
+
+def _play(template: Template) -> Template:
+    m = InMemoryMatch(template.create)
+    template.groups = [list(m.events)]
+    for cmd in template.commands:
+        template.groups.append(list(m.do(cmd)))
+    return template
+
+
+def _quote(tokens) -> str:
+    return " ".join(shlex.quote(t) for t in tokens)
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+def _options(args: list[str], flag: str) -> list[str]:
+    return [args[i + 1] for i, a in enumerate(args) if a == flag]
+
+
+def parse_fixture(path: Path) -> Template:
+    """A fixture script as engine commands (new, contract, submit, close, amend)."""
+    template = None
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        args = shlex.split(line, comments=True)
+        verb, rest = args[0], args[1:]
+        if verb == "new":
+            game, match_id = rest[0], rest[1]
+            players = _options(rest, "--players")[0].split(",")
+            options = dict(o.split("=", 1) for o in _options(rest, "--option"))
+            setup: dict = {}
+            create_args = ["new", game, "{match}", "--players", ",".join(players)]
+            for o in _options(rest, "--option"):
+                create_args += ["--option", o]
+            if _options(rest, "--studio"):
+                setup["studio"] = (ROOT / _options(rest, "--studio")[0]).read_text(encoding="utf-8")
+                create_args += ["--studio", "{setup_file}"]
+            if _options(rest, "--deck"):
+                setup["deck"] = (ROOT / _options(rest, "--deck")[0]).read_text(encoding="utf-8")
+                create_args += ["--deck", "{setup_file}"]
+            if _options(rest, "--seed"):
+                setup["seed"] = int(_options(rest, "--seed")[0])
+                create_args += ["--seed", _options(rest, "--seed")[0]]
+            if _options(rest, "--pair"):
+                setup["pairs"] = dict(p.split("=", 1) for p in _options(rest, "--pair"))
+                for p in _options(rest, "--pair"):
+                    create_args += ["--pair", p]
+            create = CreateMatch(match_id=match_id, game=game, players=players, options=options, setup=setup)
+            template = Template(f"{game}:{path.stem}", game, create, create_line=" ".join(create_args))
+            continue
+        assert template is not None, f"{path}: commands before `new`"
+        assert rest[0] == template.create.match_id, f"{path}: {line!r} names another match"
+        if verb == "contract":
+            cmd = RecordContract(rest[1], rest[2:])
+        elif verb == "submit":
+            cmd = Submit(rest[1], rest[2:])
+        elif verb == "close":
+            cmd = CloseRound()
+        elif verb == "amend":
+            cmd = Amend(
+                option=_options(rest, "--option")[0].split("=", 1)[0],
+                value=_options(rest, "--option")[0].split("=", 1)[1],
+                from_round=int(_options(rest, "--from-round")[0]),
+                reason=_options(rest, "--reason")[0],
+            )
+        else:
+            raise ValueError(f"{path}: the benchmark does not translate {verb!r}")
+        template.commands.append(cmd)
+        template.lines.append(" ".join([verb, "{match}", _quote(rest[1:]).replace("{", "{{").replace("}", "}}")]).strip())
+    assert template is not None, f"{path}: no `new` line"
+    return _play(template)
+
+
+def _lines_for(commands) -> list[str]:
+    lines = []
+    for cmd in commands:
+        if isinstance(cmd, Submit):
+            lines.append(f"submit {{match}} {cmd.participant} {_quote(cmd.tokens)}")
+        elif isinstance(cmd, RecordContract):
+            lines.append(f"contract {{match}} {cmd.participant} {_quote(cmd.names)}")
+        elif isinstance(cmd, CloseRound):
+            lines.append("close {match}")
+        else:
+            raise ValueError(f"no script line for {cmd!r}")
+    return lines
+
+
+# --------------------------------------------------------------------------- generators
+
+
+def generated_pw(seed: int, n_pairs: int) -> Template:
+    from tests.pw.gen import make_match
+
+    create, commands = make_match(random.Random(seed), n=n_pairs)
+    pairs = create.setup["pairs"]
+    line = "new pw {match} --players " + ",".join(create.players) + "".join(
+        f" --pair {p}={g}" for p, g in pairs.items()
+    )
+    template = Template(f"pw:gen{seed}x{n_pairs}", "pw", create, list(commands), create_line=line)
+    template.lines = _lines_for(commands)
+    return _play(template)
+
+
+def generated_photographer(seed: int, n_players: int) -> Template:
+    from tests.photographer.support import PLAYERS, random_move
+
+    create = CreateMatch(match_id="g", game="photographer", players=PLAYERS[n_players], setup={"seed": seed})
+    m = InMemoryMatch(create)
+    rng = random.Random(seed)
+    template = Template(f"photographer:gen{seed}x{n_players}", "photographer", create,
+                        create_line=f"new photographer {{match}} --players {','.join(PLAYERS[n_players])} --seed {seed}")
+    template.groups = [list(m.events)]
+    while m.state.g.phase != "finished":
+        g = m.state.g
+        cmd = Submit(g.current, random_move(g, rng))
+        template.commands.append(cmd)
+        template.groups.append(list(m.do(cmd)))
+        assert len(template.commands) < 500
+    template.lines = _lines_for(template.commands)
+    return template
+
+
+def templates() -> dict[str, list[Template]]:
+    """Every template, by game."""
+    by_game: dict[str, list[Template]] = {"lca": [], "pw": [], "photographer": []}
+    for game in by_game:
+        for path in sorted((FIXTURES / game).glob("*.txt")):
+            text = path.read_text(encoding="utf-8")
+            if not any(line.startswith("new ") for line in text.splitlines()):
+                continue  # a set-up file (a studio or a deck), not a script
+            by_game[game].append(parse_fixture(path))
+    for seed, n in ((1, 4), (2, 5), (3, 6), (4, 7)):
+        by_game["pw"].append(generated_pw(seed, n))
+    for seed, n in ((1, 2), (2, 3), (3, 4), (4, 2)):
+        by_game["photographer"].append(generated_photographer(seed, n))
+    return by_game
+
+
+def mix(by_game: dict[str, list[Template]], n: int) -> list[Template]:
+    """``n`` templates: the games in turn, each game cycling through its templates."""
+    games = list(by_game)
+    return [by_game[games[i % len(games)]][(i // len(games)) % len(by_game[games[i % len(games)]])] for i in range(n)]
+
+
+def match_id(index: int, template: Template) -> str:
+    return f"{template.game}-{index:05d}"
+
+
+def play_as(template: Template, mid: str) -> list[list[Event]]:
+    """The template's events per command, played again under match id ``mid`` (the
+    outcome names its match, so every match is played by the engine under its own id)."""
+    m = InMemoryMatch(_renamed(template.create, mid))
+    groups = [list(m.events)]
+    for cmd in template.commands:
+        groups.append(list(m.do(cmd)))
+    return groups
+
+
+def _renamed(create: CreateMatch, mid: str) -> CreateMatch:
+    return CreateMatch(match_id=mid, game=create.game, players=create.players, options=create.options, setup=create.setup)
+
+
+def build_db(path: str, chosen: list[Template]) -> int:
+    """A fresh database holding ``chosen`` (one Store.append per command); the event count."""
+    from ledger.store import Store
+
+    store = Store(path)
+    count = 0
+    try:
+        with store.transaction():
+            for index, template in enumerate(chosen):
+                mid = match_id(index, template)
+                seq = 1
+                for group in play_as(template, mid):
+                    store.append(mid, seq, group, actor="bench", recorded_at=RECORDED_AT)
+                    seq += len(group)
+                count += seq - 1
+    finally:
+        store.close()
+    return count

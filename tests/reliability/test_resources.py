@@ -1,0 +1,125 @@
+"""Resource use: replaying a 10,000-event match and verifying a file of 1,000 matches
+stay within a memory budget.  The work runs in a fresh child process (so this test
+process's own history does not count), which reports its peak RSS after each step
+(VmHWM from /proc/self/status where available, and `resource.getrusage(RUSAGE_SELF)
+.ru_maxrss`, which on Linux also counts the parent's RSS at fork).  Nothing is timed.
+
+Run with `pytest -s` to see the numbers; they are also in the assertion message.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+from engine.commands import AddNote, CloseRound, CreateMatch, Submit
+from ledger.store import Store
+from projections.fold import InMemoryMatch
+from tests.helpers import REPO
+
+from .support import T
+
+BUDGET_MB = 500
+LONG = 10_000
+MANY = 1_000
+
+CHILD = r"""
+import io, json, resource, sys
+from contextlib import redirect_stdout
+
+def peak_mb():
+    # VmHWM: this process image's own peak.  ru_maxrss (kB on Linux) also counts the
+    # parent's RSS at fork time (Linux keeps it across exec), so it is reported beside it.
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+path, long_id = sys.argv[1], sys.argv[2]
+import engine
+engine.register("toy", "tests.core.toygame")
+from commands.cli import cli
+from ledger.store import Store
+from projections.app import Ledger
+from projections.views import all_read_models
+report = {"after_imports": peak_mb()}
+
+def run(*args):
+    with redirect_stdout(io.StringIO()):
+        cli.main(args=["--db", path, *args], prog_name="matchledger", standalone_mode=False)
+
+ledger = Ledger(Store(path, create=False))
+state = ledger.state(long_id)
+models = all_read_models(state)
+assert state.last_seq == 10000, state.last_seq
+report["replay_10k"] = peak_mb()
+ledger.state(long_id, at=5000)
+run("verify", long_id)
+report["verify_10k"] = peak_mb()
+run("verify", "--all")
+report["verify_all"] = peak_mb()
+report["matches"] = len(ledger.store.match_ids())
+report["ru_maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(report))
+"""
+
+
+def long_toy_match() -> list:
+    """10,000 events of one toy match: resubmissions, notes, three closes, the outcome."""
+    m = InMemoryMatch(CreateMatch(match_id="long", game="toy", players=["ann", "bob", "cat"]))
+    rng = random.Random(10_000)
+    i = 0
+    while len(m.events) < LONG - 2:
+        if len(m.events) in (3000, 6000):
+            m.do(CloseRound())
+        elif i % 10 == 0:
+            m.do(AddNote(f"note {i}"))
+        else:
+            m.do(Submit(rng.choice(["ann", "bob", "cat"]), [str(rng.randint(1, 9))]))
+        i += 1
+    m.do(CloseRound())  # round 3: RoundClosed + OutcomeAnnounced
+    return m.events
+
+
+def short_pw_match(match_id: str, seed: int) -> list:
+    """A random legal 4-pair Parallel Worlds match (tests/pw/gen.py), ~33 events."""
+    import dataclasses
+
+    from tests.pw.gen import make_match, play
+
+    create, cmds = make_match(random.Random(seed), n=4)
+    return play(dataclasses.replace(create, match_id=match_id), cmds).events
+
+
+def test_memory_of_a_long_match_and_a_file_of_many(tmp_path):
+    path = tmp_path / "big.db"
+    store = Store(path)
+    events = long_toy_match()
+    assert len(events) == LONG
+    for start in range(0, LONG, 1000):
+        store.append("long", start + 1, events[start : start + 1000], actor="h", recorded_at=T)
+    stored = LONG
+    with store.transaction():
+        for n in range(MANY - 1):
+            pw_events = short_pw_match(f"pw-{n:04}", n)
+            store.append(f"pw-{n:04}", 1, pw_events, actor="h", recorded_at=T)
+            stored += len(pw_events)
+    store.close()
+
+    result = subprocess.run([sys.executable, "-c", CHILD, str(path), "long"], cwd=REPO, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    summary = (f"peak RSS (MB): after imports {report['after_imports']:.1f}, replay of {LONG} events "
+               f"{report['replay_10k']:.1f}, verify of it {report['verify_10k']:.1f}, verify --all of "
+               f"{report['matches']} matches ({stored} events) {report['verify_all']:.1f} (ru_maxrss, which includes the parent's RSS at fork: "
+               f"{report['ru_maxrss']:.1f})")
+    print(summary)
+    assert report["matches"] == MANY
+    assert report["verify_all"] < BUDGET_MB and report["ru_maxrss"] < BUDGET_MB, summary

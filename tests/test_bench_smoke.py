@@ -1,0 +1,34 @@
+"""The benchmark runs in its smallest mode and prints every expected row.
+
+Only the shape of the table is checked, never a number (no timed assertions).
+"""
+
+from bench import corpus
+from bench.run import run, table
+from projections.fold import replay
+
+
+def test_bench_quick_mode_has_every_row():
+    rows = run(quick=True, runs=1, sizes=(1, 3), skip_processes=True, log=lambda *a, **k: None)
+    names = [(r.section, r.name) for r in rows]
+    for section in ("replay", "verify"):
+        assert [r.size for r in rows if r.section == section] == [1, 3]
+    assert ("growth", "replay per event: 3 vs 1 matches") in names
+    for name in ("raw INSERT, one transaction", "Store.append batch", "Store.append, 1 txn per command",
+                 "Ledger.execute, 1 txn per command", "script --atomic batch"):
+        assert ("append", name) in names
+    assert any(section == "eventsourcing" for section, _ in names)
+    text = table(rows)
+    assert text.count("\n") == len(rows) + 1  # header, rule, one line a row
+    assert all(r.ours is not None and r.ours > 0 for r in rows if r.section in ("replay", "verify", "append"))
+
+
+def test_corpus_matches_are_finished_and_replay_alike():
+    by_game = corpus.templates()
+    assert set(by_game) == {"lca", "pw", "photographer"}
+    for game, templates in by_game.items():
+        assert templates, game
+        for template in templates:
+            groups = corpus.play_as(template, "bench-x")
+            pairs = list(enumerate((e for g in groups for e in g), start=1))
+            assert replay("bench-x", pairs).outcome is not None, template.name
