@@ -125,7 +125,7 @@ def import_cmd(file):
     if findings:
         raise VerificationFailed(f"{file}: broken chain, nothing imported: {findings[0].describe()}", findings)
     replay(match_id, [(r.seq, r.event()) for r in rows])  # the game must accept every event
-    store = ledger().store
+    store = ledger(create=True).store
     if store.has_match(match_id):
         raise IllegalMove(f"match {match_id!r} already exists in {store.path!r}; nothing imported")
     store.append_rows(rows)

@@ -42,13 +42,12 @@ class Settings:
         self.log_json = log_json
         self._ledger = None
 
-    @property
-    def ledger(self):
+    def ledger_for(self, create: bool):
         if self._ledger is None:
             from ledger.store import Store
             from projections.app import Ledger
 
-            self._ledger = Ledger(Store(self.db), actor=self.actor)
+            self._ledger = Ledger(Store(self.db, create=create), actor=self.actor)
         return self._ledger
 
 

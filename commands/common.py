@@ -12,8 +12,10 @@ def settings():
     return click.get_current_context().find_root().obj
 
 
-def ledger():
-    return settings().ledger
+def ledger(create: bool = False):
+    """The application on the --db file; only commands that may start a file (init, new,
+    import, script, demo) pass ``create``: a read never leaves an empty file behind."""
+    return settings().ledger_for(create)
 
 
 def resolve_path(text: str) -> Path:

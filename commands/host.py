@@ -16,7 +16,7 @@ def init_cmd():
     Example:
       matchledger --db tournament.db init
     """
-    store = ledger().store
+    store = ledger(create=True).store
     click.echo(f"database ready: {store.path} ({len(store.match_ids())} matches)")
 
 
@@ -53,7 +53,7 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
         setup["deck"] = read_text(deck, "deck file")
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
-    rows = ledger().create(cmd)
+    rows = ledger(create=True).create(cmd)
     click.echo(f"created {game} match {match_id!r} with {len(names)} players; {describe_rows(rows)}")
 
 

@@ -15,7 +15,7 @@ def run_script_lines(lines: list[str], source: str, *, atomic: bool, quiet: bool
     """Run each line through the CLI group in-process; stop at the first failure."""
     from .cli import cli
 
-    app = ledger()
+    app = ledger(create=True)
     executed = 0
 
     def run_all():
@@ -106,7 +106,7 @@ def demo_cmd(as_json):
     folder = resources.files("commands") / "demo"
     script_text = (folder / "demo.txt").read_text(encoding="utf-8")
     match_id = _demo_match_id(script_text)
-    app = ledger()
+    app = ledger(create=True)
     if app.store.has_match(match_id):
         click.echo(f"demo match {match_id!r} is already in {app.store.path}; showing it again", err=True)
     else:

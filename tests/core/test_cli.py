@@ -169,3 +169,12 @@ def test_log_json_writes_json_lines_on_stderr(tmp_path, db):
     assert result.exit_code == 0
     [record] = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
     assert record["event"] == "events_appended" and record["seqs"] == [1] and record["kinds"] == ["MatchCreated"]
+
+
+def test_a_read_on_a_missing_database_says_so_and_creates_nothing(tmp_path):
+    missing = tmp_path / "nope.db"
+    result = invoke(missing, "scores", "m1", expect=1)
+    assert "no database at" in result.output and "nope.db" in result.output
+    assert not missing.exists()
+    invoke(missing, "init")
+    assert missing.exists()
