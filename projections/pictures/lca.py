@@ -4,7 +4,9 @@ what.  Built only from the chosen view's read models."""
 
 from __future__ import annotations
 
-import re
+from engine.lca import studio
+from engine.lca.studio import column_name
+from ledger.errors import MalformedInput
 
 from .common import fmt, outcome_panels, pairs_text, scores_panel
 from .svg import INK, MUTED, Canvas, Panel
@@ -21,26 +23,12 @@ ACTION = "#c2185b"
 OWN = "#2e7d32"
 CATEGORIES = ["lights", "camera", "action", "filming"]
 
-_CELL_RE = re.compile(r"([A-Z]+)([0-9]+)\Z")
-
-
-def column_name(col: int) -> str:
-    letters = ""
-    n = col + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        letters = chr(ord("A") + rem) + letters
-    return letters
-
-
 def parse_cell(name: str) -> tuple[int, int] | None:
-    match = _CELL_RE.match(str(name).strip().upper())
-    if not match:
+    """A cell name from a read model -> (row, col); None for anything else."""
+    try:
+        return studio.parse_cell(str(name))
+    except MalformedInput:
         return None
-    col = 0
-    for ch in match.group(1):
-        col = col * 26 + (ord(ch) - ord("A") + 1)
-    return int(match.group(2)) - 1, col - 1
 
 
 def _xy(cell: tuple[int, int]) -> tuple[int, int]:
