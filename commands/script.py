@@ -101,7 +101,6 @@ def demo_cmd(as_json):
     """
     from importlib import resources
 
-    from .common import emit_json
 
     folder = resources.files("commands") / "demo"
     script_text = (folder / "demo.txt").read_text(encoding="utf-8")

@@ -143,13 +143,17 @@ class Store:
     def has_match(self, match_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
 
-    def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        sql = "SELECT match_id, seq, kind, body, recorded_at, actor, prev_hash, hash FROM events WHERE match_id = ? AND seq > ?"
+    @staticmethod
+    def _select(columns: str, match_id: str, after: int, upto: int | None) -> tuple[str, list]:
+        sql = f"SELECT {columns} FROM events WHERE match_id = ? AND seq > ?"
         params: list = [match_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        sql += " ORDER BY seq"
+        return sql + " ORDER BY seq", params
+
+    def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        sql, params = self._select(", ".join(COLUMNS), match_id, after, upto)
         try:
             return [StoredEvent(*row) for row in self.conn.execute(sql, params)]
         except sqlite3.OperationalError as exc:
@@ -168,12 +172,7 @@ class Store:
     def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
         """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
         # The replay hot path: only the two columns the fold needs, no row objects.
-        sql = "SELECT seq, body FROM events WHERE match_id = ? AND seq > ?"
-        params: list = [match_id, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            params.append(upto)
-        sql += " ORDER BY seq"
+        sql, params = self._select("seq, body", match_id, after, upto)
         try:
             pairs = self.conn.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:

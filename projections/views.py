@@ -4,7 +4,7 @@ compares and what privacy harnesses sweep."""
 from __future__ import annotations
 
 import engine
-from engine.base import HOST, PUBLIC, MatchState, as_participant
+from engine.base import HOST, PUBLIC, MatchState
 
 
 def all_read_models(state: MatchState) -> dict[str, object]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.base import MatchState
+from engine.explanation import category, explanation
 from ledger.errors import IllegalMove
 
 from .actions import CAP, DISTANCE_POINTS, LINE_POINTS
@@ -22,11 +23,6 @@ from .studio import DIRECTIONS, cell_name
 
 def _line(points, rule: str, detail: str) -> dict:
     return {"points": str(Fraction(points)), "rule": rule, "detail": detail}
-
-
-def _category(name: str, lines: list[dict], score: int) -> dict:
-    exact = sum((Fraction(line["points"]) for line in lines), Fraction(0))
-    return {"category": name, "score": int(score), "exact": str(exact), "lines": lines}
 
 
 def _names(cells) -> str:
@@ -247,16 +243,10 @@ def explain(state: MatchState, participant: str) -> dict:
     categories = []
     if g.lights is not None:
         lines = placement_lines(state, g, participant) + lights_lines(g, participant)
-        categories.append(_category("lights", lines, g.lights.scores[participant]))
+        categories.append(category("lights", lines, g.lights.scores[participant]))
     if g.cameras is not None:
-        categories.append(_category("camera", camera_lines(g, participant), g.cameras.scores[participant]))
+        categories.append(category("camera", camera_lines(g, participant), g.cameras.scores[participant]))
     if g.actions is not None:
-        categories.append(_category("action", action_lines(state, g, participant), g.actions.scores[participant]))
-        categories.append(_category("filming", filming_lines(state, g, participant), g.filming.scores[participant]))
-    return {
-        "match": state.match_id,
-        "game": state.game,
-        "participant": participant,
-        "categories": categories,
-        "total": sum(c["score"] for c in categories),
-    }
+        categories.append(category("action", action_lines(state, g, participant), g.actions.scores[participant]))
+        categories.append(category("filming", filming_lines(state, g, participant), g.filming.scores[participant]))
+    return explanation(state, participant, categories)

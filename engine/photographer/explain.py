@@ -9,6 +9,7 @@ whole numbers: ``exact`` equals ``score``.
 from __future__ import annotations
 
 from engine.base import MatchState
+from engine.explanation import category, explanation
 from ledger.errors import IllegalMove
 
 from .cards import known_down
@@ -18,11 +19,6 @@ from .scoring import BLURRED, GOOD_SHOT, MISSING
 
 def _line(points: int, rule: str, detail: str) -> dict:
     return {"points": str(int(points)), "rule": rule, "detail": detail}
-
-
-def _category(name: str, lines: list[dict]) -> dict:
-    total = sum(int(line["points"]) for line in lines)
-    return {"category": name, "score": total, "exact": str(total), "lines": lines}
 
 
 def explain(state: MatchState, participant: str, row_points: dict[str, int]) -> dict:
@@ -58,15 +54,9 @@ def explain(state: MatchState, participant: str, row_points: dict[str, int]) -> 
                       f"{colour}: first row of {colour} to reach {g.shot_length} face-up cards")
             )
     categories = [
-        _category("rows", rows),
-        _category("blurred", blurred),
-        _category("missing", missing),
-        _category("good_shots", good),
+        category("rows", rows),
+        category("blurred", blurred),
+        category("missing", missing),
+        category("good_shots", good),
     ]
-    return {
-        "match": state.match_id,
-        "game": state.game,
-        "participant": participant,
-        "categories": categories,
-        "total": sum(c["score"] for c in categories),
-    }
+    return explanation(state, participant, categories)

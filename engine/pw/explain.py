@@ -10,6 +10,7 @@ Predict, as rounds close), then, once Round 3 is closed, ``unique`` (W8) and
 from __future__ import annotations
 
 from engine.base import MatchState
+from engine.explanation import category, explanation
 from ledger.errors import IllegalMove
 
 from .model import PWState
@@ -17,11 +18,6 @@ from .model import PWState
 
 def _line(points: int, rule: str, detail: str) -> dict:
     return {"points": str(int(points)), "rule": rule, "detail": detail}
-
-
-def _category(name: str, lines: list[dict]) -> dict:
-    total = sum(int(line["points"]) for line in lines)
-    return {"category": name, "score": total, "exact": str(total), "lines": lines}
 
 
 def _redirect(g: PWState, result, submitter: str, index: int) -> tuple[str, str]:
@@ -122,14 +118,8 @@ def explain(state: MatchState, participant: str) -> dict:
     g: PWState = state.g
     if participant not in g.partner:
         raise IllegalMove(f"{participant!r} is not a participant of {state.match_id!r}")
-    categories = [_category("round points", round_lines(g, participant))]
+    categories = [category("round points", round_lines(g, participant))]
     if 3 in g.rounds:  # Unique and guesses are applied when Round 3 closes
-        categories.append(_category("unique", unique_lines(g, participant)))
-        categories.append(_category("guesses", guess_lines(g, participant)))
-    return {
-        "match": state.match_id,
-        "game": state.game,
-        "participant": participant,
-        "categories": categories,
-        "total": sum(c["score"] for c in categories),
-    }
+        categories.append(category("unique", unique_lines(g, participant)))
+        categories.append(category("guesses", guess_lines(g, participant)))
+    return explanation(state, participant, categories)

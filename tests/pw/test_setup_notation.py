@@ -5,7 +5,6 @@ import pytest
 from engine.commands import CreateMatch, RecordContract, Submit
 from engine.pw import GAME
 from ledger.errors import IllegalMove, MalformedInput
-from projections.fold import InMemoryMatch
 
 from .util import PAIRS3, new_match
 
