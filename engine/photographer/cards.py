@@ -45,22 +45,59 @@ def parse_card(text: str) -> tuple[str, int]:
     return colour, number
 
 
-def colour_of(card: str) -> str:
+def _colour_of(card: str) -> str:
     return card.partition("-")[0]
 
 
-def value_of(card: str) -> int:
+def _value_of(card: str) -> int:
     return int(card.partition("-")[2])
+
+
+def _back(card: str) -> str:
+    return f"{_colour_of(card)}-[{'1-6' if _value_of(card) <= 6 else '7-12'}]"
+
+
+def _known_down(card: str) -> str:
+    return f"{_colour_of(card)}-[{_value_of(card)}]"
+
+
+# Every card in play, looked up instead of re-parsed (the hot paths of a turn).  Any
+# other string (never dealt by a valid deck) falls back to the same computation.
+_CARDS = all_cards(COLOURS)
+_COLOUR = {card: _colour_of(card) for card in _CARDS}
+_VALUE = {card: _value_of(card) for card in _CARDS}
+_BACK = {card: _back(card) for card in _CARDS}
+_KNOWN_DOWN = {card: _known_down(card) for card in _CARDS}
+
+
+def colour_of(card: str) -> str:
+    try:
+        return _COLOUR[card]
+    except (KeyError, TypeError):  # not a card in play: the same computation
+        return _colour_of(card)
+
+
+def value_of(card: str) -> int:
+    try:
+        return _VALUE[card]
+    except (KeyError, TypeError):  # not a card in play: the same computation
+        return _value_of(card)
 
 
 def back(card: str) -> str:
     """The public face of a face-down card: colour and range, ``red-[1-6]``."""
-    return f"{colour_of(card)}-[{'1-6' if value_of(card) <= 6 else '7-12'}]"
+    try:
+        return _BACK[card]
+    except (KeyError, TypeError):  # not a card in play: the same computation
+        return _back(card)
 
 
 def known_down(card: str) -> str:
     """A face-down card whose value the viewer knows: ``red-[4]``."""
-    return f"{colour_of(card)}-[{value_of(card)}]"
+    try:
+        return _KNOWN_DOWN[card]
+    except (KeyError, TypeError):  # not a card in play: the same computation
+        return _known_down(card)
 
 
 def shown(card: str, face_up: bool, knows_value: bool) -> str:

@@ -45,10 +45,12 @@ def shoot(g: PhotoState, player: str) -> tuple[str, bool, str | None]:
     card = g.hands[player].pop(0)
     colour = colour_of(card)
     row = g.film[player][colour]
-    face_up = continues(sequence(row), value_of(card))
+    seq = sequence(row)
+    face_up = continues(seq, value_of(card))
     row.append((card, face_up))
     good = None
-    if face_up and g.good_shots[colour] is None and len(sequence(row)) >= g.shot_length:
+    # A face-up card lengthens the row's sequence by one: len(sequence(row)) == len(seq) + 1.
+    if face_up and g.good_shots[colour] is None and len(seq) + 1 >= g.shot_length:
         g.good_shots[colour] = player
         good = colour
     return card, face_up, good

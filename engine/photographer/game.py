@@ -133,11 +133,13 @@ class PhotographerGame(BaseGame):
         g = state.g
         self._check_turn(state, participant)  # P1: seat order
         move = notation.parse(tokens, end_phase=g.phase == "end")
-        validate(g, participant, move, state.options_for(turn)["wind_required"])
+        # options_for(turn) copies every option; with no amendment it is the options themselves.
+        options = state.options_for(turn) if state.amendments else state.options
+        validate(g, participant, move, options["wind_required"])
         return move
 
     def _resolve(self, state: MatchState, turn: int, participant: str, move) -> tuple[PhotoState, TurnResolved]:
-        g = state.g.clone()
+        g = state.g.fork(participant)  # a copy of all the turn changes; state.g stays as it is
         public, private = resolve(g, turn, participant, move)
         return g, TurnResolved(turn=turn, participant=participant, public=public, private={participant: private})
 
@@ -222,15 +224,28 @@ class PhotographerGame(BaseGame):
         }
 
     def outcome(self, state: MatchState, view: View) -> dict:
+        # The same in every view: every component of the points is public.
+        return self._outcome(state, self._standings(state))
+
+    def _standings(self, state: MatchState) -> list[dict]:
         g = state.g
-        finished = g.phase == "finished"
+        return views.final_standings(g, self._scoring_options(state)["row_points"]) if g.phase == "finished" else []
+
+    def _outcome(self, state: MatchState, standings: list[dict]) -> dict:
         return {
             "match": state.match_id,
             "game": state.game,
-            "finished": finished,
-            "standings": views.final_standings(g, self._scoring_options(state)["row_points"]) if finished else [],
+            "finished": state.g.phase == "finished",
+            "standings": standings,
             "awards": [],
         }
+
+    def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
+        # outcome(state, HOST), outcome(state, PUBLIC): the same standings, scored once;
+        # the public copy shares no object with the host's.
+        standings = self._standings(state)
+        copy = [dict(row, scores=dict(row["scores"])) for row in standings]
+        return self._outcome(state, standings), self._outcome(state, copy)
 
     def reveals(self, state: MatchState, view: View) -> dict:
         g = state.g

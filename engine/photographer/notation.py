@@ -57,8 +57,29 @@ def parse_wind(text: str) -> tuple[int, int]:
     return a, b
 
 
+#: parse() results by (tokens, end_phase): parsing is a pure function of the two and a
+#: Move is immutable, so a replay parses each distinct submission once.  Only successful
+#: parses are kept (errors are raised afresh every time), and at most _CACHE_LIMIT.
+_CACHE: dict[tuple, Move] = {}
+_CACHE_LIMIT = 4096
+
+
 def parse(tokens: list[str], end_phase: bool) -> Move:
     """Parse normalized (lower-cased) tokens into a Move; state checks come later."""
+    try:
+        key = (*tokens, end_phase)
+        return _CACHE[key]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable tokens: parse them without the cache
+        return _parse(tokens, end_phase)
+    move = _parse(tokens, end_phase)
+    if len(_CACHE) < _CACHE_LIMIT:
+        _CACHE[key] = move
+    return move
+
+
+def _parse(tokens: list[str], end_phase: bool) -> Move:
     words = [t.strip().lower() for t in tokens if t.strip()]
     if end_phase:
         if not words:

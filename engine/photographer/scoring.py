@@ -3,7 +3,6 @@ the rules prescribe no division and no rounding."""
 
 from __future__ import annotations
 
-from .film import sequence
 from .state import PhotoState
 
 DEFAULT_ROW_POINTS = {"1": 1, "2": 3, "3": 5, "4": 7, "5": 9, "6": 10, "7": 11}
@@ -37,19 +36,27 @@ def parse_row_points(text: str) -> dict[str, int]:
     return {str(n): table[str(n)] for n in range(1, 8)}
 
 
+_LENGTH_KEY = {n: str(n) for n in range(1, 8)}  # str(min(length, 7)) for lengths below 7
+
+
 def player_scores(g: PhotoState, player: str, row_points: dict[str, int]) -> dict[str, int]:
     """P8: each colour in play: L face-up cards score row_points[min(L, 7)]; no face-up
     card costs 3.  Each blurred shot -2; each successful shot +5."""
     rows = missing = blurred = 0
+    film = g.film[player]
     for colour in g.colours:
-        row = g.film[player][colour]
-        length = len(sequence(row))
+        row = film[colour]
+        # len(sequence(row)): the face-up cards (each card's value was read when it was shot)
+        length = 0
+        for _card, face_up in row:
+            if face_up:
+                length += 1
         if length:
-            rows += row_points[str(min(length, 7))]
+            rows += row_points[_LENGTH_KEY[length] if length < 7 else "7"]
         else:
             missing += MISSING
-        blurred += BLURRED * sum(1 for _card, face_up in row if not face_up)
-    good = GOOD_SHOT * sum(1 for owner in g.good_shots.values() if owner == player)
+        blurred += BLURRED * (len(row) - length)
+    good = GOOD_SHOT * sum([1 for owner in g.good_shots.values() if owner == player])
     return {"rows": rows, "blurred": blurred, "missing": missing, "good_shots": good}
 
 

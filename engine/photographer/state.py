@@ -49,6 +49,27 @@ class PhotoState:
             turns=self.turns,
         )
 
+    def fork(self, participant: str) -> PhotoState:
+        """A copy to resolve ``participant``'s turn on: like :meth:`clone`, but the parts
+        a turn never changes are shared (the other players' hands and film rows, the
+        players and colours, the turns log).  Resolving the turn on the fork leaves this
+        state untouched; nothing may change the fork afterwards but that one turn."""
+        hands = self.hands.copy()
+        hands[participant] = hands[participant][:]
+        film = self.film.copy()
+        film[participant] = {c: r[:] for c, r in film[participant].items()}
+        fields = self.__dict__.copy()  # every field; the mutable ones replaced below
+        fields["deck"] = self.deck[:]
+        fields["table"] = [row[:] for row in self.table]
+        fields["hands"] = hands
+        fields["film"] = film
+        fields["good_shots"] = self.good_shots.copy()
+        fields["end_queue"] = self.end_queue[:]
+        fields["set_aside"] = self.set_aside[:]
+        forked = object.__new__(PhotoState)
+        forked.__dict__.update(fields)
+        return forked
+
     @property
     def current(self) -> str | None:
         if self.phase == "main":
@@ -58,8 +79,8 @@ class PhotoState:
         return None
 
     def table_count(self) -> int:
-        return sum(1 for row in self.table for place in row if place is not None)
+        return sum([len(row) - row.count(None) for row in self.table])
 
     def deck_cards(self) -> int:
         """Photo cards left in the deck (the Sunset card is not a photo card)."""
-        return sum(1 for card in self.deck if card != "sunset")
+        return len(self.deck) - self.deck.count("sunset")

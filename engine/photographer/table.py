@@ -11,6 +11,9 @@ def face_up_at(column_index: int) -> bool:
     return (column_index + 1) in FACE_UP_COLUMNS
 
 
+_FACE_UP = tuple(face_up_at(c) for c in range(TABLE_COLUMNS))
+
+
 def deal(players: list[str], deck: list[str]) -> PhotoState:
     """P3: the table row by row, left to right, from the top of the deck; then seat 1's
     five cards (the first is the bottom of the hand), seat 2's, ...; the rest is the deck."""
@@ -46,12 +49,13 @@ def row_cards(g: PhotoState, row: int) -> list[int]:
 def take(g: PhotoState, row: int, end: str, count: int) -> list[tuple[str, bool]]:
     """Take ``count`` cards from ``end`` of ``row`` (0-based), outermost first; each is put
     on top of the taker's hand by the caller.  Returns (card, was_face_up) in taking order."""
-    columns = row_cards(g, row)
-    chosen = columns[:count] if end == "left" else list(reversed(columns))[:count]
+    places = g.table[row]
+    columns = [c for c, place in enumerate(places) if place is not None]  # row_cards(g, row)
+    chosen = columns[:count] if end == "left" else columns[::-1][:count]
     taken = []
     for c in chosen:
-        taken.append(g.table[row][c])
-        g.table[row][c] = None
+        taken.append(places[c])
+        places[c] = None
     return taken
 
 
@@ -65,22 +69,29 @@ def check(g: PhotoState) -> dict:
     Returns {"refill": [(row, col, card, face_up)], "end": None | "deck_empty" | "sunset"}.
     """
     result = {"refill": [], "end": None}
-    if g.table_count() > 3:
+    on_table = 0  # g.table_count(), inlined
+    for places in g.table:
+        on_table += len(places) - places.count(None)
+    if on_table > 3:
         return result
     if not g.deck:
         result["end"] = "deck_empty"
         return result
+    deck = g.deck
+    refill = result["refill"]
     for r in range(g.n_rows):
+        places = g.table[r]
         for c in range(TABLE_COLUMNS):
-            if g.table[r][c] is not None:
+            if places[c] is not None:
                 continue
-            if not g.deck:
+            if not deck:
                 return result  # the deck ran dry mid-way; the game goes on (P5)
-            if g.deck[0] == SUNSET:
-                g.set_aside.append(g.deck.pop(0))
+            if deck[0] == SUNSET:
+                g.set_aside.append(deck.pop(0))
                 result["end"] = "sunset"
                 return result
-            card = g.deck.pop(0)
-            g.table[r][c] = (card, face_up_at(c))
-            result["refill"].append((r, c, card, face_up_at(c)))
+            card = deck.pop(0)
+            up = _FACE_UP[c]  # face_up_at(c)
+            places[c] = (card, up)
+            refill.append((r, c, card, up))
     return result

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from ledger.errors import IllegalMove
 
-from .cards import back, known_down, shown
+from .cards import SUNSET, back, known_down, shown
 from .film import shoot
 from .notation import Move, TAKE_FORM, WIND_FORM
 from .state import PhotoState
-from .table import check, row_cards, take
+from .table import check, take
 
 END_SHOTS = 2  # P7: each player plays their two bottom cards
 
@@ -28,22 +28,23 @@ def validate(g: PhotoState, participant: str, move: Move, wind_required: bool) -
         row, end, count = move.take
         if not 1 <= row <= g.n_rows:
             raise IllegalMove(f"row '{row}' is outside the {g.n_rows}-row table (rows 1-{g.n_rows})")
-        in_row = len(row_cards(g, row - 1))
+        places = g.table[row - 1]
+        in_row = len(places) - places.count(None)  # len(row_cards(g, row - 1))
         if in_row == 0:
             raise IllegalMove(f"row '{row}' is empty; take from a row with cards")
         if count > in_row:
             raise IllegalMove(f"count '{count}' is more than the {in_row} card(s) in row {row}")
         hand_size += count
-        after = f" after taking {count}"
-    else:
-        after = ""
     if move.wind is None:
         if wind_required:
             form = TAKE_FORM if g.phase == "main" else WIND_FORM
             raise IllegalMove(f"wind_required=true: {participant} must wind one card ({form})")
         return
     frm, to = move.wind
+    if frm < hand_size and to <= hand_size:
+        return  # a legal wind (the messages below are only built for an illegal one)
     text = f"{frm}:{to}"
+    after = f" after taking {move.take[2]}" if g.phase == "main" else ""
     if frm == hand_size:
         raise IllegalMove(
             f"wind '{text}': position {frm} is the top card of the {hand_size}-card hand{after}; "
@@ -68,8 +69,12 @@ def _shots(g: PhotoState, participant: str, count: int):
     public, private, good = [], [], []
     for _ in range(count):
         card, face_up, colour = shoot(g, participant)
-        public.append(shown(card, face_up, knows_value=False))
-        private.append(shown(card, face_up, knows_value=True))
+        if face_up:  # shown(card, face_up, knows_value=False / True)
+            public.append(card)
+            private.append(card)
+        else:
+            public.append(back(card))
+            private.append(known_down(card))
         if colour is not None:
             good.append(colour)
     return public, private, good
@@ -78,48 +83,65 @@ def _shots(g: PhotoState, participant: str, count: int):
 def resolve(g: PhotoState, turn: int, participant: str, move: Move) -> tuple[dict, dict]:
     """Resolve a validated move; returns (public record, private notice)."""
     hand = g.hands[participant]
-    wind = None if move.wind is None else f"{move.wind[0]}:{move.wind[1]}"
+    wind = move.wind
+    wind_text = None if wind is None else f"{wind[0]}:{wind[1]}"
     if g.phase == "main":
         row, end, count = move.take
         taken = take(g, row - 1, end, count)
         for card, _face_up in taken:
             hand.append(card)  # each card taken goes on top of the hand
-        _wind(hand, move.wind)
+        if wind is not None:  # _wind(hand, wind)
+            hand.insert(wind[1] - 1, hand.pop(wind[0] - 1))
         shots_public, shots_private, good = _shots(g, participant, count)
         result = check(g)  # P5
+        taken_public = []
+        taken_private = []
+        for card, up in taken:  # shown(card, up, knows_value=False / True)
+            if up:
+                taken_public.append(card)
+                taken_private.append(card)
+            else:
+                taken_public.append(back(card))
+                taken_private.append(known_down(card))
+        refill = result["refill"]
+        game_end = result["end"]
+        deck = g.deck
         public = {
             "turn": turn,
             "participant": participant,
             "phase": "main",
             "take": {"row": row, "end": end, "count": count},
-            "taken": [card if up else back(card) for card, up in taken],
+            "taken": taken_public,
             "shots": shots_public,
             "good_shots": good,
             "refill": [
                 {"row": r + 1, "column": c + 1, "card": shown(card, up, knows_value=False)}
-                for r, c, card, up in result["refill"]
-            ],
-            "deck": g.deck_cards(),
-            "game_end": result["end"],
+                for r, c, card, up in refill
+            ]
+            if refill
+            else [],
+            "deck": len(deck) - deck.count(SUNSET),  # g.deck_cards()
+            "game_end": game_end,
         }
         private = {
-            "taken": [card if up else known_down(card) for card, up in taken],
-            "wind": wind,
+            "taken": taken_private,
+            "wind": wind_text,
             "shots": shots_private,
-            "hand": list(hand),
+            "hand": hand[:],
         }
-        seat = g.players.index(participant)
-        if result["end"] is not None:
+        players = g.players
+        seat = players.index(participant)
+        if game_end is not None:
             # P7: every player in seat order, starting with the seat after this one.
             g.phase = "end"
-            g.end_reason = result["end"]
+            g.end_reason = game_end
             g.ended_by = participant
-            g.end_queue = g.players[seat + 1 :] + g.players[: seat + 1]
+            g.end_queue = players[seat + 1 :] + players[: seat + 1]
         else:
-            g.to_play = (seat + 1) % len(g.players)
+            g.to_play = (seat + 1) % len(players)
         return public, private
     # P7 end phase: wind once, then play the two bottom cards.
-    _wind(hand, move.wind)
+    _wind(hand, wind)
     shots_public, shots_private, good = _shots(g, participant, min(END_SHOTS, len(hand)))
     g.end_queue.pop(0)
     if not g.end_queue:
@@ -132,5 +154,5 @@ def resolve(g: PhotoState, turn: int, participant: str, move: Move) -> tuple[dic
         "good_shots": good,
         "finished": g.phase == "finished",
     }
-    private = {"wind": wind, "shots": shots_private, "hand": list(hand)}
+    private = {"wind": wind_text, "shots": shots_private, "hand": list(hand)}
     return public, private

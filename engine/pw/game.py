@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import BaseGame, MatchState, View
+from engine.base import HOST, PUBLIC, BaseGame, MatchState, View
 from ledger.errors import IllegalMove
 from ledger.events import MatchCreated
 
 from . import views
+from .endgame import endgame
 from .model import PWState, RoundResult, public_order
 from .resolve import resolve
 from .validation import check_setup, check_submission, parse_contract
@@ -97,6 +98,12 @@ class ParallelWorlds(BaseGame):
 
     def outcome(self, state: MatchState, view: View) -> dict:
         return views.outcome(state, view)
+
+    def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
+        # As BaseGame's (the host and the public outcome), with the end of the match
+        # (a pure function of the state) computed once for both.
+        end = endgame(state) if views.finished(state) else None
+        return views.outcome(state, HOST, end), views.outcome(state, PUBLIC, end)
 
     def reveals(self, state: MatchState, view: View) -> dict:
         return views.reveals(state, view)

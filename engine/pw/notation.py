@@ -79,18 +79,39 @@ def parse_token(token: str, participants: list[str]) -> Action | Guess:
     return Action(action_type, resolve_name(rest, participants, token))
 
 
+def _split_one(token: str) -> Action | Guess:
+    head, _, rest = token.partition(":")
+    if head == "guess":
+        guessed, _, partner = rest.partition("=")
+        return Guess(guessed, partner)
+    if head == "predict":
+        target, _, predicted = rest.partition("=")
+        return Action("predict", target, predicted)
+    return Action(head, rest)
+
+
+#: _split_one() by token: a pure function of the token, and Actions and Guesses are
+#: immutable, so each distinct stored token is split once.  At most _SPLIT_LIMIT kept.
+_SPLIT: dict[str, Action | Guess] = {}
+_SPLIT_LIMIT = 8192
+
+
 def split_tokens(tokens: list[str]) -> tuple[list[Action], list[Guess]]:
     """Already-normalized tokens (as stored) -> actions and guesses (no validation)."""
     actions: list[Action] = []
     guesses: list[Guess] = []
+    cache = _SPLIT
     for token in tokens:
-        head, _, rest = token.partition(":")
-        if head == "guess":
-            guessed, _, partner = rest.partition("=")
-            guesses.append(Guess(guessed, partner))
-        elif head == "predict":
-            target, _, predicted = rest.partition("=")
-            actions.append(Action("predict", target, predicted))
+        try:
+            item = cache[token]
+        except KeyError:
+            item = _split_one(token)
+            if len(cache) < _SPLIT_LIMIT:
+                cache[token] = item
+        except TypeError:  # not a string: split it the same way, uncached
+            item = _split_one(token)
+        if item.__class__ is Guess:
+            guesses.append(item)
         else:
-            actions.append(Action(head, rest))
+            actions.append(item)
     return actions, guesses

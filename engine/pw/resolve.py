@@ -11,64 +11,93 @@ from .notation import Action, split_tokens
 
 def resolve(state: MatchState, round_no: int) -> RoundResult:
     g: PWState = state.g
+    participants = state.participants
     subs = state.round_submissions(round_no)
     actions: dict[str, list[Action]] = {}
     guesses = {}
-    for participant in state.participants:
+    for participant in participants:
         acts, gs = split_tokens(subs[participant].tokens) if participant in subs else ([], [])
         actions[participant] = acts
         if gs:
             guesses[participant] = gs
 
+    partner = g.partner
+    role = g.role
+
+    # One pass over the actions: W6 swap counts and the public type counts.  A type that
+    # is no action type (a tampered log) raises its KeyError only after every target
+    # has been looked up below, as when the counts were taken in a pass of their own.
+    counts = zero_counts()
+    bad_type = None
     # W6: a pair is swapped when at least two Swap actions target its members (either one).
     swaps_on: dict[str, int] = {p: 0 for p in g.players}
     for acts in actions.values():
         for action in acts:
-            if action.type == "swap":
-                swaps_on[g.pair_of(action.target)] += 1
+            kind = action.type
+            if kind == "swap":
+                target = action.target
+                swaps_on[target if role[target] == "player" else partner[target]] += 1  # g.pair_of(target)
+            try:
+                counts[kind] += 1
+            except KeyError:
+                if bad_type is None:
+                    bad_type = kind
     swapped = [p for p in g.players if swaps_on[p] >= 2]
     swapped_set = set(swapped)
 
-    def effective(target: str) -> str:
-        # W6: redirected to the other member exactly once (no stacking, no chaining).
-        return g.partner[target] if g.pair_of(target) in swapped_set else target
-
-    eff = {p: [effective(a.target) for a in acts] for p, acts in actions.items()}
-
-    counts = zero_counts()
-    for acts in actions.values():
-        for action in acts:
-            counts[action.type] += 1
-
-    order = public_order(g.players, g.guest_of.values())
-    points = {p: 0 for p in state.participants}
+    # One pass: each action's effective target (W6: redirected to the other member
+    # exactly once, no stacking, no chaining), then its effect on partner(E) = other.
+    # Watch results need every effective target, so they are taken after the pass.
+    eff: dict[str, list[str]] = {}
+    points = {p: 0 for p in participants}
     learn: dict[str, list[dict]] = {}
-    watch: dict[str, list[dict]] = {}
+    watches: list[tuple[str, str, str]] = []  # (submitter, submitted target, effective target)
     for submitter, acts in actions.items():
-        for action, target in zip(acts, eff[submitter]):
-            other = g.partner[target]  # partner(E)
-            if action.type == "gift":
+        targets = []
+        for action in acts:
+            target = action.target
+            pair = target if role[target] == "player" else partner[target]  # g.pair_of(target)
+            if pair in swapped_set:
+                target = partner[target]
+            targets.append(target)
+            other = partner[target]  # partner(E)
+            kind = action.type
+            if kind == "gift":
                 points[other] += 1
-            elif action.type == "predict":
+            elif kind == "predict":
                 # Several hits all apply: one hit per Predict action whose type partner(E) used.
-                if action.predict in {a.type for a in actions[other]}:
-                    points[submitter] += 2
-                    points[other] -= 1
-            elif action.type == "learn":
+                predicted = action.predict
+                for used in actions[other]:  # predicted in {a.type for a in actions[other]}
+                    if used.type == predicted:
+                        points[submitter] += 2
+                        points[other] -= 1
+                        break
+            elif kind == "learn":
                 # W7: partner(E)'s two actions as type, submitted target, predicted type;
                 # never who partner(E) (or E) is.
                 learn.setdefault(submitter, []).append(
                     {"target": action.target, "actions": [_learned(a) for a in actions[other]]}
                 )
-            elif action.type == "watch":
-                # Everyone whose action had effective target E this round, Swaps and the watcher included.
-                seen = {p for p, targets in eff.items() if target in targets}
-                watch.setdefault(submitter, []).append(
-                    {"target": action.target, "seen": [p for p in order if p in seen]}
-                )
+            elif kind == "watch":
+                watches.append((submitter, action.target, target))
+        eff[submitter] = targets
+    if bad_type is not None:
+        raise KeyError(bad_type)
+
+    order = public_order(g.players, g.guest_of.values())
+    watch: dict[str, list[dict]] = {}
+    if watches:
+        # Everyone whose action had effective target E this round, Swaps and the watcher included.
+        seen_by: dict[str, set[str]] = {}  # effective target -> who had it
+        for p, targets in eff.items():
+            for t in targets:
+                seen_by.setdefault(t, set()).add(p)
+        for submitter, submitted, target in watches:
+            seen = seen_by.get(target, ())  # {p for p, targets in eff.items() if target in targets}
+            watch.setdefault(submitter, []).append({"target": submitted, "seen": [p for p in order if p in seen]})
 
     previous = g.rounds.get(round_no - 1)
-    before = previous.totals if previous is not None else {p: 0 for p in state.participants}
+    before = previous.totals if previous is not None else {p: 0 for p in participants}
     result = RoundResult(
         round=round_no,
         actions=actions,
@@ -76,7 +105,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
         swapped=swapped,
         type_counts=counts,
         round_points=points,
-        end_points={p: 0 for p in state.participants},
+        end_points={p: 0 for p in participants},
         totals={},
         learn=learn,
         watch=watch,
@@ -84,7 +113,8 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
     )
     if round_no == 3:
         _end_of_match(state, result)
-    result.totals = {p: before[p] + points[p] + result.end_points[p] for p in state.participants}
+    end_points = result.end_points
+    result.totals = {p: before[p] + points[p] + end_points[p] for p in participants}
     return result
 
 
@@ -101,21 +131,32 @@ def _end_of_match(state: MatchState, result: RoundResult) -> None:
     rounds = [g.rounds[r] for r in sorted(g.rounds) if r < result.round] + [result]
     uniques: list[tuple[str, str]] = []
     for res in rounds:
+        effective = res.effective
         for submitter, acts in res.actions.items():
-            for action, target in zip(acts, res.effective[submitter]):
+            for action in acts:
+                if action.type == "unique":
+                    break
+            else:
+                continue  # no Unique among this submitter's actions
+            for action, target in zip(acts, effective[submitter]):
                 if action.type == "unique":
                     uniques.append((submitter, target))
     unique_points = {p: 0 for p in state.participants}
+    submitters_of: dict[str, set[str]] = {}  # effective target -> who played a Unique on it
     for submitter, target in uniques:
-        if not any(t == target and s != submitter for s, t in uniques):
+        submitters_of.setdefault(target, set()).add(submitter)
+    for submitter, target in uniques:
+        # No *other* submitter's Unique had this effective target.
+        if not submitters_of[target] - {submitter}:
             unique_points[submitter] += 2
     # Guesses: a correct guess steals 1 from the participant whose partner was guessed.
     guess_points = {p: 0 for p in state.participants}
     record = {}
+    partner = g.partner
     for guesser, gs in result.guesses.items():
         correct = wrong = 0
         for guess in gs:
-            if g.partner[guess.guessed] == guess.partner:
+            if partner[guess.guessed] == guess.partner:
                 correct += 1
                 guess_points[guesser] += 1
                 guess_points[guess.guessed] -= 1

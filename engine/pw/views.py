@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.base import MatchState, View
 from ledger.errors import IllegalMove
 
-from .endgame import endgame, ranking
+from .endgame import Endgame, endgame, ranking
 from .model import PWState, public_order
 from .notation import TYPES
 
@@ -66,12 +66,13 @@ def last_notice_points(state: MatchState, participant: str) -> tuple[int, int]:
     return n["own_points"], n["partner_points"]
 
 
-def public_awards(state: MatchState) -> list[dict]:
-    """Player-level awards only: participant (a player), kind, shards, reason."""
+def public_awards(state: MatchState, end: Endgame | None = None) -> list[dict]:
+    """Player-level awards only: participant (a player), kind, shards, reason.
+    ``end``: the finished match's :func:`endgame`, when the caller has it already."""
     if not finished(state):
         return []
     out = []
-    for award in endgame(state).awards:
+    for award in (end if end is not None else endgame(state)).awards:
         assert award["participant"] in state.g.guest_of  # a player, never a guest
         entry = {"participant": award["participant"], "kind": award["kind"]}
         if "shards" in award:
@@ -137,12 +138,15 @@ def scores(state: MatchState, view: View) -> dict:
     }
 
 
-def outcome(state: MatchState, view: View) -> dict:
+def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
+    """``end``: the finished match's :func:`endgame`, when the caller has it already
+    (it is a pure function of ``state``)."""
     g: PWState = state.g
     done = finished(state)
     if view.is_host:
         if done:
-            end = endgame(state)
+            if end is None:
+                end = endgame(state)
             ranked, totals, awards = end.ranked, end.totals, end.awards
         else:
             totals = g.totals()
@@ -158,7 +162,7 @@ def outcome(state: MatchState, view: View) -> dict:
             for i, p in enumerate(ranked, start=1)
         ]
         return {**_head(state), "finished": done, "standings": standings, "awards": awards}
-    result = {**_head(state), "finished": done, "awards": public_awards(state)}
+    result = {**_head(state), "finished": done, "awards": public_awards(state, end)}
     if view.is_public:
         return result
     me = view.participant
