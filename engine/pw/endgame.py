@@ -56,7 +56,6 @@ def endgame(state: MatchState) -> Endgame:
     g: PWState = state.g
     totals = g.totals()
     ranked = ranking(g, totals)
-    rank = {p: i for i, p in enumerate(ranked)}
     awards: list[dict] = []
 
     # ToLs: best pair's player 2/4, second pair's player 0/4.

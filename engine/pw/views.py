@@ -175,7 +175,6 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
 
 
 def reveals(state: MatchState, view: View) -> dict:
-    g: PWState = state.g
     if not view.is_host and not view.is_public:
         _require(state, view.participant)
     rounds = []
