@@ -27,7 +27,7 @@ class Replayer:
             return self._feed(seq, event)
         except MatchledgerError:
             raise
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
             # A well-hashed log can still hold events no engine would have produced
             # (written by hand, or by a buggy tool): that is a corrupt log, said plainly.
             raise CorruptLog(

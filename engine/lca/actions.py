@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from . import sums
 from .studio import DIRECTIONS, Cell, Studio
 
 ACTIONS = 3
@@ -20,9 +21,15 @@ DISTANCE_HORIZON = CAP // DISTANCE_POINTS
 def in_diamond(studio: Studio, actions, cell: Cell, centre_must_be_empty: bool) -> bool:
     """L5: ``cell`` is one of four actions on the four orthogonal neighbours of some
     centre cell; with ``centre_must_be_empty`` that centre holds no action."""
-    for centre in studio.neighbours(cell):
-        arms = [(centre[0] + dr, centre[1] + dc) for dr, dc in DIRECTIONS]
-        if all(arm in actions for arm in arms) and not (centre_must_be_empty and centre in actions):
+    for centre in studio.near[cell]:
+        r, c = centre
+        if (
+            (r - 1, c) in actions
+            and (r + 1, c) in actions
+            and (r, c - 1) in actions
+            and (r, c + 1) in actions
+            and not (centre_must_be_empty and centre in actions)
+        ):
             return True
     return False
 
@@ -30,11 +37,13 @@ def in_diamond(studio: Studio, actions, cell: Cell, centre_must_be_empty: bool) 
 def line_count(actions, cell: Cell) -> int:
     """The largest number of actions on consecutive cells starting from one neighbour."""
     best = 0
+    r, c = cell
     for dr, dc in DIRECTIONS:
         m = 0
-        while (cell[0] + dr * (m + 1), cell[1] + dc * (m + 1)) in actions:
+        while (r + dr * (m + 1), c + dc * (m + 1)) in actions:
             m += 1
-        best = max(best, m)
+        if m > best:
+            best = m
     return best
 
 
@@ -42,13 +51,18 @@ def distance_steps(studio: Studio, blocked, actions, cell: Cell) -> int | None:
     """Fewest orthogonal steps from ``cell`` to another action through cells that are
     neither walls nor lights (the Clarification); None when none is reachable within
     ``DISTANCE_HORIZON`` steps (worth the cap either way)."""
-    seen = {cell}
+    adjacent = studio.open_sets[cell] & actions  # (neighbours inside the studio, not walls)
+    if adjacent and not adjacent <= blocked:
+        return 1  # another action right next to it
+    near = studio.open_near  # neighbours inside the studio that are not walls
+    seen = set(blocked)  # lights are never stepped on
+    seen.add(cell)
     frontier = [cell]
     for step in range(1, DISTANCE_HORIZON + 1):
         following = []
         for at in frontier:
-            for n in studio.neighbours(at):
-                if n in seen or studio.is_wall(n) or n in blocked:
+            for n in near[at]:
+                if n in seen:
                     continue
                 if n in actions:
                     return step
@@ -103,11 +117,15 @@ def resolve_actions(
             sharers.setdefault(cell, []).append(p)
     actions = frozenset(sharers)
     blocked = frozenset(lights)
-    points = {cell: action_points(studio, blocked, actions, cell, centre_must_be_empty) for cell in sorted(actions)}
-    merged = {cell: tuple(sharers[cell]) for cell in sorted(sharers)}
-    exact = {p: Fraction(0) for p in players}
+    order = sorted(sharers)
+    points = {cell: action_points(studio, blocked, actions, cell, centre_must_be_empty) for cell in order}
+    merged = {cell: tuple(sharers[cell]) for cell in order}
+    parts: dict[str, dict[int, int]] = {p: {} for p in players}
     for cell, who in merged.items():
+        total, k = points[cell].total, len(who)
         for p in who:  # a merged action's points are split evenly among those who named it
-            exact[p] += Fraction(points[cell].total, len(who))
+            into = parts[p]
+            into[k] = into.get(k, 0) + total
+    exact = {p: sums.total(into) for p, into in parts.items()}
     scores = {p: math.floor(v) for p, v in exact.items()}
     return ActionsResult(named, merged, points, exact, scores)

@@ -6,8 +6,10 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 
-from .lights import LightsResult
+from . import sums
+from .lights import BRIGHTNESS_CAP, LightsResult
 from .studio import Cell, Studio
 
 CAMERAS = 3
@@ -44,22 +46,48 @@ class CamerasResult:
 
     def exclusive(self, player: str) -> int:
         """How many of ``player``'s cameras share no cell with any other player's camera."""
-        others = set()
-        for p, centre in self.all_cameras():
-            if p != player:
-                others.update(block(centre))
-        return sum(1 for centre in self.cameras[player] if not others.intersection(block(centre)))
+        # two 3x3 blocks share a cell exactly when their centres are at most 2 rows and
+        # at most 2 columns apart
+        others = [centre for p, centres in self.cameras.items() if p != player for centre in centres]
+        return sum(
+            1
+            for r, c in self.cameras[player]
+            if not any(-2 <= r - r2 <= 2 and -2 <= c - c2 <= 2 for r2, c2 in others)
+        )
 
 
-def resolve_cameras(players: list[str], submitted: dict[str, list[Cell]], lights: LightsResult) -> CamerasResult:
+_BLOCKS: dict[Cell, tuple[Cell, ...]] = {}
+
+
+def _block(centre: Cell) -> tuple[Cell, ...]:
+    """``block`` as a tuple, kept per centre (centres repeat from match to match)."""
+    cells = _BLOCKS.get(centre)
+    if cells is None:
+        cells = tuple(block(centre))
+        if len(_BLOCKS) < 65536:
+            _BLOCKS[centre] = cells
+    return cells
+
+
+def resolve_cameras(
+    players: list[str], submitted: dict[str, list[Cell]], lights: LightsResult, studio: Studio | None = None
+) -> CamerasResult:
     cameras = {p: tuple(submitted.get(p, ())) for p in players}
-    seen: Counter = Counter()
-    for centres in cameras.values():
-        for centre in centres:
-            seen.update(block(centre))
-    exact = {}
-    for p, centres in cameras.items():
-        # 3 x light(X) / n(X) for each cell X each of P's cameras sees (walls: light 0)
-        exact[p] = sum((Fraction(3 * lights.level(x), seen[x]) for centre in centres for x in block(centre)), Fraction(0))
+    blocks = {p: [_block(centre) for centre in centres] for p, centres in cameras.items()}
+    seen = Counter(chain.from_iterable(chain.from_iterable(blocks.values())))
+    # 3 x light(X) / n(X) for each cell X each of P's cameras sees (walls, dark cells:
+    # light 0), summed exactly: over the common denominator of every n(X), each cell is
+    # worth a whole number, and each player's sum becomes one Fraction
+    common = math.lcm(*set(seen.values())) if seen else 1
+    count = lights.count
+    worth = {
+        x: 3 * (n if n < BRIGHTNESS_CAP else BRIGHTNESS_CAP) * (common // d) if (n := count.get(x)) else 0
+        for x, d in seen.items()
+    }
+    exact = {
+        p: sums.fraction(sum(map(worth.__getitem__, chain.from_iterable(player_blocks))), common)
+        for p, player_blocks in blocks.items()
+    }
     scores = {p: math.floor(v) for p, v in exact.items()}  # rounded down once, when scored
-    return CamerasResult(cameras, dict(sorted(seen.items())), exact, scores)
+    seen_in_order = dict(sorted(seen.items())) if studio is None else studio.reading_order(seen)
+    return CamerasResult(cameras, seen_in_order, exact, scores)

@@ -13,8 +13,12 @@ from . import submissions, views
 from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
 from .filming import FilmingResult, resolve_filming
-from .lights import LightsResult, resolve_lights
+from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
 from .studio import Studio, cell_name, parse_cell, parse_studio_text
+
+
+def _level(count: int) -> int:
+    return count if count < BRIGHTNESS_CAP else BRIGHTNESS_CAP
 
 
 def _divisor(text: str) -> int:
@@ -101,7 +105,7 @@ class LcaGame(BaseGame):
         if round_no == 1:
             return resolve_lights(g.studio, state.players, self._cells(state, 1), options["lights_light_lights"])
         if round_no == 2:
-            return resolve_cameras(state.players, self._cells(state, 2), g.lights)
+            return resolve_cameras(state.players, self._cells(state, 2), g.lights, g.studio)
         if round_no == 3:
             actions = resolve_actions(
                 g.studio, state.players, self._cells(state, 3), g.lights.owner, options["diamond_center_must_be_empty"]
@@ -134,7 +138,7 @@ class LcaGame(BaseGame):
             lights: LightsResult = result
             public = {
                 "lights": [cell_name(c) for c in lights.lights()],
-                "brightness": {cell_name(c): lights.level(c) for c in sorted(lights.count)},
+                "brightness": dict(zip(map(cell_name, lights.count), map(_level, lights.count.values()))),
             }
             private = {
                 p: {"lights": [cell_name(c) for c in sorted(lights.placed[p])], "lights_score": lights.scores[p]}

@@ -23,41 +23,78 @@ def place_lights(priorities: dict[str, list[Cell]]) -> dict[str, list[Cell]]:
     placed: dict[str, list[Cell]] = {p: [] for p in priorities}
     occupied: set[Cell] = set()
     for k in range(PRIORITIES):
-        active = [p for p, cells in priorities.items() if len(placed[p]) < MAX_LIGHTS and k < len(cells)]
-        named = Counter(priorities[p][k] for p in active)
-        new = [
-            (p, priorities[p][k])
-            for p in active
-            # L2: an occupied cell, or one named by two active players at this priority, is skipped
-            if priorities[p][k] not in occupied and named[priorities[p][k]] == 1
-        ]
-        for p, cell in new:
-            placed[p].append(cell)
-            occupied.add(cell)
+        picks = [(p, cells[k]) for p, cells in priorities.items() if len(placed[p]) < MAX_LIGHTS and k < len(cells)]
+        named: dict[Cell, int] = {}
+        for _p, cell in picks:
+            named[cell] = named.get(cell, 0) + 1
+        for p, cell in picks:
+            # L2: an occupied cell, or one named by two active players at this priority, is
+            # skipped (a cell named once is placed; no other pick at this priority names it)
+            if cell not in occupied and named[cell] == 1:
+                placed[p].append(cell)
+                occupied.add(cell)
     return placed
+
+
+def _ball(near, source: Cell) -> tuple[frozenset, frozenset]:
+    """The cells 1 to 3 steps from ``source`` through floor cells when nothing else
+    blocks, and those of them only 1 or 2 steps away."""
+    seen = {source}
+    inner: set[Cell] = set()
+    frontier = [source]
+    for step in range(1, REACH + 1):
+        following = []
+        for cell in frontier:
+            for n in near[cell]:
+                if n not in seen:
+                    seen.add(n)
+                    following.append(n)
+        if step < REACH:
+            inner.update(following)
+        frontier = following
+    seen.discard(source)
+    return frozenset(seen), frozenset(inner)
 
 
 def light_reach(studio: Studio, lights: frozenset | set, source: Cell, lights_light_lights: bool) -> frozenset:
     """L3: the cells a light at ``source`` brightens -- reachable in at most 3 orthogonal
     steps whose intermediate cells are neither walls nor lights; never a wall, never the
     light's own cell; another light's cell only when ``lights_light_lights``."""
-    seen = {source}
-    reached: set[Cell] = set()
-    frontier = [source]
-    for _step in range(REACH):
-        following = []
-        for cell in frontier:
-            for n in studio.neighbours(cell):
-                if n in seen or studio.is_wall(n):
-                    continue
-                seen.add(n)
-                if n in lights:
-                    if lights_light_lights:
-                        reached.add(n)
-                    continue  # a light blocks the path beyond it
-                reached.add(n)
-                following.append(n)
-        frontier = following
+    near = studio.open_near  # neighbours inside the studio that are not walls
+    balls = studio.balls
+    ball = balls.get(source)
+    if ball is None:
+        ball = _ball(near, source)  # kept per studio map
+        if studio.inside(source):
+            balls[source] = ball
+    if not isinstance(lights, (set, frozenset)):
+        lights = frozenset(lights)
+    everything, inner = ball
+    if lights.isdisjoint(inner):
+        # No light 1 or 2 steps away, so none stands on the way to a cell within reach:
+        # the light reaches every cell of its ball (another light's cell 3 steps away
+        # only when lights light lights).
+        if lights_light_lights or lights.isdisjoint(everything):
+            return everything
+        return everything - lights
+    # A cell is reached when a walk of 1 to 3 steps through floor cells leads to it
+    # whose first and second cells (those it passes through) hold no light.
+    sets, two = studio.open_sets, studio.open_two
+    first = sets[source]
+    reached = set(first)
+    for a in first:
+        if a in lights:
+            continue  # reached, not passed
+        if lights.isdisjoint(sets[a]):
+            reached |= two[a]
+        else:
+            for b in sets[a]:
+                reached.add(b)
+                if b not in lights:
+                    reached |= sets[b]
+    reached.discard(source)  # never the light's own cell
+    if not lights_light_lights:
+        reached.difference_update(lights)
     return frozenset(reached)
 
 
@@ -66,9 +103,14 @@ class LightsResult:
     placed: dict[str, tuple[Cell, ...]]  # every player, in player order, in placement order
     owner: dict[Cell, str]
     reach: dict[Cell, frozenset]  # light cell -> cells it brightens
-    count: dict[Cell, int]  # uncapped number of lights brightening a cell (only cells >= 1)
+    count: dict[Cell, int]  # uncapped number of lights brightening a cell (only cells >= 1), reading order
     lit_by: dict[str, frozenset]  # player -> cells brightened by at least one of their lights
     scores: dict[str, int]
+
+    def brightness(self) -> dict[Cell, int]:
+        """{cell: level} of every cell with level >= 1, in reading order (``count``'s)."""
+        cap = BRIGHTNESS_CAP
+        return {x: n if n < cap else cap for x, n in self.count.items()}
 
     def level(self, cell: Cell) -> int:
         """Brightness (light level): lights brightening the cell, capped at 5; 0 for walls."""
@@ -94,7 +136,10 @@ def resolve_lights(
     for cells in reach.values():
         count.update(cells)
     lit_by = {p: frozenset().union(*(reach[c] for c in cells)) if cells else frozenset() for p, cells in placed_all.items()}
-    result = LightsResult(placed_all, owner, reach, dict(sorted(count.items())), lit_by, {})
+    count = studio.reading_order(count)
+    # points of each brightened cell, by the number of lights brightening it (capped at 5)
+    by_count = [0] + [LIGHT_POINTS[min(n, BRIGHTNESS_CAP)] for n in range(1, max(count.values(), default=0) + 1)]
+    worth = dict(zip(count, map(by_count.__getitem__, count.values())))
     # L3: once per cell, however many of P's lights reach it
-    result.scores = {p: sum(LIGHT_POINTS[result.level(x)] for x in lit_by[p]) for p in players}
-    return result
+    scores = {p: sum(map(worth.__getitem__, lit_by[p])) for p in players}
+    return LightsResult(placed_all, owner, reach, count, lit_by, scores)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterator
 
 from ledger.errors import IllegalMove, MalformedInput
@@ -40,12 +41,32 @@ def column_index(letters: str) -> int:
     return n - 1
 
 
+_NAMES: dict[Cell, str] = {}  # cell -> name, for the cells named so far (bounded)
+
+
 def cell_name(cell: Cell) -> str:
-    return f"{column_name(cell[1])}{cell[0] + 1}"
+    try:
+        return _NAMES[cell]
+    except (KeyError, TypeError):
+        name = f"{column_name(cell[1])}{cell[0] + 1}"
+        if type(cell) is tuple and len(_NAMES) < 65536:
+            _NAMES[cell] = name
+        return name
+
+
+@lru_cache(maxsize=8192)
+def _parse_cell(token: str) -> Cell:
+    match = _CELL_RE.match(token.strip())
+    if not match or int(match.group(2)) == 0:
+        raise MalformedInput(f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)")
+    return (int(match.group(2)) - 1, column_index(match.group(1)))
 
 
 def parse_cell(token: str) -> Cell:
-    """A cell name (any case) -> cell; MalformedInput if it is not a cell name at all."""
+    """A cell name (any case) -> cell; MalformedInput if it is not a cell name at all.
+    (Successful parses of ``str`` tokens are cached; errors are raised every time.)"""
+    if type(token) is str:
+        return _parse_cell(token)
     match = _CELL_RE.match(str(token).strip())
     if not match or int(match.group(2)) == 0:
         raise MalformedInput(f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)")
@@ -86,11 +107,62 @@ class Studio:
     walls: frozenset = field(default=frozenset(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        walls = frozenset((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch == WALL)
-        object.__setattr__(self, "walls", walls)
+        tables = _tables_for(self.rows)
+        object.__setattr__(self, "walls", tables.walls)
+        object.__setattr__(self, "_tables", tables)
+
+    # The studio never changes once built (one per match), so a copy is the studio itself;
+    # this also keeps its tables when a match state is deep-copied.
+    def __copy__(self) -> Studio:
+        return self
+
+    def __deepcopy__(self, memo) -> Studio:
+        return self
+
+    def __reduce__(self):
+        return (Studio, (self.rows,))
+
+    @property
+    def near(self) -> dict:
+        """cell -> its orthogonal neighbours inside the studio (``neighbours`` as a tuple);
+        filled in as cells are asked for and shared by every studio with the same map."""
+        return self._tables.near
+
+    @property
+    def open_near(self) -> dict:
+        """cell -> its orthogonal neighbours inside the studio that are not walls."""
+        return self._tables.open_near
+
+    @property
+    def open_sets(self) -> dict:
+        """cell -> ``open_near`` as a frozenset."""
+        return self._tables.open_sets
+
+    @property
+    def open_two(self) -> dict:
+        """cell -> the cells 1 or 2 steps away from it through floor cells (the cell
+        itself included when it is a floor cell with a floor neighbour)."""
+        return self._tables.open_two
+
+    @property
+    def balls(self) -> dict:
+        """cell -> (the cells 1 to 3 steps from it through floor cells when nothing else
+        blocks, those of them 1 or 2 steps away); filled in by ``lights.light_reach``."""
+        return self._tables.balls
+
+    def reading_order(self, counts: dict) -> dict:
+        """``counts`` (cell -> value) as a new dict in reading order (``dict(sorted(...))``)."""
+        tables = self._tables
+        if len(counts) * 8 < tables.size:  # few cells: sort them
+            return dict(sorted(counts.items()))
+        get = counts.get
+        result = {x: v for x in tables.cells() if (v := get(x)) is not None}
+        if len(result) != len(counts):  # a cell outside the studio (only an odd log names one)
+            return dict(sorted(counts.items()))
+        return result
 
     @classmethod
-    def from_rows(cls, rows) -> "Studio":
+    def from_rows(cls, rows) -> Studio:
         return cls(tuple(rows))
 
     @property
@@ -115,11 +187,7 @@ class Studio:
 
     def neighbours(self, cell: Cell) -> Iterator[Cell]:
         """Orthogonal neighbours inside the studio (up, down, left, right)."""
-        r, c = cell
-        for dr, dc in DIRECTIONS:
-            n = (r + dr, c + dc)
-            if 0 <= n[0] < self.height and 0 <= n[1] < self.width:
-                yield n
+        return iter(self.near[cell])
 
     def cells(self) -> Iterator[Cell]:
         """Every cell in reading order."""
@@ -133,3 +201,104 @@ class Studio:
         if not self.inside(cell):
             raise IllegalMove(f"cell {cell_name(cell)!r} is outside the {self.size()}")
         return cell
+
+
+class _Neighbours(dict):
+    """A studio's neighbour table, filled in on demand: cell -> tuple of neighbours (up,
+    down, left, right) inside the studio, walls left out when ``open_only``.  A cell
+    outside the studio (only an odd log names one) is computed but not stored."""
+
+    __slots__ = ("_height", "_open_only", "_walls", "_width")
+
+    def __init__(self, height: int, width: int, walls: frozenset, open_only: bool) -> None:
+        super().__init__()
+        self._height, self._width, self._walls = height, width, walls
+        self._open_only = open_only
+
+    def __missing__(self, cell: Cell) -> tuple[Cell, ...]:
+        r, c = cell
+        height, width, walls = self._height, self._width, self._walls
+        cells = tuple(
+            (r + dr, c + dc)
+            for dr, dc in DIRECTIONS
+            if 0 <= r + dr < height and 0 <= c + dc < width and not (self._open_only and (r + dr, c + dc) in walls)
+        )
+        if 0 <= r < height and 0 <= c < width:
+            self[cell] = cells
+        return cells
+
+
+class _Derived(dict):
+    """A table computed from a neighbour table on demand (stored for cells inside)."""
+
+    __slots__ = ("_make", "_near")
+
+    def __init__(self, near: _Neighbours, make) -> None:
+        super().__init__()
+        self._near, self._make = near, make
+
+    def __missing__(self, cell: Cell):
+        value = self._make(self._near, cell)
+        near = self._near
+        r, c = cell
+        if 0 <= r < near._height and 0 <= c < near._width:
+            self[cell] = value
+        return value
+
+
+class _Tables:
+    """What a studio map determines, computed once per map and shared by every Studio
+    with the same rows (the tables are filled in on demand and never change a value)."""
+
+    __slots__ = (
+        "_cells",
+        "balls",
+        "height",
+        "near",
+        "open_near",
+        "open_sets",
+        "open_two",
+        "rows",
+        "size",
+        "walls",
+        "width"
+    )
+
+    def __init__(self, rows: tuple) -> None:
+        self.rows = rows
+        self.walls = frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == WALL)
+        self.height = len(rows)
+        self.width = len(rows[0]) if rows else 0
+        self.size = self.height * self.width
+        self.near = _Neighbours(self.height, self.width, self.walls, False)
+        self.open_near = _Neighbours(self.height, self.width, self.walls, True)
+        self.open_sets = _Derived(self.open_near, lambda near, cell: frozenset(near[cell]))
+        self.open_two = _Derived(
+            self.open_near, lambda near, cell: frozenset(near[cell]).union(*(near[n] for n in near[cell]))
+        )
+        self.balls: dict[Cell, frozenset] = {}
+        self._cells: list[Cell] | None = None
+
+    def cells(self) -> list[Cell]:
+        """Every cell in reading order."""
+        if self._cells is None:
+            self._cells = [(r, c) for r in range(self.height) for c in range(self.width)]
+        return self._cells
+
+
+#: tables by studio map (a few maps serve many matches); the oldest is dropped first
+_TABLES: dict[tuple, _Tables] = {}
+_TABLES_KEPT = 64
+
+
+def _tables_for(rows: tuple) -> _Tables:
+    try:
+        tables = _TABLES.get(rows)
+    except TypeError:  # rows that cannot be a key (not strings): tables of its own
+        return _Tables(rows)
+    if tables is None:
+        tables = _Tables(rows)
+        if len(_TABLES) >= _TABLES_KEPT:
+            _TABLES.pop(next(iter(_TABLES)), None)
+        _TABLES[rows] = tables
+    return tables

@@ -156,7 +156,7 @@ def _public_board(state: MatchState) -> dict:
     board: dict = {"studio": list(g.studio.rows)}
     if g.lights is not None:
         board["lights"] = [cell_name(c) for c in g.lights.lights()]
-        board["brightness"] = {cell_name(c): g.lights.level(c) for c in sorted(g.lights.count)}
+        board["brightness"] = {cell_name(c): level for c, level in g.lights.brightness().items()}
     if g.cameras is not None:
         board["cameras"] = [cell_name(c) for c in g.cameras.centres()]
     return board

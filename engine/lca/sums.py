@@ -1,0 +1,43 @@
+"""Exact sums without Fraction arithmetic in the loop: integer numerators are summed per
+denominator and one Fraction is built at the end (the same value, normalized)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+ZERO = Fraction(0)
+
+#: Fractions made so far, by (numerator, denominator): a Fraction never changes, so one
+#: object serves every equal value (bounded; ints only, anything else is made afresh)
+_MADE: dict[tuple[int, int], Fraction] = {}
+_KEEP = 65536
+
+
+def fraction(numerator, denominator=1) -> Fraction:
+    """``Fraction(numerator, denominator)``, kept for integer arguments."""
+    if type(numerator) is int and type(denominator) is int:
+        key = (numerator, denominator)
+        made = _MADE.get(key)
+        if made is None:
+            made = Fraction(numerator, denominator)
+            if len(_MADE) < _KEEP:
+                _MADE[key] = made
+        return made
+    return Fraction(numerator, denominator)
+
+
+def add(parts: dict[int, int], numerator: int, denominator: int) -> None:
+    """Add ``numerator / denominator`` to ``parts`` ({denominator: numerator sum})."""
+    parts[denominator] = parts.get(denominator, 0) + numerator
+
+
+def total(parts: dict[int, int]) -> Fraction:
+    """The exact sum of ``parts`` ({denominator: numerator sum}) as one Fraction."""
+    if not parts:
+        return ZERO
+    if len(parts) == 1:
+        ((denominator, numerator),) = parts.items()
+        return fraction(numerator, denominator)
+    common = math.lcm(*parts)
+    return fraction(sum(numerator * (common // denominator) for denominator, numerator in parts.items()), common)
