@@ -14,6 +14,7 @@ from typing import Any, Callable, ClassVar
 
 from ledger.errors import IllegalMove, MalformedInput
 from ledger.events import (
+    ANNOUNCEMENTS,
     ContractRecorded,
     Event,
     MatchCreated,
@@ -406,9 +407,7 @@ class BaseGame:
                 Submission(seq, event.participant, event.round, list(event.tokens))
             )
         elif isinstance(event, RoundClosed):
-            state.announcements[event.round] = event
-            self.store_round(state, event.round, self.resolve_round(state, event.round))
-            state.round = event.round + 1
+            self._store_close(state, event, self.resolve_round(state, event.round))
         elif isinstance(event, OutcomeAnnounced):
             state.outcome = event
         elif isinstance(event, ContractRecorded):
@@ -439,6 +438,26 @@ class BaseGame:
         else:
             self.apply_other(state, seq, event)
         return state
+
+    def _store_close(self, state: MatchState, event: RoundClosed, result: Any) -> None:
+        state.announcements[event.round] = event
+        self.store_round(state, event.round, result)
+        state.round = event.round + 1
+
+    def apply_and_rederive(self, state: MatchState, seq: int, event: Event) -> Event | None:
+        """``apply``, also returning what ``rederive`` gives for an announcement event
+        (None for any other): verify's single pass resolves each round once."""
+        if isinstance(event, RoundClosed) and event.round == state.round:
+            self.require_open(state)
+            self.check_can_close(state)
+            result = self.resolve_round(state, event.round)
+            public, private = self.announce_round(state, event.round, result)
+            state.last_seq = seq
+            self._store_close(state, event, result)
+            return RoundClosed(round=event.round, public=public, private=private)
+        expected = self.rederive(state, event) if isinstance(event, ANNOUNCEMENTS) else None
+        self.apply(state, seq, event)
+        return expected
 
     def apply_other(self, state: MatchState, seq: int, event: Event) -> None:
         raise MalformedInput(f"{self.name} cannot apply {type(event).__name__}")

@@ -13,7 +13,7 @@ import msgspec
 
 from ledger.codec import encode
 from ledger.errors import MatchledgerError
-from ledger.events import ANNOUNCEMENTS, Event, OutcomeAnnounced
+from ledger.events import Event, OutcomeAnnounced
 from ledger.verify import Finding
 
 from .fold import Replayer
@@ -56,28 +56,29 @@ def rederive(match_id: str, pairs: Iterable[tuple[int, Event]]) -> list[Finding]
     replayer = Replayer(match_id)
     for seq, event in pairs:
         try:
-            if replayer.state is not None and isinstance(event, ANNOUNCEMENTS):
-                expected = replayer.game.rederive(replayer.state, event)
-                if expected is not None and encode(event) != encode(expected):
-                    recorded, recomputed = msgspec.to_builtins(event), msgspec.to_builtins(expected)
-                    if isinstance(event, OutcomeAnnounced) and event.source == "host":
-                        # A host enters only the results; the public subset is not theirs to state.
-                        recorded.pop("public", None)
-                        recomputed.pop("public", None)
-                    diff = first_difference(recorded, recomputed)
-                    if diff is not None:
-                        field, recorded, recomputed = diff
-                        return [
-                            Finding(
-                                match_id,
-                                seq,
-                                f"{type(event).__name__} differs from what the rules give",
-                                field,
-                                recorded,
-                                recomputed,
-                            )
-                        ]
-            replayer.feed(seq, event)
+            if replayer.state is None:
+                replayer.feed(seq, event)
+                continue
+            expected = replayer.feed_and_rederive(seq, event)
+            if expected is not None and encode(event) != encode(expected):
+                recorded, recomputed = msgspec.to_builtins(event), msgspec.to_builtins(expected)
+                if isinstance(event, OutcomeAnnounced) and event.source == "host":
+                    # A host enters only the results; the public subset is not theirs to state.
+                    recorded.pop("public", None)
+                    recomputed.pop("public", None)
+                diff = first_difference(recorded, recomputed)
+                if diff is not None:
+                    field, recorded, recomputed = diff
+                    return [
+                        Finding(
+                            match_id,
+                            seq,
+                            f"{type(event).__name__} differs from what the rules give",
+                            field,
+                            recorded,
+                            recomputed,
+                        )
+                    ]
         except MatchledgerError as exc:
             return [Finding(match_id, seq, f"replay stops here: {exc}")]
     return []

@@ -23,7 +23,18 @@ class Replayer:
         self.game = None
 
     def feed(self, seq: int, event: Event) -> MatchState:
+        return self._guarded(seq, event, rederive=False)
+
+    def feed_and_rederive(self, seq: int, event: Event) -> Event | None:
+        """Feed ``event``; for an announcement, also return what the engine itself would
+        have recorded in its place (one resolution serves both: verify's single pass)."""
+        return self._guarded(seq, event, rederive=True)
+
+    def _guarded(self, seq: int, event: Event, rederive: bool):
         try:
+            if rederive and self.state is not None:
+                self._check_seq(seq)
+                return self.game.apply_and_rederive(self.state, seq, event)
             return self._feed(seq, event)
         except MatchledgerError:
             raise
@@ -43,9 +54,12 @@ class Replayer:
             self.state = self.game.initial(self.match_id, event)
             self.state.last_seq = seq
             return self.state
+        self._check_seq(seq)
+        return self.game.apply(self.state, seq, event)
+
+    def _check_seq(self, seq: int) -> None:
         if seq != self.state.last_seq + 1:
             raise CorruptLog(f"match {self.match_id!r}: seq {seq} follows seq {self.state.last_seq}")
-        return self.game.apply(self.state, seq, event)
 
     def feed_all(self, pairs: Iterable[tuple[int, Event]]) -> MatchState | None:
         for seq, event in pairs:

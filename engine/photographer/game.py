@@ -182,6 +182,16 @@ class PhotographerGame(BaseGame):
         state.turns.append(event)
         state.round = event.turn + 1
 
+    def apply_and_rederive(self, state: MatchState, seq: int, event: Event) -> Event | None:
+        if isinstance(event, TurnResolved):
+            # applying a turn resolves it: what it announced is what rederive would give
+            self.apply(state, seq, event)
+            turn = state.g.turns[-1]
+            return TurnResolved(
+                turn=turn["turn"], participant=turn["participant"], public=turn["public"], private=turn["private"]
+            )
+        return super().apply_and_rederive(state, seq, event)
+
     def rederive(self, state_before: MatchState, event: Event) -> Event | None:
         if isinstance(event, TurnResolved):
             submission = state_before.current_submission(event.turn, event.participant)
