@@ -84,4 +84,4 @@ def chain_hash(
         recorded_at=recorded_at,
         seq=seq,
     )
-    return hashlib.sha256(prev_hash.encode("ascii") + _encoder.encode(fields)).hexdigest()
+    return hashlib.sha256(prev_hash.encode("utf-8") + _encoder.encode(fields)).hexdigest()

@@ -9,8 +9,9 @@ race gets :class:`LogConflict` and nothing of its batch is written.
 from __future__ import annotations
 
 import sqlite3
+
+import msgspec
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -30,9 +31,8 @@ _TRIGGERS = (
 BUSY_TIMEOUT_MS = 10_000
 
 
-@dataclass(frozen=True)
-class StoredEvent:
-    """One row of the ``events`` table."""
+class StoredEvent(msgspec.Struct, frozen=True):
+    """One row of the ``events`` table (a Struct: cheap to build on the append path)."""
 
     match_id: str
     seq: int
@@ -66,6 +66,9 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"cannot open {self.path!r} as a matchledger database: {exc}") from None
         self._depth = 0
+        # Heads written inside the open transaction: while we hold the write lock nobody
+        # else can append, so a batch need not read each head back.  Forgotten at its end.
+        self._heads: dict[str, tuple[int, str]] = {}
 
     def _ensure_schema(self) -> None:
         exists = self.conn.execute(
@@ -129,10 +132,12 @@ class Store:
         except BaseException:
             self._depth -= 1
             if self._depth == 0:
+                self._heads.clear()
                 self.conn.execute("ROLLBACK")
             raise
         self._depth -= 1
         if self._depth == 0:
+            self._heads.clear()
             self.conn.execute("COMMIT")
 
     # ---- reading
@@ -217,25 +222,33 @@ class Store:
         events = list(events)
         if not events:
             return []
+        if self._depth:  # already inside our transaction (a batch): no nesting needed
+            return self._append_locked(match_id, expected_seq, events, actor, recorded_at)
         with self.transaction():
-            head = self.head(match_id)
-            last_seq, prev_hash = head if head else (0, GENESIS_HASH)
-            if last_seq + 1 != expected_seq:
-                raise LogConflict(
-                    f"match {match_id!r} moved on: expected to write seq {expected_seq} but the log "
-                    f"already ends at seq {last_seq}; re-read and try again"
-                )
-            rows = []
-            for offset, event in enumerate(events):
-                body = encode(event)
-                kind = kind_of(event)
-                seq = expected_seq + offset
-                digest = chain_hash(
-                    prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body
-                )
-                rows.append(StoredEvent(match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest))
-                prev_hash = digest
-            self._insert(rows, match_id)
+            return self._append_locked(match_id, expected_seq, events, actor, recorded_at)
+
+    def _append_locked(
+        self, match_id: str, expected_seq: int, events: list[Event], actor: str, recorded_at: str
+    ) -> list[StoredEvent]:
+        head = self._heads.get(match_id) or self.head(match_id)
+        last_seq, prev_hash = head if head else (0, GENESIS_HASH)
+        if last_seq + 1 != expected_seq:
+            raise LogConflict(
+                f"match {match_id!r} moved on: expected to write seq {expected_seq} but the log "
+                f"already ends at seq {last_seq}; re-read and try again"
+            )
+        rows = []
+        for offset, event in enumerate(events):
+            body = encode(event)
+            kind = kind_of(event)
+            seq = expected_seq + offset
+            digest = chain_hash(
+                prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body
+            )
+            rows.append(StoredEvent(match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest))
+            prev_hash = digest
+        self._insert(rows, match_id)
+        self._heads[match_id] = (rows[-1].seq, rows[-1].hash)
         return rows
 
     def append_rows(self, rows: list[StoredEvent]) -> None:

@@ -178,3 +178,14 @@ def test_a_read_on_a_missing_database_says_so_and_creates_nothing(tmp_path):
     assert not missing.exists()
     invoke(missing, "init")
     assert missing.exists()
+
+
+def test_import_with_a_non_ascii_hash_is_a_broken_chain_not_a_crash(tmp_path, db):
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+    lines = invoke(db, "export", "t1").stdout.splitlines()
+    record = json.loads(lines[1])
+    record["prev_hash"] = record["prev_hash"][:-1] + "é"
+    bad = write(tmp_path, "bad.jsonl", "\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
+    other = tmp_path / "other.db"
+    result = invoke(other, "import", bad, expect=3)
+    assert "broken chain" in result.output and "seq 2" in result.output

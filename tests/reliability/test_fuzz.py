@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import random
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -296,7 +297,7 @@ def test_import_of_mutated_exports(exported, tmp_path):
             # Still a valid chain: then it is the original or a prefix of it (a cut-off
             # file is a valid shorter log; only a published head catches that).
             imported = all_rows(db)
-            assert imported and imported == [tuple(vars(r).values()) for r in rows][: len(imported)]
+            assert imported and imported == [msgspec.structs.astuple(r) for r in rows][: len(imported)]
         else:
             assert all_rows(db) == []
             assert result.stderr.startswith("Error: ")
