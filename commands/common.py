@@ -19,14 +19,17 @@ def ledger(create: bool = False):
 
 
 def resolve_path(text: str) -> Path:
-    """A file named on a command line; inside `script FILE`, a relative name that does
-    not exist from the current directory is looked up beside the script file."""
+    """A file named on a command line.  Inside `script FILE`, a relative name that does
+    not exist from the current directory is looked up beside the script, then in the
+    folders above it (so a fixture naming `fixtures/lca/studio.txt` runs from anywhere)."""
     path = Path(text)
     if path.exists() or path.is_absolute():
         return path
     base = getattr(settings(), "script_dir", None)
-    if base is not None and (base / path).exists():
-        return base / path
+    if base is not None:
+        for folder in (base, *base.parents):
+            if (folder / path).exists():
+                return folder / path
     return path
 
 

@@ -189,3 +189,21 @@ def test_import_with_a_non_ascii_hash_is_a_broken_chain_not_a_crash(tmp_path, db
     other = tmp_path / "other.db"
     result = invoke(other, "import", bad, expect=3)
     assert "broken chain" in result.output and "seq 2" in result.output
+
+
+def test_script_finds_files_beside_it_or_above_it_from_any_folder(tmp_path, monkeypatch):
+    nested = tmp_path / "games" / "week1"
+    nested.mkdir(parents=True)
+    (nested / "m.txt").write_text("new toy t1 --players ann,bob\nsubmit t1 ann 3\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    db = tmp_path / "m.db"
+    invoke(db, "script", nested / "m.txt")
+    # the announcement lives one folder above the script, named relative to that folder
+    (tmp_path / "games" / "a.json").write_text('{"public": {"submitted": ["ann"]}, "private": {"ann": {"points": 3}}}')
+    (nested / "close.txt").write_text("close t1 --announced a.json\n")
+    invoke(db, "script", nested / "close.txt")
+    assert read_json(db, "reveals", "t1")["rounds"][0]["public"] == {"submitted": ["ann"]}
+    (nested / "bad.txt").write_text("close t1 --announced missing.json\n")
+    assert "cannot read announcement file 'missing.json'" in invoke(db, "script", nested / "bad.txt", expect=1).output
