@@ -196,6 +196,10 @@ class BaseGame:
     OPTIONS: ClassVar[dict[str, OptionSpec]] = {}
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int | None] = None
+    #: A module with the read models as functions ``status(state, view)``, ``scores``,
+    #: ``outcome``, ``reveals`` and ``knowledge(state, participant)``, or None when the
+    #: game overrides the methods below itself.
+    views: ClassVar[Any] = None
 
     # ---- creation
 
@@ -351,11 +355,15 @@ class BaseGame:
             )
         return target, [RoundReopened(round=target.round, reason=reason)]
 
+    def results_due(self, state: MatchState) -> bool:
+        """Whether play is over, so that final results may be recorded."""
+        return state.round > self.ROUNDS
+
     def decide_record_outcome(self, state: MatchState, cmd: RecordOutcome) -> list[Event]:
-        if state.round <= self.ROUNDS:
-            raise IllegalMove(f"round {state.round} of {state.match_id!r} is still open; results come after the last round")
+        if not self.results_due(state):
+            raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last round or turn")
         if state.outcome is not None:
-            raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded (seq of the last close)")
+            raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
         if not isinstance(cmd.announced, dict) or "standings" not in cmd.announced:
             raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
         return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
@@ -513,19 +521,19 @@ class BaseGame:
     # ---- read models (JSON-ready dicts)
 
     def status(self, state: MatchState, view: View) -> dict:
-        raise NotImplementedError
+        return self.views.status(state, view)
 
     def scores(self, state: MatchState, view: View) -> dict:
-        raise NotImplementedError
+        return self.views.scores(state, view)
 
     def outcome(self, state: MatchState, view: View) -> dict:
-        raise NotImplementedError
+        return self.views.outcome(state, view)
 
     def reveals(self, state: MatchState, view: View) -> dict:
-        raise NotImplementedError
+        return self.views.reveals(state, view)
 
     def knowledge(self, state: MatchState, participant: str) -> dict:
-        raise NotImplementedError
+        return self.views.knowledge(state, participant)
 
     def render(self, model: str, data: dict, view: View) -> str | None:
         """A terminal rendering of a read model, or None for the generic one."""

@@ -46,6 +46,7 @@ class LcaState:
 
 class LcaGame(BaseGame):
     name = "lca"
+    views = views  # the read models: this package's views module
     ROUNDS = 3
     MIN_PLAYERS = 2
     OPTIONS = {
@@ -157,21 +158,6 @@ class LcaGame(BaseGame):
         }
 
     # ---- read models
-
-    def status(self, state: MatchState, view: View) -> dict:
-        return views.status(state, view)
-
-    def scores(self, state: MatchState, view: View) -> dict:
-        return views.scores(state, view)
-
-    def outcome(self, state: MatchState, view: View) -> dict:
-        return views.outcome(state, view)
-
-    def reveals(self, state: MatchState, view: View) -> dict:
-        return views.reveals(state, view)
-
-    def knowledge(self, state: MatchState, participant: str) -> dict:
-        return views.knowledge(state, participant)
 
     def render(self, model: str, data: dict, view: View) -> str | None:
         return _render.render(model, data, view)

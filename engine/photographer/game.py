@@ -100,14 +100,8 @@ class PhotographerGame(BaseGame):
             return f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}"
         return f"submission {seq} is a resolved photographer turn; a resolved turn cannot be {verb}"
 
-    def decide_record_outcome(self, state: MatchState, cmd) -> list[Event]:
-        if state.g.phase != "finished":
-            raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last turn")
-        if state.outcome is not None:
-            raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
-        if not isinstance(cmd.announced, dict) or "standings" not in cmd.announced:
-            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
-        return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
+    def results_due(self, state: MatchState) -> bool:
+        return state.g.phase == "finished"
 
     def decide_amend(self, state: MatchState, cmd: Amend) -> list[Event]:
         self.require_open(state)

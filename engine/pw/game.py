@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import HOST, PUBLIC, BaseGame, MatchState, View
+from engine.base import HOST, PUBLIC, BaseGame, MatchState
 from ledger.errors import IllegalMove
 from ledger.events import MatchCreated
 
@@ -17,6 +17,7 @@ from .validation import check_setup, check_submission, parse_contract
 
 class ParallelWorlds(BaseGame):
     name = "pw"
+    views = views  # the read models: this package's views module
     ROUNDS = 3
     OPTIONS = {}
     MIN_PLAYERS = 2  # each participant needs two targets outside their own pair
@@ -90,26 +91,11 @@ class ParallelWorlds(BaseGame):
 
     # ---- read models
 
-    def status(self, state: MatchState, view: View) -> dict:
-        return views.status(state, view)
-
-    def scores(self, state: MatchState, view: View) -> dict:
-        return views.scores(state, view)
-
-    def outcome(self, state: MatchState, view: View) -> dict:
-        return views.outcome(state, view)
-
     def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
         # As BaseGame's (the host and the public outcome), with the end of the match
         # (a pure function of the state) computed once for both.
         end = endgame(state) if views.finished(state) else None
         return views.outcome(state, HOST, end), views.outcome(state, PUBLIC, end)
-
-    def reveals(self, state: MatchState, view: View) -> dict:
-        return views.reveals(state, view)
-
-    def knowledge(self, state: MatchState, participant: str) -> dict:
-        return views.knowledge(state, participant)
 
     def explain(self, state: MatchState, participant: str) -> dict:
         from .explain import explain
