@@ -150,31 +150,25 @@ def log_cmd(match_id, at, as_json):
     click.echo("\n".join(table(listing)))
 
 
+_SUMMARIES = {
+    "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
+    "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {' '.join(b['tokens'])}",
+    "ContractRecorded": lambda b: f"{b['participant']}: {' '.join(b['contracts'])}",
+    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)",
+    "TurnResolved": lambda b: f"turn {b['turn']} by {b['participant']}",
+    "OutcomeAnnounced": lambda b: f"final outcome ({b.get('source', 'computed')})",
+    "RuleAmended": lambda b: f"{b['option']}={b['value']!r} from round {b['from_round']} — {b['reason']}",
+    "SubmissionVoided": lambda b: f"voids seq {b['target_seq']} — {b['reason']}",
+    "SubmissionCorrected": lambda b: f"corrects seq {b['target_seq']} to {' '.join(b['tokens'])} — {b['reason']}",
+    "RoundReopened": lambda b: f"round {b['round']} reopened — {b['reason']}",
+    "NoteAdded": lambda b: b["text"],
+}
+
+
 def _summary(body: dict) -> str:
-    kind = body.get("type")
-    if kind == "MatchCreated":
-        return f"{body['game']} with {', '.join(body['players'])}"
-    if kind == "SubmissionRecorded":
-        return f"{body['participant']} round {body['round']}: {' '.join(body['tokens'])}"
-    if kind == "ContractRecorded":
-        return f"{body['participant']}: {' '.join(body['contracts'])}"
-    if kind == "RoundClosed":
-        return f"round {body['round']} closed ({body.get('source', 'computed')} announcement)"
-    if kind == "TurnResolved":
-        return f"turn {body['turn']} by {body['participant']}"
-    if kind == "OutcomeAnnounced":
-        return f"final outcome ({body.get('source', 'computed')})"
-    if kind == "RuleAmended":
-        return f"{body['option']}={body['value']!r} from round {body['from_round']} — {body['reason']}"
-    if kind == "SubmissionVoided":
-        return f"voids seq {body['target_seq']} — {body['reason']}"
-    if kind == "SubmissionCorrected":
-        return f"corrects seq {body['target_seq']} to {' '.join(body['tokens'])} — {body['reason']}"
-    if kind == "RoundReopened":
-        return f"round {body['round']} reopened — {body['reason']}"
-    if kind == "NoteAdded":
-        return body["text"]
-    return ""
+    """One line about an event for `log` (what it says, and why for corrections)."""
+    describe = _SUMMARIES.get(body.get("type"))
+    return describe(body) if describe else ""
 
 
 @click.command("head")
