@@ -183,14 +183,17 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     raw_rate = n_events / raw
     result.append(Row("append", "raw INSERT, one transaction", len(chosen), n_events, raw_rate, raw_rate, 1.0, "events/s"))
 
+    def append_every_command(store):
+        for mid, groups in matches:
+            seq = 1
+            for group in groups:
+                store.append(mid, seq, group, actor="bench", recorded_at=corpus.RECORDED_AT)
+                seq += len(group)
+
     def store_batch():
         store = Store(path)
         with store.transaction():
-            for mid, groups in matches:
-                seq = 1
-                for group in groups:
-                    store.append(mid, seq, group, actor="bench", recorded_at=corpus.RECORDED_AT)
-                    seq += len(group)
+            append_every_command(store)
         store.close()
 
     t = median_time(store_batch, runs, fresh_store)
@@ -200,11 +203,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
 
     def store_per_command():
         store = Store(path)
-        for mid, groups in matches:
-            seq = 1
-            for group in groups:
-                store.append(mid, seq, group, actor="bench", recorded_at=corpus.RECORDED_AT)
-                seq += len(group)
+        append_every_command(store)
         store.close()
 
     t = median_time(store_per_command, runs, fresh_store)
