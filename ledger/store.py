@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 
 import msgspec
+from msgspec.structs import astuple
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -69,6 +70,9 @@ class Store:
         # Heads written inside the open transaction: while we hold the write lock nobody
         # else can append, so a batch need not read each head back.  Forgotten at its end.
         self._heads: dict[str, tuple[int, str]] = {}
+        # Rows appended in the open transaction, inserted together (one executemany)
+        # before any read and before COMMIT: a batch pays SQLite's per-call cost once.
+        self._pending: list[StoredEvent] = []
 
     def _ensure_schema(self) -> None:
         exists = self.conn.execute(
@@ -129,10 +133,13 @@ class Store:
         self._depth += 1
         try:
             yield
+            if self._depth == 1:
+                self._flush()
         except BaseException:
             self._depth -= 1
             if self._depth == 0:
                 self._heads.clear()
+                self._pending.clear()
                 self.conn.execute("ROLLBACK")
             raise
         self._depth -= 1
@@ -140,12 +147,25 @@ class Store:
             self._heads.clear()
             self.conn.execute("COMMIT")
 
+    def _flush_for(self, match_id: str) -> None:
+        # Only a match written in the open transaction can have rows still pending.
+        if match_id in self._heads:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            rows, self._pending = self._pending, []
+            self._insert(rows)
+
     # ---- reading
 
     def match_ids(self) -> list[str]:
+        self._flush()
         return [row[0] for row in self.conn.execute("SELECT DISTINCT match_id FROM events ORDER BY match_id")]
 
     def has_match(self, match_id: str) -> bool:
+        if match_id in self._heads:  # written in the open transaction
+            return True
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
 
     @staticmethod
@@ -158,6 +178,7 @@ class Store:
         return sql + " ORDER BY seq", params
 
     def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        self._flush_for(match_id)
         sql, params = self._select(", ".join(COLUMNS), match_id, after, upto)
         try:
             return [StoredEvent(*row) for row in self.conn.execute(sql, params)]
@@ -177,6 +198,7 @@ class Store:
     def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
         """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
         # The replay hot path: only the two columns the fold needs, no row objects.
+        self._flush_for(match_id)
         sql, params = self._select("seq, body", match_id, after, upto)
         try:
             pairs = self.conn.execute(sql, params).fetchall()
@@ -198,6 +220,7 @@ class Store:
         return result
 
     def head(self, match_id: str) -> tuple[int, str] | None:
+        self._flush_for(match_id)
         row = self.conn.execute(
             "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
         ).fetchone()
@@ -247,24 +270,25 @@ class Store:
             )
             rows.append(StoredEvent(match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest))
             prev_hash = digest
-        self._insert(rows, match_id)
+        self._pending += rows
         self._heads[match_id] = (rows[-1].seq, rows[-1].hash)
         return rows
 
     def append_rows(self, rows: list[StoredEvent]) -> None:
         """Write already-hashed rows (import); the caller has verified them."""
+        if not rows:
+            return
         with self.transaction():
-            self._insert(rows, rows[0].match_id if rows else "")
+            self._pending += rows
+            self._heads[rows[-1].match_id] = (rows[-1].seq, rows[-1].hash)
 
-    def _insert(self, rows: list[StoredEvent], match_id: str) -> None:
+    def _insert(self, rows: list[StoredEvent]) -> None:
         try:
             self.conn.executemany(
                 "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (r.match_id, r.seq, r.kind, r.body, r.recorded_at, r.actor, r.prev_hash, r.hash)
-                    for r in rows
-                ],
+                [astuple(r) for r in rows],  # field order is the column order
             )
         except sqlite3.IntegrityError as exc:
-            raise LogConflict(f"match {match_id!r}: another writer appended the same seq first ({exc})") from None
+            clash = rows[0].match_id
+            raise LogConflict(f"match {clash!r}: another writer appended the same seq first ({exc})") from None
