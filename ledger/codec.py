@@ -85,3 +85,34 @@ def chain_hash(
         seq=seq,
     )
     return hashlib.sha256(prev_hash.encode("utf-8") + _encoder.encode(fields)).hexdigest()
+
+
+class BatchHasher:
+    """``chain_hash`` for many events of one append (same match, actor and time): the
+    canonical bytes are assembled from pieces encoded once, byte for byte what
+    ``chain_hash`` hashes (tests/core/test_codec.py holds the two equal)."""
+
+    def __init__(self, *, match_id: str, recorded_at: str, actor: str):
+        encode_ = _encoder.encode
+        self._head = b'{"actor":' + encode_(actor) + b',"body":'
+        self._middle = b',"match_id":' + encode_(match_id) + b',"prev_hash":'
+        self._tail = b',"recorded_at":' + encode_(recorded_at) + b',"seq":'
+
+    def __call__(self, prev_hash: str, seq: int, kind: str, body: bytes) -> str:
+        encode_ = _encoder.encode
+        return hashlib.sha256(
+            b"".join(
+                (
+                    prev_hash.encode("utf-8"),
+                    self._head,
+                    body,
+                    b',"kind":',
+                    encode_(kind),
+                    self._middle,
+                    encode_(prev_hash),
+                    self._tail,
+                    str(seq).encode("ascii"),
+                    b"}",
+                )
+            )
+        ).hexdigest()

@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .codec import GENESIS_HASH, chain_hash, decode_event, encode
+from .codec import GENESIS_HASH, BatchHasher, decode_event, encode
 from .errors import CorruptLog, LogConflict, UnknownMatch
-from .events import Event, kind_of
+from .events import Event
 
 COLUMNS = ("match_id", "seq", "kind", "body", "recorded_at", "actor", "prev_hash", "hash")
 
@@ -261,15 +261,15 @@ class Store:
                 f"already ends at seq {last_seq}; re-read and try again"
             )
         rows = []
-        for offset, event in enumerate(events):
+        digest_of = BatchHasher(match_id=match_id, recorded_at=recorded_at, actor=actor)
+        seq = expected_seq
+        for event in events:
             body = encode(event)
-            kind = kind_of(event)
-            seq = expected_seq + offset
-            digest = chain_hash(
-                prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body
-            )
+            kind = type(event).__name__
+            digest = digest_of(prev_hash, seq, kind, body)
             rows.append(StoredEvent(match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest))
             prev_hash = digest
+            seq += 1
         self._pending += rows
         self._heads[match_id] = (rows[-1].seq, rows[-1].hash)
         return rows

@@ -81,3 +81,16 @@ def test_bad_bodies_raise_corrupt_log_naming_the_problem(body, fragment):
 def test_every_event_type_is_in_the_union():
     assert set(EVENT_TYPES) >= {"MatchCreated", "SubmissionRecorded", "RoundClosed", "RuleAmended",
                                 "SubmissionVoided", "SubmissionCorrected", "NoteAdded", "ContractRecorded"}
+
+
+any_text = st.text(max_size=30)  # quotes, backslashes, control characters, any script
+
+
+@given(any_text, any_text, any_text, any_text, any_text, st.integers(1, 10**9), events)
+def test_batch_hasher_hashes_exactly_the_canonical_bytes(match_id, actor, recorded_at, kind, prev_hash, seq, event):
+    from ledger.codec import BatchHasher, chain_hash
+
+    body = codec.encode(event)
+    reference = chain_hash(prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body)
+    hasher = BatchHasher(match_id=match_id, recorded_at=recorded_at, actor=actor)
+    assert hasher(prev_hash, seq, kind, body) == reference
