@@ -99,6 +99,8 @@ class OptionSpec:
     # The last round whose resolution reads this option (None: any round may).  An
     # amendment taking effect after it could change nothing, so it is refused.
     last_round_used: int | None = None
+    # Why the option can never be amended (None: it can), e.g. it shaped the set-up.
+    fixed_because: str | None = None
 
 
 # --------------------------------------------------------------------------- state
@@ -194,6 +196,7 @@ class BaseGame:
     name: ClassVar[str] = ""
     ROUNDS: ClassVar[int] = 3
     OPTIONS: ClassVar[dict[str, OptionSpec]] = {}
+    ROUND_WORD: ClassVar[str] = "round"  # what --from-round counts
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int | None] = None
     #: A module with the read models as functions ``status(state, view)``, ``scores``,
@@ -314,18 +317,21 @@ class BaseGame:
     def decide_amend(self, state: MatchState, cmd: Amend) -> list[Event]:
         self.require_open(state)
         value = self.parse_option(cmd.option, cmd.value)
+        spec = self.OPTIONS[cmd.option]
+        unit = self.ROUND_WORD
+        if spec.fixed_because is not None:
+            raise IllegalMove(f"{cmd.option} cannot be amended: {spec.fixed_because}")
         if cmd.from_round < state.round:
             raise IllegalMove(
-                f"--from-round {cmd.from_round} is already closed; amendments take effect "
-                f"from the open round ({state.round}) on"
+                f"--from-round {cmd.from_round}: {unit} {cmd.from_round} is already over; amendments take "
+                f"effect from the open {unit} ({state.round}) on"
             )
         if cmd.from_round > self.ROUNDS:
             raise MalformedInput(f"--from-round {cmd.from_round}: {self.name} has {self.ROUNDS} rounds")
-        last_used = self.OPTIONS[cmd.option].last_round_used
-        if last_used is not None and cmd.from_round > last_used:
+        if spec.last_round_used is not None and cmd.from_round > spec.last_round_used:
             raise IllegalMove(
-                f"{cmd.option} is only read when round {last_used} closes; an amendment from round "
-                f"{cmd.from_round} would change nothing"
+                f"{cmd.option} is only read when {unit} {spec.last_round_used} closes; an amendment from "
+                f"{unit} {cmd.from_round} would change nothing"
             )
         if not cmd.reason.strip():
             raise MalformedInput("an amendment needs a --reason")

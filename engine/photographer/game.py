@@ -19,9 +19,9 @@ import dataclasses
 from typing import Any, ClassVar
 
 from engine.base import PUBLIC, BaseGame, MatchState, OptionSpec, View, parse_bool
-from engine.commands import Amend, CloseRound, Correct, CreateMatch, Submit, Void
+from engine.commands import CloseRound, Correct, CreateMatch, Submit, Void
 from ledger.errors import CorruptLog, IllegalMove, MalformedInput, MatchledgerError
-from ledger.events import Event, OutcomeAnnounced, RuleAmended, SubmissionRecorded, TurnResolved
+from ledger.events import Event, OutcomeAnnounced, SubmissionRecorded, TurnResolved
 
 from . import notation, views
 from .deck import deck_from_seed, parse_deck_text, parse_seed
@@ -41,6 +41,7 @@ def parse_end_trigger(text: str) -> str:
 class PhotographerGame(BaseGame):
     name: ClassVar[str] = "photographer"
     ROUNDS: ClassVar[int] = 10**6  # turn-based: turns are numbered, their count is open
+    ROUND_WORD = "turn"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int | None] = 4
     OPTIONS: ClassVar[dict[str, OptionSpec]] = {
@@ -48,7 +49,10 @@ class PhotographerGame(BaseGame):
         "row_points": OptionSpec(
             "row_points", dict(DEFAULT_ROW_POINTS), parse_row_points, "P8: points by film-row length 1..7"
         ),
-        "end_trigger": OptionSpec("end_trigger", "deck_empty", parse_end_trigger, "deck_empty or sunset"),
+        "end_trigger": OptionSpec(
+            "end_trigger", "deck_empty", parse_end_trigger, "deck_empty or sunset",
+            fixed_because="the deck was built for it at creation",
+        ),
         "hand_scored": OptionSpec(
             "hand_scored", False, parse_bool, "the host enters the results with `outcome --announced` (none computed)"
         ),
@@ -102,20 +106,6 @@ class PhotographerGame(BaseGame):
 
     def results_due(self, state: MatchState) -> bool:
         return state.g.phase == "finished"
-
-    def decide_amend(self, state: MatchState, cmd: Amend) -> list[Event]:
-        self.require_open(state)
-        value = self.parse_option(cmd.option, cmd.value)
-        if cmd.option == "end_trigger":
-            raise IllegalMove("end_trigger cannot be amended: the deck was built for it at creation")
-        if cmd.from_round < state.round:
-            raise IllegalMove(
-                f"--from-round {cmd.from_round}: turn {cmd.from_round} is already resolved; "
-                f"amendments take effect from the next turn ({state.round}) on"
-            )
-        if not cmd.reason.strip():
-            raise MalformedInput("an amendment needs a --reason")
-        return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]
 
     def _check_turn(self, state: MatchState, participant: str) -> None:
         current = state.g.current
