@@ -70,7 +70,7 @@ def _boards(data: dict, host: bool) -> list[str]:
 def render_status(data: dict, view: View) -> str:
     out = [f"match {data['match']} (lca) - {'finished' if data['finished'] else 'round ' + str(data['round']) + ': ' + data['phase']}"]
     out.append("players: " + ", ".join(data["players"]))
-    if not data["finished"]:
+    if not data["finished"] and "submitted" in data:
         out.append("submitted this round: " + (", ".join(data["submitted"]) or "nobody yet"))
     if "submissions" in data:
         for p, tokens in data["submissions"].items():

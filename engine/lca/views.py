@@ -173,10 +173,11 @@ def status(state: MatchState, view: View) -> dict:
         "phase": phase(state),
         "finished": g.complete,
         "players": list(state.players),
-        "submitted": [p for p in state.players if p in current],
         **_public_board(state),
     }
     if view.is_host:
+        # who has submitted is the host's to know: the rules announce no such thing
+        result["submitted"] = [p for p in state.players if p in current]
         result["submissions"] = {p: list(sub.tokens) for p, sub in current.items()}
         result["contracts"] = {p: list(state.contracts[p]) for p in state.players if p in state.contracts}
         if g.lights is not None:

@@ -45,13 +45,16 @@ def test_knowledge_holds_own_submissions_notices_and_contract_only():
     assert "dan" not in str(k["announcements"]) and "lights" not in str(k["contract"])
 
 
-def test_status_public_lists_submitters_by_name_only_and_host_sees_tokens_and_owners():
+def test_status_only_the_host_sees_who_submitted_their_tokens_and_the_owners():
     m = example()
     play(m, [ex.ROUND1])
     m.do(Submit("eve", ["F5", "B12", "E12"]))
     public = GAME.status(m.state, PUBLIC)
-    assert public["submitted"] == ["eve"] and "submissions" not in public and "light_owners" not in public
+    assert "submitted" not in public and "submissions" not in public and "light_owners" not in public
+    bob = GAME.status(m.state, as_participant("bob"))
+    assert "submitted" not in bob and bob["you"]["submission"] == []
     host = GAME.status(m.state, HOST)
+    assert host["submitted"] == ["eve"]
     assert host["submissions"] == {"eve": ["F5", "B12", "E12"]}
     assert host["light_owners"] == {"F2": "bob", "G4": "ann", "B5": "cat", "D8": "dan"}
     assert GAME.status(m.state, as_participant("eve"))["you"]["submission"] == ["F5", "B12", "E12"]
