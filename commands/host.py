@@ -120,6 +120,10 @@ def close_cmd(match_id, announced):
     payload = load_json_object(announced, "announcement file") if announced is not None else None
     rows = ledger().execute(match_id, CloseRound(announced=payload))
     click.echo(f"closed: {describe_rows(rows)}")
+    click.echo(
+        f"to post: matchledger reveals {match_id} --public; "
+        f"to each participant: matchledger knowledge {match_id} --as NAME"
+    )
 
 
 @click.command("amend")
