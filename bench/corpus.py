@@ -185,6 +185,8 @@ def templates() -> dict[str, list[Template]]:
             text = path.read_text(encoding="utf-8")
             if not any(line.startswith("new ") for line in text.splitlines()):
                 continue  # a set-up file (a studio or a deck), not a script
+            if path.stem.startswith("disputed-"):
+                continue  # hand-scored on purpose wrong: an audit fixture, not a played match
             by_game[game].append(parse_fixture(path))
     for seed, n in ((1, 4), (2, 5), (3, 6), (4, 7)):
         by_game["pw"].append(generated_pw(seed, n))
