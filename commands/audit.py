@@ -44,9 +44,10 @@ def verify_cmd(match_id, all_matches, head, as_json):
     progress = _progress(ids) if all_matches and not as_json and sys.stderr.isatty() else None
     for mid in ids:
         rows = store.rows(mid)
-        found = verify_chain(mid, rows, published)
+        events: list = []
+        found = verify_chain(mid, rows, published, decoded=events)
         if not found:
-            found = rederive(mid, ((r.seq, r.event()) for r in rows))
+            found = rederive(mid, events)
         findings += found
         report.append({"match": mid, "events": len(rows), "ok": not found, "findings": [f.to_json() for f in found]})
         if progress:
@@ -153,7 +154,8 @@ def audit_cmd(match_id, as_json):
     rows = store.rows(match_id)
     if not rows:
         raise UnknownMatch(f"no match {match_id!r} in {store.path!r}")
-    findings = verify_chain(match_id, rows) or rederive(match_id, ((r.seq, r.event()) for r in rows))
+    events: list = []
+    findings = verify_chain(match_id, rows, decoded=events) or rederive(match_id, events)
     report = audit_report(match_id, rows, findings)
     if as_json:
         emit_json(report)

@@ -46,8 +46,15 @@ def parse_head(text: str) -> tuple[int, str]:
     return int(seq_text), digest
 
 
-def verify_chain(match_id: str, rows: list[StoredEvent], head: tuple[int, str] | None = None) -> list[Finding]:
-    """The first chain finding of ``rows`` (plus a head finding), or [] when intact."""
+def verify_chain(
+    match_id: str,
+    rows: list[StoredEvent],
+    head: tuple[int, str] | None = None,
+    decoded: list | None = None,
+) -> list[Finding]:
+    """The first chain finding of ``rows`` (plus a head finding), or [] when intact.
+    Each body is decoded on the way; pass a list as ``decoded`` to keep the (seq, event)
+    pairs for a replay that follows, so nothing is decoded twice."""
     prev_hash = GENESIS_HASH
     for index, row in enumerate(rows):
         expected_seq = index + 1
@@ -89,6 +96,8 @@ def verify_chain(match_id: str, rows: list[StoredEvent], head: tuple[int, str] |
             return [Finding(match_id, row.seq, f"body does not decode: {exc}")]
         if type(event).__name__ != row.kind:
             return [Finding(match_id, row.seq, "kind column disagrees with the body's type", "kind", row.kind, type(event).__name__)]
+        if decoded is not None:
+            decoded.append((row.seq, event))
         prev_hash = row.hash
     if head is not None:
         head_seq, head_hash = head
