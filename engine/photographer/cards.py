@@ -64,40 +64,25 @@ def _known_down(card: str) -> str:
 # Every card in play, looked up instead of re-parsed (the hot paths of a turn).  Any
 # other string (never dealt by a valid deck) falls back to the same computation.
 _CARDS = all_cards(COLOURS)
-_COLOUR = {card: _colour_of(card) for card in _CARDS}
-_VALUE = {card: _value_of(card) for card in _CARDS}
-_BACK = {card: _back(card) for card in _CARDS}
-_KNOWN_DOWN = {card: _known_down(card) for card in _CARDS}
 
 
-def colour_of(card: str) -> str:
-    try:
-        return _COLOUR[card]
-    except (KeyError, TypeError):  # not a card in play: the same computation
-        return _colour_of(card)
+def _looked_up(compute, doc: str):
+    table = {card: compute(card) for card in _CARDS}
+
+    def lookup(card: str):
+        try:
+            return table[card]
+        except (KeyError, TypeError):  # not a card in play: the same computation
+            return compute(card)
+
+    lookup.__doc__ = doc
+    return lookup
 
 
-def value_of(card: str) -> int:
-    try:
-        return _VALUE[card]
-    except (KeyError, TypeError):  # not a card in play: the same computation
-        return _value_of(card)
-
-
-def back(card: str) -> str:
-    """The public face of a face-down card: colour and range, ``red-[1-6]``."""
-    try:
-        return _BACK[card]
-    except (KeyError, TypeError):  # not a card in play: the same computation
-        return _back(card)
-
-
-def known_down(card: str) -> str:
-    """A face-down card whose value the viewer knows: ``red-[4]``."""
-    try:
-        return _KNOWN_DOWN[card]
-    except (KeyError, TypeError):  # not a card in play: the same computation
-        return _known_down(card)
+colour_of = _looked_up(_colour_of, "The colour of a card, ``red`` for ``red-7``.")
+value_of = _looked_up(_value_of, "The value of a card, ``7`` for ``red-7``.")
+back = _looked_up(_back, "The public face of a face-down card: colour and range, ``red-[1-6]``.")
+known_down = _looked_up(_known_down, "A face-down card whose value the viewer knows: ``red-[4]``.")
 
 
 def shown(card: str, face_up: bool, knows_value: bool) -> str:

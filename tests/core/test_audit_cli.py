@@ -8,12 +8,7 @@ import pytest
 
 from tests.helpers import invoke, read_json
 
-SCRIPT = """\
-new toy t1 --players ann,bob
-submit t1 ann 3
-submit t1 bob 5
-close t1
-"""
+from .test_cli import SCRIPT
 
 
 @pytest.fixture
