@@ -131,7 +131,7 @@ class MatchState:
     superseded: list[RoundClosed] = field(default_factory=list)  # reopened rounds' old reveals
     turns: list[TurnResolved] = field(default_factory=list)
     outcome: OutcomeAnnounced | None = None
-    corrections: list[tuple[int, Event]] = field(default_factory=list)
+    corrections: list[tuple[int, SubmissionVoided | SubmissionCorrected | RoundReopened]] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)
     last_seq: int = 0
     g: Any = None  # the game's own derived state
@@ -203,6 +203,9 @@ class BaseGame:
     #: ``outcome``, ``reveals`` and ``knowledge(state, participant)``, or None when the
     #: game overrides the methods below itself.
     views: ClassVar[Any] = None
+    #: The type of ``state.g`` with every field annotated exactly (msgspec-decodable), so
+    #: that a state snapshot can be decoded back into an equal state; None: no snapshots.
+    STATE_TYPE: ClassVar[type | None] = None
 
     # ---- creation
 

@@ -47,6 +47,7 @@ class LcaState:
 class LcaGame(BaseGame):
     name = "lca"
     views = views  # the read models: this package's views module
+    STATE_TYPE = LcaState
     ROUNDS = 3
     MIN_PLAYERS = 2
     OPTIONS = {

@@ -102,9 +102,9 @@ def light_reach(studio: Studio, lights: frozenset | set, source: Cell, lights_li
 class LightsResult:
     placed: dict[str, tuple[Cell, ...]]  # every player, in player order, in placement order
     owner: dict[Cell, str]
-    reach: dict[Cell, frozenset]  # light cell -> cells it brightens
+    reach: dict[Cell, frozenset[Cell]]  # light cell -> cells it brightens
     count: dict[Cell, int]  # uncapped number of lights brightening a cell (only cells >= 1), reading order
-    lit_by: dict[str, frozenset]  # player -> cells brightened by at least one of their lights
+    lit_by: dict[str, frozenset[Cell]]  # player -> cells brightened by at least one of their lights
     scores: dict[str, int]
 
     def brightness(self) -> dict[Cell, int]:

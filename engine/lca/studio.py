@@ -104,7 +104,7 @@ def parse_studio_text(text: str) -> list[str]:
 @dataclass(frozen=True)
 class Studio:
     rows: tuple[str, ...]
-    walls: frozenset = field(default=frozenset(), compare=False, repr=False)
+    walls: frozenset[Cell] = field(default=frozenset(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         tables = _tables_for(self.rows)

@@ -44,6 +44,7 @@ class PhotographerGame(BaseGame):
     ROUND_WORD = "turn"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int | None] = 4
+    STATE_TYPE = PhotoState
     OPTIONS: ClassVar[dict[str, OptionSpec]] = {
         "wind_required": OptionSpec("wind_required", True, parse_bool, "P4: a turn must wind one card"),
         "row_points": OptionSpec(

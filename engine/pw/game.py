@@ -18,6 +18,7 @@ from .validation import check_setup, check_submission, parse_contract
 class ParallelWorlds(BaseGame):
     name = "pw"
     views = views  # the read models: this package's views module
+    STATE_TYPE = PWState
     ROUNDS = 3
     OPTIONS = {}
     MIN_PLAYERS = 2  # each participant needs two targets outside their own pair
