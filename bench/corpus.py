@@ -208,20 +208,29 @@ def match_id(index: int, template: Template) -> str:
 def play_as(template: Template, mid: str) -> list[list[Event]]:
     """The template's events per command, played again under match id ``mid`` (the
     outcome names its match, so every match is played by the engine under its own id)."""
+    return play_with_state(template, mid)[0]
+
+
+def play_with_state(template: Template, mid: str):
+    """``play_as`` and the state the match ends in."""
     m = InMemoryMatch(_renamed(template.create, mid))
     groups = [list(m.events)]
     for cmd in template.commands:
         groups.append(list(m.do(cmd)))
-    return groups
+    return groups, m.state
 
 
 def _renamed(create: CreateMatch, mid: str) -> CreateMatch:
     return CreateMatch(match_id=mid, game=create.game, players=create.players, options=create.options, setup=create.setup)
 
 
-def build_db(path: str, chosen: list[Template]) -> int:
-    """A fresh database holding ``chosen`` (one Store.append per command); the event count."""
+def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
+    """A fresh database holding ``chosen`` (one Store.append per command); the event count.
+
+    With ``snapshots`` each finished match also gets the snapshot the CLI stores when a
+    match finishes (``projections.app.Ledger.execute``)."""
     from ledger.store import Store
+    from projections import snapshots as snapshot_codec
 
     store = Store(path)
     count = 0
@@ -230,10 +239,14 @@ def build_db(path: str, chosen: list[Template]) -> int:
             for index, template in enumerate(chosen):
                 mid = match_id(index, template)
                 seq = 1
-                for group in play_as(template, mid):
-                    store.append(mid, seq, group, actor="bench", recorded_at=RECORDED_AT)
+                groups, state = play_with_state(template, mid)
+                for group in groups:
+                    rows = store.append(mid, seq, group, actor="bench", recorded_at=RECORDED_AT)
                     seq += len(group)
                 count += seq - 1
+                if snapshots and state.finished and snapshot_codec.can_snapshot(state):
+                    last = rows[-1]
+                    store.save_snapshot(mid, last.seq, last.hash, snapshot_codec.revision(), snapshot_codec.encode_state(state))
     finally:
         store.close()
     return count

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from . import audit, host, pictures, read, script
+from . import audit, checkpoint, host, pictures, read, script
 
 
 class LedgerClickError(click.ClickException):
@@ -127,7 +127,7 @@ def cli(ctx, db, actor, log_json):
     ctx.obj = Settings(db, actor or _default_actor(), log_json)
 
 
-for module in (host, read, audit, script, pictures):
+for module in (host, read, audit, checkpoint, script, pictures):
     for command in module.COMMANDS:
         cli.add_command(command)
 

@@ -31,6 +31,13 @@ _TRIGGERS = (
 
 BUSY_TIMEOUT_MS = 10_000
 
+# Made on the first snapshot written, so a read never changes a file and an old file
+# simply has none.  One row per match: the latest snapshot.
+_SNAPSHOTS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
+    "hash TEXT NOT NULL, revision TEXT NOT NULL, body BLOB NOT NULL)"
+)
+
 
 class StoredEvent(msgspec.Struct, frozen=True):
     """One row of the ``events`` table (a Struct: cheap to build on the append path)."""
@@ -218,6 +225,39 @@ class Store:
             except CorruptLog as exc:
                 raise CorruptLog(f"match {match_id!r} seq {seq}: {exc}") from None
         return result
+
+    # ---- snapshots (a cache of folded states; see projections/snapshots.py)
+
+    def snapshot(self, match_id: str, revision: str, upto: int | None = None) -> tuple[int, bytes] | None:
+        """(seq, body) of the match's stored snapshot if it was written by ``revision``
+        after an event still in the log with the same hash (and at or before ``upto``)."""
+        self._flush_for(match_id)
+        sql = (
+            "SELECT s.seq, s.body FROM snapshots s JOIN events e "
+            "ON e.match_id = s.match_id AND e.seq = s.seq AND e.hash = s.hash "
+            "WHERE s.match_id = ? AND s.revision = ?"
+        )
+        params: list = [match_id, revision]
+        if upto is not None:
+            sql += " AND s.seq <= ?"
+            params.append(upto)
+        try:
+            row = self.conn.execute(sql, params).fetchone()
+        except sqlite3.OperationalError:  # a file from before snapshots existed: no table
+            return None
+        except sqlite3.DatabaseError as exc:
+            raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
+        return (row[0], bytes(row[1])) if row else None
+
+    def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
+        """Keep ``body`` as the match's snapshot after event ``seq`` (replacing the one
+        kept before: a snapshot is a cache, not part of the append-only log)."""
+        with self.transaction():
+            self.conn.execute(_SNAPSHOTS_TABLE)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO snapshots (match_id, seq, hash, revision, body) VALUES (?, ?, ?, ?, ?)",
+                (match_id, seq, event_hash, revision, body),
+            )
 
     def head(self, match_id: str) -> tuple[int, str] | None:
         self._flush_for(match_id)

@@ -13,22 +13,37 @@ from typing import Callable
 import engine
 from engine.base import MatchState
 from engine.commands import CreateMatch
-from ledger.errors import IllegalMove, MalformedInput
+from ledger.errors import CorruptLog, IllegalMove, MalformedInput
 from ledger.store import Store, StoredEvent
 
-from .fold import Replayer, replay
+from . import snapshots
+from .fold import Replayer
 
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+#: Events folded since the last snapshot after which a command writes a new one (a
+#: finished match gets one after every command).
+SNAPSHOT_EVERY = 64
+
+
 class Ledger:
-    def __init__(self, store: Store, *, actor: str = "host", clock: Callable[[], str] = utc_now):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        actor: str = "host",
+        clock: Callable[[], str] = utc_now,
+        use_snapshots: bool = True,
+    ):
         self.store = store
         self.actor = actor
         self.clock = clock
+        self.use_snapshots = use_snapshots
         self._replayers: dict[str, Replayer] = {}
+        self._snapshot_seq: dict[str, int] = {}  # match -> seq of its snapshot known here
 
     # ---- reading
 
@@ -40,15 +55,50 @@ class Ledger:
                 self.store.events(match_id)  # raises UnknownMatch
             if at < 1 or at > head[0]:
                 raise MalformedInput(f"--at {at} is outside match {match_id!r} (events 1 to {head[0]})")
-            return replay(match_id, self.store.events(match_id, upto=at))
+            replayer = self._start(match_id, upto=at)
+            replayer.feed_all(self.store.events(match_id, after=replayer.last_seq, upto=at))
+            return replayer.state
         replayer = self._replayers.get(match_id)
         if replayer is None or replayer.state is None:
-            replayer = Replayer(match_id)
-            replayer.feed_all(self.store.events(match_id))
+            replayer = self._start(match_id)
             self._replayers[match_id] = replayer
-        else:
-            replayer.feed_all(self.store.events(match_id, after=replayer.state.last_seq))
+        replayer.feed_all(self.store.events(match_id, after=replayer.last_seq))
+        if replayer.state is None:
+            raise CorruptLog(f"match {match_id!r} has no events")
         return replayer.state
+
+    def _start(self, match_id: str, upto: int | None = None) -> Replayer:
+        """A replayer resumed from the match's snapshot when one is usable, else fresh."""
+        if self.use_snapshots:
+            found = self.store.snapshot(match_id, snapshots.revision(), upto)
+            if found is not None:
+                seq, body = found
+                try:
+                    state = snapshots.decode_state(body)
+                except snapshots.SnapshotUnusable:
+                    state = None  # a stale or unreadable cache: replay from the start
+                if state is not None and state.match_id == match_id and state.last_seq == seq:
+                    if upto is None:
+                        self._snapshot_seq[match_id] = seq
+                    return Replayer.resume(state)
+        if upto is None:
+            self._snapshot_seq.setdefault(match_id, 0)
+        return Replayer(match_id)
+
+    # ---- snapshots
+
+    def checkpoint(self, match_id: str) -> int:
+        """Store a snapshot of the match as it stands; the seq it was taken after."""
+        state = self.state(match_id)
+        head = self.store.head(match_id)
+        self.store.save_snapshot(match_id, head[0], head[1], snapshots.revision(), snapshots.encode_state(state))
+        self._snapshot_seq[match_id] = head[0]
+        return head[0]
+
+    def _snapshot_due(self, match_id: str, state: MatchState) -> bool:
+        if not self.use_snapshots or not snapshots.can_snapshot(state):
+            return False
+        return state.finished or state.last_seq - self._snapshot_seq.get(match_id, 0) >= SNAPSHOT_EVERY
 
     def game_of(self, state: MatchState):
         return engine.get(state.game)
@@ -66,16 +116,23 @@ class Ledger:
     def execute(self, match_id: str, cmd) -> list[StoredEvent]:
         state = self.state(match_id)
         events = self.game_of(state).decide(state, cmd)
-        rows = self.store.append(match_id, state.last_seq + 1, events, actor=self.actor, recorded_at=self.clock())
-        replayer = self._replayers.get(match_id)
-        if replayer is not None:
+        with self.store.transaction():  # the events and a snapshot due after them, together
+            rows = self.store.append(match_id, state.last_seq + 1, events, actor=self.actor, recorded_at=self.clock())
+            replayer = self._replayers[match_id]
             for row, event in zip(rows, events):
                 replayer.feed(row.seq, event)
+            if rows and self._snapshot_due(match_id, replayer.state):
+                last = rows[-1]
+                body = snapshots.encode_state(replayer.state)
+                self.store.save_snapshot(match_id, last.seq, last.hash, snapshots.revision(), body)
+                self._snapshot_seq[match_id] = last.seq
         return rows
 
     def forget(self, match_id: str | None = None) -> None:
         """Drop cached states (after a rolled-back transaction)."""
         if match_id is None:
             self._replayers.clear()
+            self._snapshot_seq.clear()
         else:
             self._replayers.pop(match_id, None)
+            self._snapshot_seq.pop(match_id, None)

@@ -22,6 +22,19 @@ class Replayer:
         self.state: MatchState | None = None
         self.game = None
 
+    @classmethod
+    def resume(cls, state: MatchState) -> Replayer:
+        """A replayer that carries on from ``state`` (a snapshot's), as if it had folded
+        the events up to ``state.last_seq`` itself."""
+        replayer = cls(state.match_id)
+        replayer.state = state
+        replayer.game = engine.get(state.game)
+        return replayer
+
+    @property
+    def last_seq(self) -> int:
+        return 0 if self.state is None else self.state.last_seq
+
     def feed(self, seq: int, event: Event) -> MatchState:
         return self._guarded(seq, event, rederive=False)
 

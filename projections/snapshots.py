@@ -1,0 +1,150 @@
+"""State snapshots: the fold's result after some event, stored so a read can start there.
+
+A snapshot is a cache, never a source of truth.  It is used only when all of these hold,
+and otherwise ignored (the match is replayed from its first event):
+
+- the event it was taken after is still in the log with the same hash (so any change to
+  the log, even a consistent rewrite, makes it stale);
+- it was written by the same engine revision (a hash of the engine's source, the event
+  types and this module), so a rules fix never reads results the old code computed;
+- it decodes into the game's exactly-typed state (``BaseGame.STATE_TYPE``).
+
+``verify`` never starts from a snapshot, and reports one that differs from the state the
+log gives.  Tests hold snapshot + tail equal to a full rebuild, state and read models.
+
+Encoding: MessagePack through msgspec, typed on decode (tuple keys, frozensets and
+dataclasses come back as themselves); fractions as [numerator, denominator].  Nothing in
+a snapshot is executed: unlike a pickle, a snapshot from someone else's file cannot run
+code on the reader's machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+from fractions import Fraction
+from math import gcd
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+import engine
+from engine.base import MatchState
+from ledger.errors import MalformedInput
+
+FORMAT = 1
+
+_PACKAGES = ("engine",)
+_MODULES = ("ledger/events.py", "ledger/upcasters.py", "projections/snapshots.py", "projections/fold.py")
+
+
+class SnapshotUnusable(Exception):
+    """A stored snapshot cannot be used (the caller replays from the start instead)."""
+
+
+class _Envelope(msgspec.Struct, array_like=True, frozen=True):
+    format: int
+    game: str
+    state: msgspec.Raw  # the MatchState without its game part
+    game_state: msgspec.Raw  # state.g, typed by the game's STATE_TYPE
+
+
+def _enc_hook(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return (value.numerator, value.denominator)
+    raise NotImplementedError(f"a snapshot cannot hold {type(value).__name__}")
+
+
+def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
+    # Building a Fraction through its constructor re-checks types and re-runs gcd; a
+    # snapshot holds fractions already in lowest terms, and lca states hold hundreds of
+    # them, so the reader fills in the two slots directly (after checking the terms).
+    fraction = object.__new__(Fraction)
+    fraction._numerator = numerator
+    fraction._denominator = denominator
+    return fraction
+
+
+def _fraction_maker():
+    """The fast constructor if this Python's Fraction keeps its terms where expected."""
+    try:
+        probe = _coprime_fraction(-3, 4)
+        if probe == Fraction(-3, 4) and hash(probe) == hash(Fraction(-3, 4)) and str(probe) == "-3/4":
+            return _coprime_fraction
+    except (AttributeError, TypeError):
+        pass
+    return Fraction
+
+
+_make_fraction = _fraction_maker()
+
+
+def _dec_hook(kind: type, value: Any) -> Any:
+    if kind is Fraction:
+        numerator, denominator = value
+        if type(numerator) is int and type(denominator) is int and denominator > 0 and gcd(numerator, denominator) == 1:
+            return _make_fraction(numerator, denominator)
+        return Fraction(numerator, denominator)  # normalizes; raises on a zero denominator
+    raise NotImplementedError(f"a snapshot cannot hold {kind!r}")
+
+
+_encoder = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
+_envelope_decoder = msgspec.msgpack.Decoder(_Envelope)
+_state_decoder = msgspec.msgpack.Decoder(MatchState, dec_hook=_dec_hook)
+
+
+@functools.cache
+def _game_state_decoder(state_type: type) -> msgspec.msgpack.Decoder:
+    return msgspec.msgpack.Decoder(state_type, dec_hook=_dec_hook)
+
+
+@functools.cache
+def revision() -> str:
+    """A digest of everything that decides what a fold computes: the engine's source,
+    the event types and the snapshot format.  Snapshots of another revision are ignored."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(f"matchledger snapshot format {FORMAT}\n".encode())
+    files = [path for package in _PACKAGES for path in sorted((root / package).rglob("*.py"))]
+    files += [root / name for name in _MODULES]
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def can_snapshot(state: MatchState) -> bool:
+    return engine.get(state.game).STATE_TYPE is not None
+
+
+def encode_state(state: MatchState) -> bytes:
+    """The snapshot bytes of ``state`` (which is not changed)."""
+    if not can_snapshot(state):
+        raise SnapshotUnusable(f"game {state.game!r} declares no STATE_TYPE")
+    without_game = dataclasses.replace(state, g=None)
+    return _encoder.encode(
+        _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(state.g)))
+    )
+
+
+def decode_state(body: bytes) -> MatchState:
+    """The state a snapshot holds; raises :class:`SnapshotUnusable` when it cannot be
+    read back exactly (another format, an unknown game, bytes that do not fit the types)."""
+    try:
+        envelope = _envelope_decoder.decode(body)
+        if envelope.format != FORMAT:
+            raise SnapshotUnusable(f"snapshot format {envelope.format}, this version reads {FORMAT}")
+        try:
+            state_type = engine.get(envelope.game).STATE_TYPE
+        except MalformedInput:
+            raise SnapshotUnusable(f"snapshot of unknown game {envelope.game!r}") from None
+        if state_type is None:
+            raise SnapshotUnusable(f"game {envelope.game!r} takes no snapshots")
+        state = _state_decoder.decode(envelope.state)
+        state.g = _game_state_decoder(state_type).decode(envelope.game_state)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, ZeroDivisionError) as exc:
+        raise SnapshotUnusable(f"snapshot does not decode: {exc}") from None
+    if state.game != envelope.game:
+        raise SnapshotUnusable(f"snapshot says game {envelope.game!r} but holds a {state.game!r} state")
+    return state
