@@ -80,6 +80,7 @@ class Store:
         # Rows appended in the open transaction, inserted together (one executemany)
         # before any read and before COMMIT: a batch pays SQLite's per-call cost once.
         self._pending: list[StoredEvent] = []
+        self._hashers: dict[tuple[str, str, str], BatchHasher] = {}  # per transaction
 
     def _ensure_schema(self) -> None:
         exists = self.conn.execute(
@@ -146,12 +147,14 @@ class Store:
             self._depth -= 1
             if self._depth == 0:
                 self._heads.clear()
+                self._hashers.clear()
                 self._pending.clear()
                 self.conn.execute("ROLLBACK")
             raise
         self._depth -= 1
         if self._depth == 0:
             self._heads.clear()
+            self._hashers.clear()
             self.conn.execute("COMMIT")
 
     def _flush_for(self, match_id: str) -> None:
@@ -300,8 +303,13 @@ class Store:
                 f"match {match_id!r} moved on: expected to write seq {expected_seq} but the log "
                 f"already ends at seq {last_seq}; re-read and try again"
             )
+        # One hasher per match, actor and time for the whole transaction: a batch
+        # appends many commands of one match with the same envelope fields.
+        hasher_key = (match_id, recorded_at, actor)
+        digest_of = self._hashers.get(hasher_key)
+        if digest_of is None:
+            digest_of = self._hashers[hasher_key] = BatchHasher(match_id=match_id, recorded_at=recorded_at, actor=actor)
         rows = []
-        digest_of = BatchHasher(match_id=match_id, recorded_at=recorded_at, actor=actor)
         seq = expected_seq
         for event in events:
             body = encode(event)
@@ -311,7 +319,7 @@ class Store:
             prev_hash = digest
             seq += 1
         self._pending += rows
-        self._heads[match_id] = (rows[-1].seq, rows[-1].hash)
+        self._heads[match_id] = (seq - 1, prev_hash)
         return rows
 
     def append_rows(self, rows: list[StoredEvent]) -> None:
