@@ -78,14 +78,25 @@ def _fraction_maker():
     return Fraction
 
 
-_make_fraction = _fraction_maker()
+
+_FAST_FRACTIONS = _fraction_maker() is _coprime_fraction
+_new_object = object.__new__
 
 
 def _dec_hook(kind: type, value: Any) -> Any:
     if kind is Fraction:
         numerator, denominator = value
-        if type(numerator) is int and type(denominator) is int and denominator > 0 and gcd(numerator, denominator) == 1:
-            return _make_fraction(numerator, denominator)
+        if (
+            _FAST_FRACTIONS
+            and type(numerator) is int
+            and type(denominator) is int
+            and denominator > 0
+            and gcd(numerator, denominator) == 1
+        ):
+            fraction = _new_object(Fraction)  # _coprime_fraction, inlined: the hot path
+            fraction._numerator = numerator
+            fraction._denominator = denominator
+            return fraction
         return Fraction(numerator, denominator)  # normalizes; raises on a zero denominator
     raise NotImplementedError(f"a snapshot cannot hold {kind!r}")
 
@@ -123,8 +134,9 @@ def encode_state(state: MatchState) -> bytes:
     if not can_snapshot(state):
         raise SnapshotUnusable(f"game {state.game!r} declares no STATE_TYPE")
     without_game = dataclasses.replace(state, g=None)
+    game_state = engine.get(state.game).snapshot_game_state(state)
     return _encoder.encode(
-        _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(state.g)))
+        _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(game_state)))
     )
 
 
@@ -136,14 +148,15 @@ def decode_state(body: bytes) -> MatchState:
         if envelope.format != FORMAT:
             raise SnapshotUnusable(f"snapshot format {envelope.format}, this version reads {FORMAT}")
         try:
-            state_type = engine.get(envelope.game).STATE_TYPE
+            game = engine.get(envelope.game)
         except MalformedInput:
             raise SnapshotUnusable(f"snapshot of unknown game {envelope.game!r}") from None
+        state_type = game.STATE_TYPE
         if state_type is None:
             raise SnapshotUnusable(f"game {envelope.game!r} takes no snapshots")
         state = _state_decoder.decode(envelope.state)
-        state.g = _game_state_decoder(state_type).decode(envelope.game_state)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, ZeroDivisionError) as exc:
+        state.g = game.restore_game_state(state, _game_state_decoder(state_type).decode(envelope.game_state))
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, ZeroDivisionError, IndexError, KeyError, AttributeError) as exc:
         raise SnapshotUnusable(f"snapshot does not decode: {exc}") from None
     if state.game != envelope.game:
         raise SnapshotUnusable(f"snapshot says game {envelope.game!r} but holds a {state.game!r} state")
