@@ -231,13 +231,14 @@ class Store:
 
     # ---- snapshots (a cache of folded states; see projections/snapshots.py)
 
-    def snapshot(self, match_id: str, revision: str, upto: int | None = None) -> tuple[int, bytes] | None:
-        """(seq, body) of the match's stored snapshot if it was written by ``revision``
-        after an event still in the log with the same hash (and at or before ``upto``)."""
+    def snapshot(self, match_id: str, revision: str, upto: int | None = None) -> tuple[int, bytes, int] | None:
+        """(seq, body, the log's last seq) of the match's stored snapshot if it was
+        written by ``revision`` after an event still in the log with the same hash (and
+        at or before ``upto``).  The last seq spares a read of an empty tail."""
         self._flush_for(match_id)
         sql = (
-            "SELECT s.seq, s.body FROM snapshots s JOIN events e "
-            "ON e.match_id = s.match_id AND e.seq = s.seq AND e.hash = s.hash "
+            "SELECT s.seq, s.body, (SELECT max(seq) FROM events WHERE match_id = s.match_id) "
+            "FROM snapshots s JOIN events e ON e.match_id = s.match_id AND e.seq = s.seq AND e.hash = s.hash "
             "WHERE s.match_id = ? AND s.revision = ?"
         )
         params: list = [match_id, revision]
@@ -250,7 +251,7 @@ class Store:
             return None
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-        return (row[0], bytes(row[1])) if row else None
+        return (row[0], bytes(row[1]), row[2]) if row else None
 
     def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
         """Keep ``body`` as the match's snapshot after event ``seq`` (replacing the one

@@ -55,24 +55,28 @@ class Ledger:
                 self.store.events(match_id)  # raises UnknownMatch
             if at < 1 or at > head[0]:
                 raise MalformedInput(f"--at {at} is outside match {match_id!r} (events 1 to {head[0]})")
-            replayer = self._start(match_id, upto=at)
-            replayer.feed_all(self.store.events(match_id, after=replayer.last_seq, upto=at))
+            replayer, caught_up = self._start(match_id, upto=at)
+            if not caught_up:
+                replayer.feed_all(self.store.events(match_id, after=replayer.last_seq, upto=at))
             return replayer.state
         replayer = self._replayers.get(match_id)
+        caught_up = False
         if replayer is None or replayer.state is None:
-            replayer = self._start(match_id)
+            replayer, caught_up = self._start(match_id)
             self._replayers[match_id] = replayer
-        replayer.feed_all(self.store.events(match_id, after=replayer.last_seq))
+        if not caught_up:
+            replayer.feed_all(self.store.events(match_id, after=replayer.last_seq))
         if replayer.state is None:
             raise CorruptLog(f"match {match_id!r} has no events")
         return replayer.state
 
-    def _start(self, match_id: str, upto: int | None = None) -> Replayer:
-        """A replayer resumed from the match's snapshot when one is usable, else fresh."""
+    def _start(self, match_id: str, upto: int | None = None) -> tuple[Replayer, bool]:
+        """A replayer resumed from the match's snapshot when one is usable, else fresh;
+        and whether it already stands at the last event wanted (no tail to read)."""
         if self.use_snapshots:
             found = self.store.snapshot(match_id, snapshots.revision(), upto)
             if found is not None:
-                seq, body = found
+                seq, body, last_seq = found
                 try:
                     state = snapshots.decode_state(body)
                 except snapshots.SnapshotUnusable:
@@ -80,10 +84,10 @@ class Ledger:
                 if state is not None and state.match_id == match_id and state.last_seq == seq:
                     if upto is None:
                         self._snapshot_seq[match_id] = seq
-                    return Replayer.resume(state)
+                    return Replayer.resume(state), seq == (last_seq if upto is None else upto)
         if upto is None:
             self._snapshot_seq.setdefault(match_id, 0)
-        return Replayer(match_id)
+        return Replayer(match_id), False
 
     # ---- snapshots
 

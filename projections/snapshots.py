@@ -161,3 +161,17 @@ def decode_state(body: bytes) -> MatchState:
     if state.game != envelope.game:
         raise SnapshotUnusable(f"snapshot says game {envelope.game!r} but holds a {state.game!r} state")
     return state
+
+
+def holds_another_state(body: bytes, state: MatchState) -> bool:
+    """Whether the snapshot ``body`` holds a state other than ``state`` (the rebuild at
+    the same event): what verify reports.  One that cannot be read is not reported, as
+    reads ignore it too."""
+    if encode_state(state) == body:  # the common case: the same bytes
+        return False
+    try:
+        # Equal states may still encode differently (a set's iteration order depends on
+        # how it was built), so only a decoded comparison can say they differ.
+        return decode_state(body) != state
+    except SnapshotUnusable:
+        return False
