@@ -51,26 +51,24 @@ def distance_steps(studio: Studio, blocked, actions, cell: Cell) -> int | None:
     """Fewest orthogonal steps from ``cell`` to another action through cells that are
     neither walls nor lights (the Clarification); None when none is reachable within
     ``DISTANCE_HORIZON`` steps (worth the cap either way)."""
-    adjacent = studio.open_sets[cell] & actions  # (neighbours inside the studio, not walls)
-    if adjacent and not adjacent <= blocked:
-        return 1  # another action right next to it
     near = studio.open_near  # neighbours inside the studio that are not walls
-    seen = set(blocked)  # lights are never stepped on
-    seen.add(cell)
+    # Lights are never stepped on: they are skipped where met rather than copied into
+    # ``seen`` (a walk ends at most a few steps out; there are many lights).
+    seen = {cell}
     frontier = [cell]
     for step in range(1, DISTANCE_HORIZON + 1):
         following = []
         for at in frontier:
             for n in near[at]:
-                if n in seen:
+                if n in seen or n in blocked:
                     continue
                 if n in actions:
                     return step
                 seen.add(n)
                 following.append(n)
-        frontier = following
-        if not frontier:
+        if not following:
             return None
+        frontier = following
     return None
 
 

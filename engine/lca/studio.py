@@ -145,6 +145,13 @@ class Studio:
         return self._tables.open_two
 
     @property
+    def walks(self) -> dict:
+        """cell -> for each floor neighbour ``a`` of it: ``(a, open_sets[a], open_two[a],
+        ((b, open_sets[b]) for each floor neighbour b of a))``, the walks of up to three
+        steps from the cell laid out once, so that following them costs no look-ups."""
+        return self._tables.walks
+
+    @property
     def balls(self) -> dict:
         """cell -> (the cells 1 to 3 steps from it through floor cells when nothing else
         blocks, those of them 1 or 2 steps away); filled in by ``lights.light_reach``."""
@@ -260,6 +267,7 @@ class _Tables:
         "open_two",
         "rows",
         "size",
+        "walks",
         "walls",
         "width"
     )
@@ -276,8 +284,13 @@ class _Tables:
         self.open_two = _Derived(
             self.open_near, lambda near, cell: frozenset(near[cell]).union(*(near[n] for n in near[cell]))
         )
+        self.walks = _Derived(self.open_near, self._walks_from)
         self.balls: dict[Cell, frozenset] = {}
         self._cells: list[Cell] | None = None
+
+    def _walks_from(self, near: _Neighbours, cell: Cell) -> tuple:
+        sets, two = self.open_sets, self.open_two
+        return tuple((a, sets[a], two[a], tuple((b, sets[b]) for b in near[a])) for a in near[cell])
 
     def cells(self) -> list[Cell]:
         """Every cell in reading order."""
