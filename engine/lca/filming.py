@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -131,5 +130,5 @@ def resolve_filming(
     # each player's points summed exactly over common denominators, one Fraction at the end
     parts: dict[str, dict[int, int]] = {p: {} for p in players}
     cells = tuple(_film(x, count[x], watching[x], contributors[x], actions, divisor, parts) for x in filmed)
-    exact = {p: sums.total(into) for p, into in parts.items()}
-    return FilmingResult(cells, exact, {p: math.floor(v) for p, v in exact.items()})
+    exact, scores = sums.scored(parts)
+    return FilmingResult(cells, exact, scores)

@@ -99,7 +99,7 @@ class LcaGame(BaseGame):
     # ---- resolution
 
     def _cells(self, state: MatchState, round_no: int) -> dict[str, list]:
-        return {p: [parse_cell(t) for t in sub.tokens] for p, sub in state.round_submissions(round_no).items()}
+        return {p: list(map(parse_cell, sub.tokens)) for p, sub in state.round_submissions(round_no).items()}
 
     def resolve_round(self, state: MatchState, round_no: int) -> Any:
         g: LcaState = state.g

@@ -152,6 +152,11 @@ class Studio:
         return self._tables.walks
 
     @property
+    def rings(self) -> dict:
+        """cell -> its :class:`Rings` (the cells 1, 2, ... steps from it through floor cells)."""
+        return self._tables.rings
+
+    @property
     def balls(self) -> dict:
         """cell -> (the cells 1 to 3 steps from it through floor cells when nothing else
         blocks, those of them 1 or 2 steps away); filled in by ``lights.light_reach``."""
@@ -253,6 +258,30 @@ class _Derived(dict):
         return value
 
 
+class Rings(list):
+    """The cells exactly 1, 2, ... steps from a cell through floor cells (walls are never
+    stepped on), each ring a frozenset; worked out only as far as anyone has asked."""
+
+    __slots__ = ("_near", "_seen")
+
+    def __init__(self, near: _Neighbours, cell: Cell) -> None:
+        super().__init__()
+        self._near, self._seen = near, {cell}
+        self.append(frozenset((cell,)))  # ring 0: the cell itself
+
+    def ring(self, steps: int) -> frozenset:
+        while len(self) <= steps:
+            near, seen = self._near, self._seen
+            following = []
+            for at in self[-1]:
+                for n in near[at]:
+                    if n not in seen:
+                        seen.add(n)
+                        following.append(n)
+            self.append(frozenset(following))
+        return self[steps]
+
+
 class _Tables:
     """What a studio map determines, computed once per map and shared by every Studio
     with the same rows (the tables are filled in on demand and never change a value)."""
@@ -265,6 +294,7 @@ class _Tables:
         "open_near",
         "open_sets",
         "open_two",
+        "rings",
         "rows",
         "size",
         "walks",
@@ -285,6 +315,7 @@ class _Tables:
             self.open_near, lambda near, cell: frozenset(near[cell]).union(*(near[n] for n in near[cell]))
         )
         self.walks = _Derived(self.open_near, self._walks_from)
+        self.rings = _Derived(self.open_near, Rings)
         self.balls: dict[Cell, frozenset] = {}
         self._cells: list[Cell] | None = None
 
