@@ -14,11 +14,7 @@ from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
-from .studio import Studio, cell_name, parse_cell, parse_studio_text
-
-
-def _level(count: int) -> int:
-    return count if count < BRIGHTNESS_CAP else BRIGHTNESS_CAP
+from .studio import Studio, cell_names, parse_cell, parse_studio_text
 
 
 def _copied(value):
@@ -147,19 +143,21 @@ class LcaGame(BaseGame):
     def announce_round(self, state: MatchState, round_no: int, result: Any) -> tuple[dict, dict]:
         if round_no == 1:
             lights: LightsResult = result
+            cap = BRIGHTNESS_CAP
+            levels = [n if n < cap else cap for n in lights.count.values()]
             public = {
-                "lights": [cell_name(c) for c in lights.lights()],
-                "brightness": dict(zip(map(cell_name, lights.count), map(_level, lights.count.values()))),
+                "lights": cell_names(lights.lights()),
+                "brightness": dict(zip(cell_names(lights.count), levels)),
             }
             private = {
-                p: {"lights": [cell_name(c) for c in sorted(lights.placed[p])], "lights_score": lights.scores[p]}
+                p: {"lights": cell_names(sorted(lights.placed[p])), "lights_score": lights.scores[p]}
                 for p in state.players
             }
             return public, private
         if round_no == 2:
             cameras: CamerasResult = result
             return (
-                {"cameras": [cell_name(c) for c in cameras.centres()]},
+                {"cameras": cell_names(cameras.centres())},
                 {p: {"camera_score": cameras.scores[p]} for p in state.players},
             )
         actions, filming = result

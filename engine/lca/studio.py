@@ -54,6 +54,15 @@ def cell_name(cell: Cell) -> str:
         return name
 
 
+def cell_names(cells) -> list[str]:
+    """``[cell_name(c) for c in cells]``; names already made are looked up in one go."""
+    cells = cells if isinstance(cells, (list, tuple)) else list(cells)
+    try:
+        return list(map(_NAMES.__getitem__, cells))
+    except (KeyError, TypeError):
+        return [cell_name(c) for c in cells]
+
+
 @lru_cache(maxsize=8192)
 def _parse_cell(token: str) -> Cell:
     match = _CELL_RE.match(token.strip())
