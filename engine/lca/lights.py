@@ -136,7 +136,6 @@ def resolve_lights(
     count = studio.reading_order(count)
     # points of each brightened cell, by the number of lights brightening it (capped at 5)
     by_count = [0] + [LIGHT_POINTS[min(n, BRIGHTNESS_CAP)] for n in range(1, max(count.values(), default=0) + 1)]
-    worth = dict(zip(count, map(by_count.__getitem__, count.values())))
     # L3: once per cell, however many of P's lights reach it
-    scores = {p: sum(map(worth.__getitem__, lit_by[p])) for p in players}
+    scores = {p: sum(map(by_count.__getitem__, map(count.__getitem__, lit_by[p]))) for p in players}
     return LightsResult(placed_all, owner, reach, count, lit_by, scores)
