@@ -271,22 +271,21 @@ class Rings(list):
     """The cells exactly 1, 2, ... steps from a cell through floor cells (walls are never
     stepped on), each ring a frozenset; worked out only as far as anyone has asked."""
 
-    __slots__ = ("_near", "_seen")
+    __slots__ = ("_near",)
 
     def __init__(self, near: _Neighbours, cell: Cell) -> None:
         super().__init__()
-        self._near, self._seen = near, {cell}
+        self._near = near
         self.append(frozenset((cell,)))  # ring 0: the cell itself
 
     def ring(self, steps: int) -> frozenset:
+        near = self._near
         while len(self) <= steps:
-            near, seen = self._near, self._seen
-            following = []
-            for at in self[-1]:
-                for n in near[at]:
-                    if n not in seen:
-                        seen.add(n)
-                        following.append(n)
+            # The studio is a grid: a neighbour of a cell of the last ring is one ring
+            # nearer or one further, so nothing but the ring before it need be set aside.
+            following = {n for at in self[-1] for n in near[at]}
+            if len(self) >= 2:
+                following.difference_update(self[-2])
             self.append(frozenset(following))
         return self[steps]
 
