@@ -14,7 +14,7 @@ from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
-from .studio import Studio, cell_names, parse_cell, parse_studio_text
+from .studio import Studio, cell_names, parse_cells, parse_studio_text
 
 
 def _copied(value):
@@ -104,7 +104,7 @@ class LcaGame(BaseGame):
     # ---- resolution
 
     def _cells(self, state: MatchState, round_no: int) -> dict[str, list]:
-        return {p: list(map(parse_cell, sub.tokens)) for p, sub in state.round_submissions(round_no).items()}
+        return {p: parse_cells(sub.tokens) for p, sub in state.round_submissions(round_no).items()}
 
     def resolve_round(self, state: MatchState, round_no: int) -> Any:
         g: LcaState = state.g

@@ -71,15 +71,29 @@ def _parse_cell(token: str) -> Cell:
     return (int(match.group(2)) - 1, column_index(match.group(1)))
 
 
+_CELLS: dict[str, Cell] = {}  # name -> cell, for the names parsed so far (bounded)
+
+
 def parse_cell(token: str) -> Cell:
     """A cell name (any case) -> cell; MalformedInput if it is not a cell name at all.
     (Successful parses of ``str`` tokens are cached; errors are raised every time.)"""
     if type(token) is str:
-        return _parse_cell(token)
+        cell = _parse_cell(token)
+        if len(_CELLS) < 65536:
+            _CELLS[token] = cell
+        return cell
     match = _CELL_RE.match(str(token).strip())
     if not match or int(match.group(2)) == 0:
         raise MalformedInput(f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)")
     return (int(match.group(2)) - 1, column_index(match.group(1)))
+
+
+def parse_cells(tokens) -> list[Cell]:
+    """``[parse_cell(t) for t in tokens]``; names parsed before are looked up in one go."""
+    try:
+        return list(map(_CELLS.__getitem__, tokens))
+    except (KeyError, TypeError):
+        return [parse_cell(t) for t in tokens]
 
 
 def parse_studio_text(text: str) -> list[str]:
