@@ -84,9 +84,9 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
     if bad_type is not None:
         raise KeyError(bad_type)
 
+    order = public_order(g.players, g.guest_of.values())
     watch: dict[str, list[dict]] = {}
     if watches:
-        order = public_order(g.players, g.guest_of.values())
         # Everyone whose action had effective target E this round, Swaps and the watcher
         # included (gathered only for the targets someone watched).
         seen_by: dict[str, set[str]] = {target: set() for _s, _t, target in watches}
