@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -18,9 +17,30 @@ CAP = 50
 DISTANCE_HORIZON = CAP // DISTANCE_POINTS
 
 
-def in_diamond(studio: Studio, actions, cell: Cell, centre_must_be_empty: bool) -> bool:
+#: cell -> (the four cells next to it, the cells two steps from it), inside the studio
+#: or not (cells repeat from match to match; bounded)
+_AROUND: dict[Cell, tuple[frozenset[Cell], frozenset[Cell]]] = {}
+
+
+def _around(cell: Cell) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    around = _AROUND.get(cell)
+    if around is None:
+        r, c = cell
+        next_to = frozenset((r + dr, c + dc) for dr, dc in DIRECTIONS)
+        two_away = frozenset((x + dr, y + dc) for x, y in next_to for dr, dc in DIRECTIONS) - {cell}
+        around = (next_to, two_away)
+        if len(_AROUND) < 65536:
+            _AROUND[cell] = around
+    return around
+
+
+def in_diamond(studio: Studio, actions: frozenset, cell: Cell, centre_must_be_empty: bool) -> bool:
     """L5: ``cell`` is one of four actions on the four orthogonal neighbours of some
     centre cell; with ``centre_must_be_empty`` that centre holds no action."""
+    # The other three actions of such a diamond are two steps from ``cell``: without
+    # three actions there (the usual case) there is no diamond to look for.
+    if len(actions & _around(cell)[1]) < 3:
+        return False
     for centre in studio.near[cell]:
         r, c = centre
         if (
@@ -34,8 +54,10 @@ def in_diamond(studio: Studio, actions, cell: Cell, centre_must_be_empty: bool) 
     return False
 
 
-def line_count(actions, cell: Cell) -> int:
+def line_count(actions: frozenset, cell: Cell) -> int:
     """The largest number of actions on consecutive cells starting from one neighbour."""
+    if actions.isdisjoint(_around(cell)[0]):
+        return 0  # no action next to it (the usual case)
     best = 0
     r, c = cell
     for dr, dc in DIRECTIONS:
@@ -47,18 +69,40 @@ def line_count(actions, cell: Cell) -> int:
     return best
 
 
-def distance_steps(studio: Studio, blocked, actions, cell: Cell) -> int | None:
+def distance_steps(studio: Studio, blocked: frozenset, actions: frozenset, cell: Cell, targets: frozenset | None = None) -> int | None:
     """Fewest orthogonal steps from ``cell`` to another action through cells that are
     neither walls nor lights (the Clarification); None when none is reachable within
-    ``DISTANCE_HORIZON`` steps (worth the cap either way)."""
-    adjacent = studio.open_sets[cell] & actions  # (neighbours inside the studio, not walls)
-    if adjacent and not adjacent <= blocked:
-        return 1  # another action right next to it
-    near = studio.open_near  # neighbours inside the studio that are not walls
-    seen = set(blocked)  # lights are never stepped on
-    seen.add(cell)
-    frontier = [cell]
+    ``DISTANCE_HORIZON`` steps (worth the cap either way).  ``targets``: the actions
+    not on a light, when the caller has them."""
+    if targets is None:
+        targets = actions.difference(blocked)
+    # While no light stands in the way, the steps are those through floor cells alone:
+    # ring after ring of the studio's own distances (kept per map), a set test each.
+    rings = studio.rings[cell]
     for step in range(1, DISTANCE_HORIZON + 1):
+        ring = rings.ring(step)
+        if not ring.isdisjoint(targets):
+            return step
+        if not ring:
+            return None
+        if not ring.isdisjoint(blocked):  # a light on the way: walk around it from here
+            return _walk(studio, blocked, actions, rings, step)
+    return None
+
+
+def _walk(studio: Studio, blocked: frozenset, actions: frozenset, rings, step: int) -> int | None:
+    """``distance_steps`` from its ``step``-th step on, by a breadth-first walk that
+    steps around the lights; the rings before ``step`` hold no light and no action."""
+    near = studio.open_near  # neighbours inside the studio that are not walls
+    # The studio is a grid: a cell's neighbours are one ring nearer or one further, so
+    # the two rings before ``step`` are all the walk could step back onto.  Lights are
+    # never stepped on: they count as seen.
+    frontier = rings[step - 1]
+    seen = set(blocked)
+    seen |= frontier
+    if step >= 2:
+        seen |= rings[step - 2]
+    for step in range(step, DISTANCE_HORIZON + 1):
         following = []
         for at in frontier:
             for n in near[at]:
@@ -68,9 +112,9 @@ def distance_steps(studio: Studio, blocked, actions, cell: Cell) -> int | None:
                     return step
                 seen.add(n)
                 following.append(n)
-        frontier = following
-        if not frontier:
+        if not following:
             return None
+        frontier = following
     return None
 
 
@@ -87,10 +131,12 @@ class ActionPoints:
         return self.diamond + self.line + self.distance
 
 
-def action_points(studio: Studio, blocked, actions, cell: Cell, centre_must_be_empty: bool) -> ActionPoints:
+def action_points(
+    studio: Studio, blocked: frozenset, actions: frozenset, cell: Cell, centre_must_be_empty: bool, targets: frozenset | None = None
+) -> ActionPoints:
     diamond = DIAMOND_POINTS if in_diamond(studio, actions, cell, centre_must_be_empty) else 0  # 20 at most
     m = line_count(actions, cell)
-    steps = distance_steps(studio, blocked, actions, cell)
+    steps = distance_steps(studio, blocked, actions, cell, targets)
     distance = CAP if steps is None else min(CAP, DISTANCE_POINTS * steps)
     return ActionPoints(diamond, min(CAP, LINE_POINTS * m), distance, m, steps)
 
@@ -117,8 +163,9 @@ def resolve_actions(
             sharers.setdefault(cell, []).append(p)
     actions = frozenset(sharers)
     blocked = frozenset(lights)
+    targets = actions - blocked  # what a distance walk can end on
     order = sorted(sharers)
-    points = {cell: action_points(studio, blocked, actions, cell, centre_must_be_empty) for cell in order}
+    points = {cell: action_points(studio, blocked, actions, cell, centre_must_be_empty, targets) for cell in order}
     merged = {cell: tuple(sharers[cell]) for cell in order}
     parts: dict[str, dict[int, int]] = {p: {} for p in players}
     for cell, who in merged.items():
@@ -126,6 +173,5 @@ def resolve_actions(
         for p in who:  # a merged action's points are split evenly among those who named it
             into = parts[p]
             into[k] = into.get(k, 0) + total
-    exact = {p: sums.total(into) for p, into in parts.items()}
-    scores = {p: math.floor(v) for p, v in exact.items()}
+    exact, scores = sums.scored(parts)
     return ActionsResult(named, merged, points, exact, scores)

@@ -84,10 +84,8 @@ def resolve_cameras(
         x: 3 * (n if n < BRIGHTNESS_CAP else BRIGHTNESS_CAP) * (common // d) if (n := count.get(x)) else 0
         for x, d in seen.items()
     }
-    exact = {
-        p: sums.fraction(sum(map(worth.__getitem__, chain.from_iterable(player_blocks))), common)
-        for p, player_blocks in blocks.items()
-    }
-    scores = {p: math.floor(v) for p, v in exact.items()}  # rounded down once, when scored
+    numerators = {p: sum(map(worth.__getitem__, chain.from_iterable(player_blocks))) for p, player_blocks in blocks.items()}
+    exact = {p: sums.fraction(n, common) for p, n in numerators.items()}
+    scores = {p: n // common for p, n in numerators.items()}  # rounded down once, when scored
     seen_in_order = dict(sorted(seen.items())) if studio is None else studio.reading_order(seen)
     return CamerasResult(cameras, seen_in_order, exact, scores)

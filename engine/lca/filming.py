@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,15 +35,33 @@ class FilmingResult:
 
 
 def film_cell(cell: Cell, lights: LightsResult, cameras: CamerasResult, actions: ActionsResult, divisor: int) -> FilmedCell | None:
-    return _film(cell, lights, _watching(cameras), actions, divisor, None)
+    count = lights.count.get(cell, 0)
+    seeing = _watching(cameras, frozenset((cell,))).get(cell)
+    if count < 1 or not seeing:
+        return None
+    return _film(cell, count, seeing, lights.contributors(cell), actions, divisor, None)
 
 
-def _watching(cameras: CamerasResult) -> dict[Cell, list[tuple[str, Cell]]]:
-    """cell -> the cameras (owner, centre) whose 3x3 block contains it, in player then
-    submission order (``CamerasResult.seeing``)."""
+_BLOCK_SETS: dict[Cell, frozenset[Cell]] = {}
+
+
+def _block_set(centre: Cell) -> frozenset[Cell]:
+    """``_block`` as a frozenset, kept per centre (centres repeat from match to match)."""
+    cells = _BLOCK_SETS.get(centre)
+    if cells is None:
+        cells = frozenset(_block(centre))
+        if len(_BLOCK_SETS) < 65536:
+            _BLOCK_SETS[centre] = cells
+    return cells
+
+
+def _watching(cameras: CamerasResult, among: frozenset[Cell]) -> dict[Cell, list[tuple[str, Cell]]]:
+    """cell of ``among`` -> the cameras (owner, centre) whose 3x3 block contains it, in
+    player then submission order (``CamerasResult.seeing``); cells no camera sees are left out."""
     watching: dict[Cell, list[tuple[str, Cell]]] = {}
     for camera in cameras.all_cameras():
-        for x in _block(camera[1]):
+        # only the few cells of the block that matter are looked at (a set intersection)
+        for x in among & _block_set(camera[1]):
             if x in watching:
                 watching[x].append(camera)
             else:
@@ -52,20 +69,24 @@ def _watching(cameras: CamerasResult) -> dict[Cell, list[tuple[str, Cell]]]:
     return watching
 
 
+def _contributors(lights: LightsResult, cells: frozenset[Cell]) -> dict[Cell, list[str]]:
+    """cell of ``cells`` -> ``lights.contributors(cell)`` (player order), for all of them
+    at once: one set intersection per player instead of one look-up per player and cell."""
+    found: dict[Cell, list[str]] = {x: [] for x in cells}
+    for p, lit in lights.lit_by.items():
+        for x in lit & cells:
+            found[x].append(p)
+    return found
+
+
 def _film(
-    cell: Cell, lights: LightsResult, watching: dict, actions: ActionsResult, divisor: int, parts: dict | None
-) -> FilmedCell | None:
-    """``film_cell``; with ``parts`` ({player: {denominator: numerator sum}}) each
-    player's points from the cell are also added there, as integers."""
-    count = lights.count.get(cell, 0)
-    level = min(BRIGHTNESS_CAP, count)
-    if level < 1:
-        return None
-    seeing = watching.get(cell)
-    if not seeing:
-        return None
+    cell: Cell, count: int, seeing: list, contributors: list[str], actions: ActionsResult, divisor: int, parts: dict | None
+) -> FilmedCell:
+    """``film_cell`` for a cell that is lit (``count`` lights) and seen (by the cameras
+    ``seeing``); with ``parts`` ({player: {denominator: numerator sum}}) each player's
+    points from the cell are also added there, as integers."""
+    level = count if count < BRIGHTNESS_CAP else BRIGHTNESS_CAP
     points = actions.points[cell].total
-    contributors = lights.contributors(cell)  # distinct players
     lights_part: dict[str, Fraction] = {}
     if contributors:
         # Amendment: A(X) / (divisor x |C|); divisor is option filming_lights_divisor (2)
@@ -101,13 +122,13 @@ def _film(
 def resolve_filming(
     players: list[str], lights: LightsResult, cameras: CamerasResult, actions: ActionsResult, divisor: int
 ) -> FilmingResult:
-    cells = []
-    watching = _watching(cameras)
+    count = lights.count
+    watching = _watching(cameras, frozenset(actions.sharers))
+    # the action cells that are lit and seen, in reading order: the filmed cells
+    filmed = [x for x in sorted(watching) if count.get(x, 0) >= 1]
+    contributors = _contributors(lights, frozenset(filmed))
     # each player's points summed exactly over common denominators, one Fraction at the end
     parts: dict[str, dict[int, int]] = {p: {} for p in players}
-    for cell in sorted(actions.sharers):
-        filmed = _film(cell, lights, watching, actions, divisor, parts)
-        if filmed is not None:
-            cells.append(filmed)
-    exact = {p: sums.total(into) for p, into in parts.items()}
-    return FilmingResult(tuple(cells), exact, {p: math.floor(v) for p, v in exact.items()})
+    cells = tuple(_film(x, count[x], watching[x], contributors[x], actions, divisor, parts) for x in filmed)
+    exact, scores = sums.scored(parts)
+    return FilmingResult(cells, exact, scores)

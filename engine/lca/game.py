@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.base import BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
+from engine.base import HOST, BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
 from ledger.errors import IllegalMove, MalformedInput
 
 from . import render as _render
@@ -14,11 +14,16 @@ from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
-from .studio import Studio, cell_name, parse_cell, parse_studio_text
+from .studio import Studio, cell_names, parse_cells, parse_studio_text
 
 
-def _level(count: int) -> int:
-    return count if count < BRIGHTNESS_CAP else BRIGHTNESS_CAP
+def _copied(value):
+    """A copy of a JSON-ready value: new dicts and lists all the way down."""
+    if type(value) is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copied(v) for v in value]
+    return value
 
 
 def _divisor(text: str) -> int:
@@ -99,7 +104,7 @@ class LcaGame(BaseGame):
     # ---- resolution
 
     def _cells(self, state: MatchState, round_no: int) -> dict[str, list]:
-        return {p: [parse_cell(t) for t in sub.tokens] for p, sub in state.round_submissions(round_no).items()}
+        return {p: parse_cells(sub.tokens) for p, sub in state.round_submissions(round_no).items()}
 
     def resolve_round(self, state: MatchState, round_no: int) -> Any:
         g: LcaState = state.g
@@ -138,25 +143,34 @@ class LcaGame(BaseGame):
     def announce_round(self, state: MatchState, round_no: int, result: Any) -> tuple[dict, dict]:
         if round_no == 1:
             lights: LightsResult = result
+            cap = BRIGHTNESS_CAP
+            levels = [n if n < cap else cap for n in lights.count.values()]
             public = {
-                "lights": [cell_name(c) for c in lights.lights()],
-                "brightness": dict(zip(map(cell_name, lights.count), map(_level, lights.count.values()))),
+                "lights": cell_names(lights.lights()),
+                "brightness": dict(zip(cell_names(lights.count), levels)),
             }
             private = {
-                p: {"lights": [cell_name(c) for c in sorted(lights.placed[p])], "lights_score": lights.scores[p]}
+                p: {"lights": cell_names(sorted(lights.placed[p])), "lights_score": lights.scores[p]}
                 for p in state.players
             }
             return public, private
         if round_no == 2:
             cameras: CamerasResult = result
             return (
-                {"cameras": [cell_name(c) for c in cameras.centres()]},
+                {"cameras": cell_names(cameras.centres())},
                 {p: {"camera_score": cameras.scores[p]} for p in state.players},
             )
         actions, filming = result
         return {}, {
             p: {"action_score": actions.scores[p], "filming_score": filming.scores[p]} for p in state.players
         }
+
+    def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
+        # outcome(state, HOST), outcome(state, PUBLIC): the outcome is the same in every
+        # view (all of it is public at the end), so it is computed once; the public copy
+        # shares no object with the host's.
+        outcome = self.outcome(state, HOST)
+        return outcome, _copied(outcome)
 
     # ---- read models
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 
 from .studio import Cell, Studio
 
@@ -79,19 +80,17 @@ def light_reach(studio: Studio, lights: frozenset | set, source: Cell, lights_li
         return everything - lights
     # A cell is reached when a walk of 1 to 3 steps through floor cells leads to it
     # whose first and second cells (those it passes through) hold no light.
-    sets, two = studio.open_sets, studio.open_two
-    first = sets[source]
-    reached = set(first)
-    for a in first:
+    reached = set(studio.open_sets[source])
+    for a, a_next, a_two, walks_on in studio.walks[source]:
         if a in lights:
             continue  # reached, not passed
-        if lights.isdisjoint(sets[a]):
-            reached |= two[a]
+        if lights.isdisjoint(a_next):
+            reached |= a_two
         else:
-            for b in sets[a]:
-                reached.add(b)
+            reached |= a_next
+            for b, b_next in walks_on:
                 if b not in lights:
-                    reached |= sets[b]
+                    reached |= b_next
     reached.discard(source)  # never the light's own cell
     if not lights_light_lights:
         reached.difference_update(lights)
@@ -132,14 +131,11 @@ def resolve_lights(
     owner = {cell: p for p, cells in placed_all.items() for cell in cells}
     light_set = frozenset(owner)
     reach = {cell: light_reach(studio, light_set, cell, lights_light_lights) for cell in sorted(owner)}
-    count: Counter = Counter()
-    for cells in reach.values():
-        count.update(cells)
+    count = Counter(chain.from_iterable(reach.values()))
     lit_by = {p: frozenset().union(*(reach[c] for c in cells)) if cells else frozenset() for p, cells in placed_all.items()}
     count = studio.reading_order(count)
     # points of each brightened cell, by the number of lights brightening it (capped at 5)
     by_count = [0] + [LIGHT_POINTS[min(n, BRIGHTNESS_CAP)] for n in range(1, max(count.values(), default=0) + 1)]
-    worth = dict(zip(count, map(by_count.__getitem__, count.values())))
     # L3: once per cell, however many of P's lights reach it
-    scores = {p: sum(map(worth.__getitem__, lit_by[p])) for p in players}
+    scores = {p: sum(map(by_count.__getitem__, map(count.__getitem__, lit_by[p]))) for p in players}
     return LightsResult(placed_all, owner, reach, count, lit_by, scores)

@@ -54,6 +54,15 @@ def cell_name(cell: Cell) -> str:
         return name
 
 
+def cell_names(cells) -> list[str]:
+    """``[cell_name(c) for c in cells]``; names already made are looked up in one go."""
+    cells = cells if isinstance(cells, (list, tuple)) else list(cells)
+    try:
+        return list(map(_NAMES.__getitem__, cells))
+    except (KeyError, TypeError):
+        return [cell_name(c) for c in cells]
+
+
 @lru_cache(maxsize=8192)
 def _parse_cell(token: str) -> Cell:
     match = _CELL_RE.match(token.strip())
@@ -62,15 +71,29 @@ def _parse_cell(token: str) -> Cell:
     return (int(match.group(2)) - 1, column_index(match.group(1)))
 
 
+_CELLS: dict[str, Cell] = {}  # name -> cell, for the names parsed so far (bounded)
+
+
 def parse_cell(token: str) -> Cell:
     """A cell name (any case) -> cell; MalformedInput if it is not a cell name at all.
     (Successful parses of ``str`` tokens are cached; errors are raised every time.)"""
     if type(token) is str:
-        return _parse_cell(token)
+        cell = _parse_cell(token)
+        if len(_CELLS) < 65536:
+            _CELLS[token] = cell
+        return cell
     match = _CELL_RE.match(str(token).strip())
     if not match or int(match.group(2)) == 0:
         raise MalformedInput(f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)")
     return (int(match.group(2)) - 1, column_index(match.group(1)))
+
+
+def parse_cells(tokens) -> list[Cell]:
+    """``[parse_cell(t) for t in tokens]``; names parsed before are looked up in one go."""
+    try:
+        return list(map(_CELLS.__getitem__, tokens))
+    except (KeyError, TypeError):
+        return [parse_cell(t) for t in tokens]
 
 
 def parse_studio_text(text: str) -> list[str]:
@@ -143,6 +166,18 @@ class Studio:
         """cell -> the cells 1 or 2 steps away from it through floor cells (the cell
         itself included when it is a floor cell with a floor neighbour)."""
         return self._tables.open_two
+
+    @property
+    def walks(self) -> dict:
+        """cell -> for each floor neighbour ``a`` of it: ``(a, open_sets[a], open_two[a],
+        ((b, open_sets[b]) for each floor neighbour b of a))``, the walks of up to three
+        steps from the cell laid out once, so that following them costs no look-ups."""
+        return self._tables.walks
+
+    @property
+    def rings(self) -> dict:
+        """cell -> its :class:`Rings` (the cells 1, 2, ... steps from it through floor cells)."""
+        return self._tables.rings
 
     @property
     def balls(self) -> dict:
@@ -246,6 +281,29 @@ class _Derived(dict):
         return value
 
 
+class Rings(list):
+    """The cells exactly 1, 2, ... steps from a cell through floor cells (walls are never
+    stepped on), each ring a frozenset; worked out only as far as anyone has asked."""
+
+    __slots__ = ("_near",)
+
+    def __init__(self, near: _Neighbours, cell: Cell) -> None:
+        super().__init__()
+        self._near = near
+        self.append(frozenset((cell,)))  # ring 0: the cell itself
+
+    def ring(self, steps: int) -> frozenset:
+        near = self._near
+        while len(self) <= steps:
+            # The studio is a grid: a neighbour of a cell of the last ring is one ring
+            # nearer or one further, so nothing but the ring before it need be set aside.
+            following = {n for at in self[-1] for n in near[at]}
+            if len(self) >= 2:
+                following.difference_update(self[-2])
+            self.append(frozenset(following))
+        return self[steps]
+
+
 class _Tables:
     """What a studio map determines, computed once per map and shared by every Studio
     with the same rows (the tables are filled in on demand and never change a value)."""
@@ -258,8 +316,10 @@ class _Tables:
         "open_near",
         "open_sets",
         "open_two",
+        "rings",
         "rows",
         "size",
+        "walks",
         "walls",
         "width"
     )
@@ -276,8 +336,14 @@ class _Tables:
         self.open_two = _Derived(
             self.open_near, lambda near, cell: frozenset(near[cell]).union(*(near[n] for n in near[cell]))
         )
+        self.walks = _Derived(self.open_near, self._walks_from)
+        self.rings = _Derived(self.open_near, Rings)
         self.balls: dict[Cell, frozenset] = {}
         self._cells: list[Cell] | None = None
+
+    def _walks_from(self, near: _Neighbours, cell: Cell) -> tuple:
+        sets, two = self.open_sets, self.open_two
+        return tuple((a, sets[a], two[a], tuple((b, sets[b]) for b in near[a])) for a in near[cell])
 
     def cells(self) -> list[Cell]:
         """Every cell in reading order."""

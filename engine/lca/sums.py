@@ -41,3 +41,22 @@ def total(parts: dict[int, int]) -> Fraction:
         return fraction(numerator, denominator)
     common = math.lcm(*parts)
     return fraction(sum(numerator * (common // denominator) for denominator, numerator in parts.items()), common)
+
+
+def scored(parts: dict[str, dict[int, int]]) -> tuple[dict[str, Fraction], dict[str, int]]:
+    """Each player's exact sum of ``parts`` ({player: {denominator: numerator sum}}) and
+    its score, the sum rounded down once (taken from the integers, not the Fraction)."""
+    exact: dict[str, Fraction] = {}
+    scores: dict[str, int] = {}
+    for player, into in parts.items():
+        if not into:
+            exact[player], scores[player] = ZERO, 0
+            continue
+        if len(into) == 1:
+            ((common, numerator),) = into.items()
+        else:
+            common = math.lcm(*into)
+            numerator = sum(n * (common // d) for d, n in into.items())
+        exact[player] = fraction(numerator, common)  # (first: it is what refuses a zero denominator)
+        scores[player] = numerator // common
+    return exact, scores

@@ -45,7 +45,7 @@ def shoot(g: PhotoState, player: str) -> tuple[str, bool, str | None]:
     card = g.hands[player].pop(0)
     colour = colour_of(card)
     row = g.film[player][colour]
-    seq = sequence(row)
+    seq = [value_of(c) for c, up in row if up]  # sequence(row)
     face_up = continues(seq, value_of(card))
     row.append((card, face_up))
     good = None

@@ -147,6 +147,15 @@ class PhotographerGame(BaseGame):
     def resolve_round(self, state: MatchState, round_no: int) -> Any:
         raise CorruptLog(f"photographer has no rounds to close (a RoundClosed for round {round_no} in the log)")
 
+    def apply(self, state: MatchState, seq: int, event: Event) -> MatchState:
+        # Half the events of a match are turns: they skip BaseGame.apply's tests for the
+        # event kinds of round-based games (it would come to apply_other all the same).
+        if type(event) is TurnResolved:
+            state.last_seq = seq
+            self.apply_other(state, seq, event)
+            return state
+        return super().apply(state, seq, event)
+
     def apply_other(self, state: MatchState, seq: int, event: Event) -> None:
         if not isinstance(event, TurnResolved):
             raise CorruptLog(f"photographer cannot apply {type(event).__name__} (seq {seq})")

@@ -80,11 +80,24 @@ def _shots(g: PhotoState, participant: str, count: int):
     return public, private, good
 
 
+#: "FROM:TO" by (from, to): the few winds there are, written once each (bounded)
+_WIND_TEXT: dict[tuple[int, int], str] = {}
+
+
+def _wind_text(wind: tuple[int, int]) -> str:
+    text = _WIND_TEXT.get(wind)
+    if text is None:
+        text = f"{wind[0]}:{wind[1]}"
+        if len(_WIND_TEXT) < 4096:
+            _WIND_TEXT[wind] = text
+    return text
+
+
 def resolve(g: PhotoState, turn: int, participant: str, move: Move) -> tuple[dict, dict]:
     """Resolve a validated move; returns (public record, private notice)."""
     hand = g.hands[participant]
     wind = move.wind
-    wind_text = None if wind is None else f"{wind[0]}:{wind[1]}"
+    wind_text = None if wind is None else _wind_text(wind)
     if g.phase == "main":
         row, end, count = move.take
         taken = take(g, row - 1, end, count)

@@ -87,13 +87,15 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
     order = public_order(g.players, g.guest_of.values())
     watch: dict[str, list[dict]] = {}
     if watches:
-        # Everyone whose action had effective target E this round, Swaps and the watcher included.
-        seen_by: dict[str, set[str]] = {}  # effective target -> who had it
+        # Everyone whose action had effective target E this round, Swaps and the watcher
+        # included (gathered only for the targets someone watched).
+        seen_by: dict[str, set[str]] = {target: set() for _s, _t, target in watches}
         for p, targets in eff.items():
             for t in targets:
-                seen_by.setdefault(t, set()).add(p)
+                if t in seen_by:
+                    seen_by[t].add(p)
         for submitter, submitted, target in watches:
-            seen = seen_by.get(target, ())  # {p for p, targets in eff.items() if target in targets}
+            seen = seen_by[target]  # {p for p, targets in eff.items() if target in targets}
             watch.setdefault(submitter, []).append({"target": submitted, "seen": [p for p in order if p in seen]})
 
     previous = g.rounds.get(round_no - 1)
@@ -146,8 +148,9 @@ def _end_of_match(state: MatchState, result: RoundResult) -> None:
     for submitter, target in uniques:
         submitters_of.setdefault(target, set()).add(submitter)
     for submitter, target in uniques:
-        # No *other* submitter's Unique had this effective target.
-        if not submitters_of[target] - {submitter}:
+        # No *other* submitter's Unique had this effective target (the submitter is
+        # one of those who played a Unique on it, so they must be the only one).
+        if len(submitters_of[target]) == 1:
             unique_points[submitter] += 2
     # Guesses: a correct guess steals 1 from the participant whose partner was guessed.
     guess_points = {p: 0 for p in state.participants}
