@@ -88,17 +88,19 @@ def _intact_events(match_id: str, rows: Sequence[tuple]) -> list | None:
     """The rows' events if every check holds for every row, else None.  The common case
     (an intact log), checked column by column; ``_first_break`` walks the rows one by
     one to name the first break."""
+    if not rows:
+        return []
     try:
+        seqs, kinds, bodies, _recorded_at, _actors, prev_hashes, hashes = zip(*rows)
         digests = ChainHasher(match_id).digests(rows)
-        events = [decode_event(row[2]) for row in rows]
+        events = list(map(decode_event, bodies))
     except Exception:  # a body that does not decode, a column of an unexpected type: the walk meets it in its place
         return None
-    hashes = [row[6] for row in rows]
     intact = (
-        [row[0] for row in rows] == list(range(1, len(rows) + 1))
-        and [row[5] for row in rows] == [GENESIS_HASH, *hashes[:-1]]
-        and digests == hashes
-        and [type(event).__name__ for event in events] == [row[1] for row in rows]
+        seqs == tuple(range(1, len(rows) + 1))
+        and prev_hashes == (GENESIS_HASH, *hashes[:-1])
+        and tuple(digests) == hashes
+        and tuple([type(event).__name__ for event in events]) == kinds
     )
     return events if intact else None
 
