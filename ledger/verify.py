@@ -106,7 +106,7 @@ def _intact_events(match_id: str, rows: Sequence[tuple]) -> list | None:
 
 
 def _first_break(match_id: str, rows: Sequence[tuple], head: tuple[int, str] | None, decoded: list | None) -> list[Finding]:
-    """The first finding, row by row, in the order the checks are documented above."""
+    """The first finding, row by row, each row's checks in the order listed at the top."""
     hash_of = ChainHasher(match_id)
     prev_hash = GENESIS_HASH
     for index, row in enumerate(rows):

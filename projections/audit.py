@@ -54,10 +54,10 @@ def first_difference(recorded: Any, recomputed: Any, path: str = "") -> tuple[st
 def rederive(match_id: str, pairs: Iterable[tuple[int, Event]], bodies: Sequence[str] | None = None) -> list[Finding]:
     """Findings for the first announcement that the engine does not reproduce.
 
-    ``bodies``, when given, are the stored bodies the events were decoded from, one per
-    pair: an announcement whose stored body already is the recomputed event's encoding
-    is not encoded again (the stored body is the event's encoding: the engines' output
-    survives the JSON round trip byte for byte, tests/audit/test_fast_paths.py).
+    ``bodies``: the stored bodies the events were decoded from, one per pair, if known.
+    An announcement whose stored body already is the recomputed encoding is not encoded
+    again: engine output decoded and re-encoded gives back the same bytes
+    (tests/audit/test_fast_paths.py), so the comparison's answer is the same.
     """
     replayer = Replayer(match_id)
     for index, (seq, event) in enumerate(pairs):

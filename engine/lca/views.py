@@ -80,7 +80,7 @@ def final_result(state: MatchState) -> tuple[list[endgame.Standing], list[dict]]
     return standings, endgame.awards(standings, state.contracts, _contract_facts(state))
 
 
-def _contract_facts(state: MatchState) -> dict[str, dict[str, int]]:
+def _contract_facts(state: MatchState) -> dict[str, dict]:
     """What ``endgame.contract_met`` reads: each fact only for the players holding the
     contract that needs it (exclusive cameras and best shares for everyone cost more
     than the rest of the outcome, and most players hold no such contract)."""
