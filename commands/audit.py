@@ -27,7 +27,7 @@ def verify_cmd(match_id, all_matches, head, as_json):
       matchledger verify --all --json
     """
     from ledger.errors import MalformedInput, UnknownMatch, VerificationFailed
-    from ledger.verify import parse_head, verify_chain
+    from ledger.verify import parse_head, verify_chain_rows
     from projections.audit import rederive
 
     if bool(match_id) == bool(all_matches):
@@ -43,11 +43,11 @@ def verify_cmd(match_id, all_matches, head, as_json):
     report = []
     progress = _progress(ids) if all_matches and not as_json and sys.stderr.isatty() else None
     for mid in ids:
-        rows = store.rows(mid)
+        rows = store.chain_rows(mid)
         events: list = []
-        found = verify_chain(mid, rows, published, decoded=events)
+        found = verify_chain_rows(mid, rows, published, decoded=events)
         if not found:
-            found = rederive(mid, events)
+            found = rederive(mid, events, bodies=[row[2] for row in rows])
         findings += found
         report.append({"match": mid, "events": len(rows), "ok": not found, "findings": [f.to_json() for f in found]})
         if progress:

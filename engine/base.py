@@ -538,6 +538,11 @@ class BaseGame:
         return None
 
     def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
+        # A views module may offer both at once (``final_outcome(state)``), sharing the
+        # scoring that the two views have in common.
+        both = getattr(self.views, "final_outcome", None)
+        if both is not None:
+            return both(state)
         return self.outcome(state, HOST), self.outcome(state, PUBLIC)
 
     # ---- read models (JSON-ready dicts)

@@ -75,17 +75,25 @@ def scores(state: MatchState, view: View) -> dict:
 
 
 def final_result(state: MatchState) -> tuple[list[endgame.Standing], list[dict]]:
-    g = state.g
     table = category_scores(state)
     standings = endgame.rank_players(state.players, table)
-    facts = {
-        "lit_cells": {p: len(g.lights.lit_by[p]) for p in state.players},
-        "exclusive_cameras": {p: g.cameras.exclusive(p) for p in state.players},
-        "best_share": {
-            p: max((g.actions.share(c) for c in g.actions.named[p]), default=0) for p in state.players
-        },
+    return standings, endgame.awards(standings, state.contracts, _contract_facts(state))
+
+
+def _contract_facts(state: MatchState) -> dict[str, dict]:
+    """What ``endgame.contract_met`` reads: each fact only for the players holding the
+    contract that needs it (exclusive cameras and best shares for everyone cost more
+    than the rest of the outcome, and most players hold no such contract)."""
+    g = state.g
+
+    def holders(choice: str) -> list[str]:
+        return [p for p in state.players if choice in state.contracts.get(p, ())]
+
+    return {
+        "lit_cells": {p: len(g.lights.lit_by[p]) for p in holders("lights")},
+        "exclusive_cameras": {p: g.cameras.exclusive(p) for p in holders("camera")},
+        "best_share": {p: max((g.actions.share(c) for c in g.actions.named[p]), default=0) for p in holders("action")},
     }
-    return standings, endgame.awards(standings, state.contracts, facts)
 
 
 def outcome(state: MatchState, view: View) -> dict:
@@ -93,10 +101,26 @@ def outcome(state: MatchState, view: View) -> dict:
     # Even in a hand-scored match this is what the rules give: the log is never taken as
     # truth.  What the host announced stays in the log; `verify` and `audit` compare.
     if not state.g.complete:
-        return {**_head(state), "finished": False, "round": state.round, "standings": [], "awards": []}
+        return _unfinished(state)
     # all of the final table, ToLs, bonus shards, ECs and contract results are public at
     # the end, so every view gets the same outcome once the match is finished
+    return _finished(state, *final_result(state))
+
+
+def final_outcome(state: MatchState) -> tuple[dict, dict]:
+    """``outcome`` for the host and for the public, the final result computed once (the
+    two are equal, see ``outcome``); the public copy shares no object with the host's."""
+    if not state.g.complete:
+        return _unfinished(state), _unfinished(state)
     standings, awards = final_result(state)
+    return _finished(state, standings, awards), _finished(state, standings, [dict(a) for a in awards])
+
+
+def _unfinished(state: MatchState) -> dict:
+    return {**_head(state), "finished": False, "round": state.round, "standings": [], "awards": []}
+
+
+def _finished(state: MatchState, standings: list[endgame.Standing], awards: list[dict]) -> dict:
     return {
         **_head(state),
         "finished": True,
