@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.base import HOST, BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
+from engine.base import BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
 from ledger.errors import IllegalMove, MalformedInput
 
 from . import render as _render
@@ -15,15 +15,6 @@ from .cameras import CamerasResult, resolve_cameras
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
 from .studio import Studio, cell_names, parse_cells, parse_studio_text
-
-
-def _copied(value):
-    """A copy of a JSON-ready value: new dicts and lists all the way down."""
-    if type(value) is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_copied(v) for v in value]
-    return value
 
 
 def _divisor(text: str) -> int:
@@ -164,13 +155,6 @@ class LcaGame(BaseGame):
         return {}, {
             p: {"action_score": actions.scores[p], "filming_score": filming.scores[p]} for p in state.players
         }
-
-    def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
-        # outcome(state, HOST), outcome(state, PUBLIC): the outcome is the same in every
-        # view (all of it is public at the end), so it is computed once; the public copy
-        # shares no object with the host's.
-        outcome = self.outcome(state, HOST)
-        return outcome, _copied(outcome)
 
     # ---- read models
 
