@@ -12,14 +12,15 @@ from .common import ledger
 @click.argument("match_id", metavar="MATCH", required=False)
 @click.option("--all", "all_matches", is_flag=True, help="Every match in the database.")
 def checkpoint_cmd(match_id, all_matches):
-    """Store a snapshot of MATCH (or of every match) as it stands now.
+    """Store a snapshot of MATCH (or of every match), replayed from its first event.
 
     A snapshot is a cache of the replayed state, never part of the log: reads start from
     it only while the event it was taken after is unchanged and the engine is the same
     version; otherwise they replay from the first event.  `verify` never uses snapshots
     and reports one that differs from what the log gives.  Hosts rarely need this
     command: recording a command stores a snapshot when a match finishes and every 64
-    events; use it after `import`, or for a database written by an older version.
+    events; use it after `import`, for a database written by an older version, or to
+    replace a snapshot that `verify` reports.
 
     \b
     Examples:

@@ -92,8 +92,12 @@ class Ledger:
     # ---- snapshots
 
     def checkpoint(self, match_id: str) -> int:
-        """Store a snapshot of the match as it stands; the seq it was taken after."""
-        state = self.state(match_id)
+        """Store a snapshot of the match as it stands, replayed from its first event (so
+        that it replaces a snapshot that is stale or wrong); the seq it was taken after."""
+        replayer = Replayer(match_id)
+        replayer.feed_all(self.store.events(match_id))
+        self._replayers[match_id] = replayer
+        state = replayer.state
         head = self.store.head(match_id)
         self.store.save_snapshot(match_id, head[0], head[1], snapshots.revision(), snapshots.encode_state(state))
         self._snapshot_seq[match_id] = head[0]

@@ -16,6 +16,7 @@ from ledger.errors import MatchledgerError
 from ledger.events import Event, OutcomeAnnounced
 from ledger.verify import Finding
 
+from . import snapshots
 from .fold import Replayer
 
 _IGNORED_FIELDS = {"source", "v", "type"}
@@ -51,21 +52,34 @@ def first_difference(recorded: Any, recomputed: Any, path: str = "") -> tuple[st
     return None
 
 
-def rederive(match_id: str, pairs: Iterable[tuple[int, Event]], bodies: Sequence[str] | None = None) -> list[Finding]:
+def rederive(
+    match_id: str,
+    pairs: Iterable[tuple[int, Event]],
+    bodies: Sequence[str] | None = None,
+    snapshot: tuple[int, bytes] | None = None,
+) -> list[Finding]:
     """Findings for the first announcement that the engine does not reproduce.
 
     ``bodies``: the stored bodies the events were decoded from, one per pair, if known.
     An announcement whose stored body already is the recomputed encoding is not encoded
     again: engine output decoded and re-encoded gives back the same bytes
     (tests/audit/test_fast_paths.py), so the comparison's answer is the same.
+
+    ``snapshot``: (seq, body) of the state snapshot stored for the match, which reads
+    would start from; it is compared with the state this replay reaches at that seq.
     """
     replayer = Replayer(match_id)
+    snapshot_seq, snapshot_body = snapshot if snapshot is not None else (None, b"")
     for index, (seq, event) in enumerate(pairs):
         try:
             if replayer.state is None:
                 replayer.feed(seq, event)
+                if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
+                    return [_snapshot_finding(match_id, seq)]
                 continue
             expected = replayer.feed_and_rederive(seq, event)
+            if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
+                return [_snapshot_finding(match_id, seq)]
             if expected is not None and _differs(event, encode(expected), None if bodies is None else bodies[index]):
                 recorded, recomputed = msgspec.to_builtins(event), msgspec.to_builtins(expected)
                 if isinstance(event, OutcomeAnnounced) and event.source == "host":
@@ -88,6 +102,15 @@ def rederive(match_id: str, pairs: Iterable[tuple[int, Event]], bodies: Sequence
         except MatchledgerError as exc:
             return [Finding(match_id, seq, f"replay stops here: {exc}")]
     return []
+
+
+def _snapshot_finding(match_id: str, seq: int) -> Finding:
+    return Finding(
+        match_id,
+        seq,
+        "the stored snapshot after this event holds another state than the log gives, and reads start "
+        "from it (run `matchledger checkpoint` to replace it)",
+    )
 
 
 def _differs(event: Event, expected: bytes, body: str | None) -> bool:

@@ -212,3 +212,32 @@ def test_checkpoint_command(tmp_path, finished):
     assert "snapshots stored for 1 match\n" == invoke(finished, "checkpoint", "--all").output
     [(_, _, _, revision)] = _snapshot_rows(finished)
     assert revision == snapshots.revision()
+
+
+def test_verify_reports_a_snapshot_that_holds_another_state_and_checkpoint_replaces_it(finished):
+    [(_, seq, _, _)] = _snapshot_rows(finished)
+    conn = sqlite3.connect(finished)
+    [body] = conn.execute("SELECT body FROM snapshots").fetchone()
+    conn.close()
+    forged = snapshots.decode_state(bytes(body))
+    forged.g.lights.scores["ann"] += 1000  # well-formed, right hash and engine: only its content lies
+    _put_snapshot(finished, body=snapshots.encode_state(forged))
+    reads_from_it = read_json(finished, "scores", "card11")
+    honest = read_json(finished, "scores", "card11", "--at", seq)  # --at SEQ from the snapshot too
+    assert reads_from_it == honest  # both start from the snapshot: this is why verify checks it
+    result = invoke(finished, "verify", "card11", expect=3)
+    assert f"card11 seq {seq}: the stored snapshot after this event holds another state" in result.output
+    assert invoke(finished, "verify", "--all", "--json", expect=3).stdout.count("stored snapshot") == 1
+    invoke(finished, "checkpoint", "card11")
+    assert "card11: ok" in invoke(finished, "verify", "card11").output
+    assert read_json(finished, "scores", "card11") != reads_from_it
+
+
+def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_state(finished):
+    state, _ = _fresh_state(finished)
+    body = snapshots.encode_state(state)
+    assert not snapshots.holds_another_state(body, state)
+    assert not snapshots.holds_another_state(b"garbage", state)  # unusable: reads ignore it too
+    # A state resumed from a snapshot may iterate its sets in another order; still equal.
+    resumed = snapshots.decode_state(body)
+    assert resumed == state and not snapshots.holds_another_state(snapshots.encode_state(resumed), state)
