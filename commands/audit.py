@@ -10,7 +10,7 @@ from .common import emit_json, ledger, resolve_path
 
 
 @click.command("verify")
-@click.argument("match_id", metavar="MATCH", required=False)
+@click.argument("match_id", metavar="[MATCH]", required=False)
 @click.option("--all", "all_matches", is_flag=True, help="Every match in the database.")
 @click.option("--head", "head", metavar="SEQ:HASH", help="A published head the log must still contain.")
 @click.option("--json", "as_json", is_flag=True, help="Findings as JSON.")

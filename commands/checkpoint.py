@@ -9,7 +9,7 @@ from .common import ledger
 
 
 @click.command("checkpoint")
-@click.argument("match_id", metavar="MATCH", required=False)
+@click.argument("match_id", metavar="[MATCH]", required=False)
 @click.option("--all", "all_matches", is_flag=True, help="Every match in the database.")
 def checkpoint_cmd(match_id, all_matches):
     """Store a snapshot of MATCH (or of every match), replayed from its first event.
