@@ -23,7 +23,7 @@ from pathlib import Path
 
 from engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
 from ledger.events import Event
-from projections.fold import InMemoryMatch
+from projections.fold import InMemoryMatch, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -245,6 +245,8 @@ def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
                     seq += len(group)
                 count += seq - 1
                 if snapshots and state.finished and snapshot_codec.can_snapshot(state):
+                    # the state as the CLI holds it: folded from the stored, decoded events
+                    state = replay(mid, store.events(mid))
                     last = rows[-1]
                     store.save_snapshot(mid, last.seq, last.hash, snapshot_codec.revision(), snapshot_codec.encode_state(state))
     finally:

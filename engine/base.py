@@ -479,19 +479,6 @@ class BaseGame:
     def apply_other(self, state: MatchState, seq: int, event: Event) -> None:
         raise MalformedInput(f"{self.name} cannot apply {type(event).__name__}")
 
-    # ---- snapshots (projections/snapshots.py)
-
-    def snapshot_game_state(self, state: MatchState) -> Any:
-        """What a snapshot stores of ``state.g`` (a STATE_TYPE value).  A game may leave
-        out what the rest of the state already holds, if ``restore_game_state`` puts it
-        back; the state itself is never changed."""
-        return state.g
-
-    def restore_game_state(self, state: MatchState, stored: Any) -> Any:
-        """``state.g`` from what ``snapshot_game_state`` stored (``state`` is complete
-        but for ``g``)."""
-        return stored
-
     # ---- hooks with defaults
 
     def parse_submission(

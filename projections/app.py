@@ -127,8 +127,10 @@ class Ledger:
         with self.store.transaction():  # the events and a snapshot due after them, together
             rows = self.store.append(match_id, state.last_seq + 1, events, actor=self.actor, recorded_at=self.clock())
             replayer = self._replayers[match_id]
-            for row, event in zip(rows, events):
-                replayer.feed(row.seq, event)
+            for row in rows:
+                # Fed as a replay reads it (decoded from the stored body, dict keys in
+                # the encoder's order), so the cached state is the replayed one exactly.
+                replayer.feed(row.seq, row.event())
             if rows and self._snapshot_due(match_id, replayer.state):
                 last = rows[-1]
                 body = snapshots.encode_state(replayer.state)

@@ -134,9 +134,8 @@ def encode_state(state: MatchState) -> bytes:
     if not can_snapshot(state):
         raise SnapshotUnusable(f"game {state.game!r} declares no STATE_TYPE")
     without_game = dataclasses.replace(state, g=None)
-    game_state = engine.get(state.game).snapshot_game_state(state)
     return _encoder.encode(
-        _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(game_state)))
+        _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(state.g)))
     )
 
 
@@ -155,7 +154,7 @@ def decode_state(body: bytes) -> MatchState:
         if state_type is None:
             raise SnapshotUnusable(f"game {envelope.game!r} takes no snapshots")
         state = _state_decoder.decode(envelope.state)
-        state.g = game.restore_game_state(state, _game_state_decoder(state_type).decode(envelope.game_state))
+        state.g = _game_state_decoder(state_type).decode(envelope.game_state)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, ZeroDivisionError, IndexError, KeyError, AttributeError) as exc:
         raise SnapshotUnusable(f"snapshot does not decode: {exc}") from None
     if state.game != envelope.game:

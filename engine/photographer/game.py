@@ -176,19 +176,6 @@ class PhotographerGame(BaseGame):
         state.turns.append(event)
         state.round = event.turn + 1
 
-    def snapshot_game_state(self, state: MatchState) -> PhotoState:
-        # A turn's record usually equals what its TurnResolved event holds, which the
-        # snapshot stores anyway: an empty placeholder stands for the second copy.
-        g = state.g
-        turns = [{} if record == _record_of(event) else record for record, event in zip(g.turns, state.turns)]
-        return dataclasses.replace(g, turns=turns + g.turns[len(turns) :])
-
-    def restore_game_state(self, state: MatchState, stored: PhotoState) -> PhotoState:
-        stored.turns = [record or _record_of(event) for record, event in zip(stored.turns, state.turns)] + stored.turns[
-            len(state.turns) :
-        ]
-        return stored
-
     def apply_and_rederive(self, state: MatchState, seq: int, event: Event) -> Event | None:
         if isinstance(event, TurnResolved):
             # applying a turn resolves it: what it announced is what rederive would give
@@ -309,7 +296,3 @@ class PhotographerGame(BaseGame):
 
         return explain(state, participant, self._scoring_options(state)["row_points"])
 
-
-def _record_of(event: TurnResolved) -> dict:
-    """A turn's record in ``PhotoState.turns`` with the announcements ``event`` holds."""
-    return {"turn": event.turn, "participant": event.participant, "public": event.public, "private": event.private}
