@@ -439,6 +439,11 @@ def machine() -> str:
 
 
 def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print) -> list[Row]:
+    from commands.cli import tune_gc
+
+    # In-process measurements run under the garbage-collector settings of a command
+    # (the floor and the eventsourcing comparison too: one setting for every row).
+    tune_gc()
     sizes = tuple(sizes or (QUICK_SIZES if quick else FULL_SIZES))
     runs = runs or (1 if quick else 3)
     by_game = corpus.templates()
