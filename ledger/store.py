@@ -79,7 +79,7 @@ class Store:
         self._heads: dict[str, tuple[int, str]] = {}
         # Rows appended in the open transaction, inserted together (one executemany)
         # before any read and before COMMIT: a batch pays SQLite's per-call cost once.
-        self._pending: list[StoredEvent] = []
+        self._pending: list[tuple] = []  # rows as INSERT parameters (column order)
         self._hashers: dict[tuple[str, str, str], BatchHasher] = {}  # per transaction
 
     def _ensure_schema(self) -> None:
@@ -331,15 +331,17 @@ class Store:
         if digest_of is None:
             digest_of = self._hashers[hasher_key] = BatchHasher(match_id=match_id, recorded_at=recorded_at, actor=actor)
         rows = []
+        pending = self._pending
         seq = expected_seq
         for event in events:
             body = encode(event)
             kind = type(event).__name__
             digest = digest_of(prev_hash, seq, kind, body)
-            rows.append(StoredEvent(match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest))
+            row = (match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest)
+            pending.append(row)  # the INSERT's parameters, in column order
+            rows.append(StoredEvent(*row))
             prev_hash = digest
             seq += 1
-        self._pending += rows
         self._heads[match_id] = (seq - 1, prev_hash)
         return rows
 
@@ -348,16 +350,17 @@ class Store:
         if not rows:
             return
         with self.transaction():
-            self._pending += rows
+            self._pending += [astuple(row) for row in rows]  # field order is the column order
             self._heads[rows[-1].match_id] = (rows[-1].seq, rows[-1].hash)
 
-    def _insert(self, rows: list[StoredEvent]) -> None:
+    def _insert(self, rows: list[tuple]) -> None:
         try:
             self.conn.executemany(
                 "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [astuple(r) for r in rows],  # field order is the column order
+                rows,
             )
         except sqlite3.IntegrityError as exc:
-            clash = rows[0].match_id
-            raise LogConflict(f"match {clash!r}: another writer appended the same seq first ({exc})") from None
+            matches = sorted({row[0] for row in rows})
+            where = f"match {matches[0]!r}" if len(matches) == 1 else f"one of matches {', '.join(map(repr, matches))}"
+            raise LogConflict(f"{where}: another writer appended the same seq first ({exc})") from None

@@ -82,3 +82,18 @@ def test_corrupt_database_file_is_a_clear_error(tmp_path):
     bad.write_bytes(b"this is not sqlite at all" * 100)
     with pytest.raises(CorruptLog, match="cannot open"):
         Store(bad)
+
+
+def test_rows_that_are_already_stored_conflict_naming_their_matches_and_write_nothing(store, tmp_path):
+    copy = Store(tmp_path / "copy.db")
+    copy.append("m2", 1, [created()], actor="h", recorded_at=T)
+    m1_rows = store.rows("m1")
+    copy.append_rows(m1_rows)  # m1 is new to the copy
+    with pytest.raises(LogConflict, match=r"match 'm1': another writer appended the same seq first"):
+        copy.append_rows(m1_rows)
+    with pytest.raises(LogConflict, match=r"one of matches 'm1', 'm2': another writer"):
+        with copy.transaction():
+            copy.append("m2", 2, [NoteAdded(text="new")], actor="h", recorded_at=T)
+            copy.append_rows(m1_rows[:1])
+    assert [r.seq for r in copy.rows("m2")] == [1] and len(copy.rows("m1")) == 3
+    copy.close()
