@@ -21,9 +21,9 @@ _event_decoder = msgspec.json.Decoder(AnyEvent)
 _generic_decoder = msgspec.json.Decoder()
 
 
-def encode(value) -> bytes:
-    """Encode any event or JSON value canonically."""
-    return _encoder.encode(value)
+#: Encode any event or JSON value canonically (the encoder's own method: the append
+#: path calls it once per event).
+encode = _encoder.encode
 
 
 def decode_event(body: bytes | str) -> Event:

@@ -309,14 +309,9 @@ class Store:
         events = list(events)
         if not events:
             return []
-        if self._depth:  # already inside our transaction (a batch): no nesting needed
-            return self._append_locked(match_id, expected_seq, events, actor, recorded_at)
-        with self.transaction():
-            return self._append_locked(match_id, expected_seq, events, actor, recorded_at)
-
-    def _append_locked(
-        self, match_id: str, expected_seq: int, events: list[Event], actor: str, recorded_at: str
-    ) -> list[StoredEvent]:
+        if not self._depth:  # a transaction of its own (inside one, a batch appends on)
+            with self.transaction():
+                return self.append(match_id, expected_seq, events, actor=actor, recorded_at=recorded_at)
         head = self._heads.get(match_id) or self.head(match_id)
         last_seq, prev_hash = head if head else (0, GENESIS_HASH)
         if last_seq + 1 != expected_seq:
