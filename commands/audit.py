@@ -128,11 +128,11 @@ def import_cmd(file):
     findings = verify_chain(match_id, rows)
     if findings:
         raise VerificationFailed(f"{file}: broken chain, nothing imported: {findings[0].describe()}", findings)
-    replay(match_id, [(r.seq, r.event()) for r in rows])  # the game must accept every event
-    store = ledger(create=True).store
-    if store.has_match(match_id):
-        raise IllegalMove(f"match {match_id!r} already exists in {store.path!r}; nothing imported")
-    store.append_rows(rows)
+    state = replay(match_id, [(r.seq, r.event()) for r in rows])  # the game must accept every event
+    app = ledger(create=True)
+    if app.store.has_match(match_id):
+        raise IllegalMove(f"match {match_id!r} already exists in {app.store.path!r}; nothing imported")
+    app.import_rows(rows, state)
     click.echo(f"imported {len(rows)} events of {match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")
 
 

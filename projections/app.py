@@ -103,6 +103,17 @@ class Ledger:
         self._snapshot_seq[match_id] = head[0]
         return head[0]
 
+    def import_rows(self, rows: list[StoredEvent], state: MatchState) -> None:
+        """Write verified rows of a match from elsewhere, with a snapshot of ``state``
+        (the replay of exactly those rows), in one transaction."""
+        with self.store.transaction():
+            self.store.append_rows(rows)
+            if self.use_snapshots and snapshots.can_snapshot(state):
+                last = rows[-1]
+                self.store.save_snapshot(
+                    last.match_id, last.seq, last.hash, snapshots.revision(), snapshots.encode_state(state)
+                )
+
     def _snapshot_due(self, match_id: str, state: MatchState) -> bool:
         if not self.use_snapshots or not snapshots.can_snapshot(state):
             return False

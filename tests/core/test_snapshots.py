@@ -241,3 +241,16 @@ def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_s
     # A state resumed from a snapshot may iterate its sets in another order; still equal.
     resumed = snapshots.decode_state(body)
     assert resumed == state and not snapshots.holds_another_state(snapshots.encode_state(resumed), state)
+
+
+def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
+    exported = tmp_path / "card11.jsonl"
+    invoke(finished, "export", "card11", "-o", exported)
+    other = tmp_path / "auditor.db"
+    invoke(other, "import", exported)
+    [(match_id, seq, _, revision)] = _snapshot_rows(other)
+    assert (match_id, revision) == ("card11", snapshots.revision())
+    state, app = _fresh_state(other)
+    assert app._snapshot_seq["card11"] == seq == state.last_seq
+    assert state == _fresh_state(finished, use_snapshots=False)[0]
+    assert "card11: ok" in invoke(other, "verify", "card11").output
