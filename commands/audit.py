@@ -49,7 +49,7 @@ def verify_cmd(match_id, all_matches, head, as_json):
         events: list = []
         found = verify_chain_rows(mid, rows, published, decoded=events)
         if not found:
-            stored = store.snapshot(mid, snapshots.revision())
+            stored = store.snapshot(mid, snapshots.revision()) if snapshots.revision() else None
             found = rederive(mid, events, bodies=[row[2] for row in rows], snapshot=stored and stored[:2])
         findings += found
         report.append({"match": mid, "events": len(rows), "ok": not found, "findings": [f.to_json() for f in found]})

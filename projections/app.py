@@ -73,7 +73,7 @@ class Ledger:
     def _start(self, match_id: str, upto: int | None = None) -> tuple[Replayer, bool]:
         """A replayer resumed from the match's snapshot when one is usable, else fresh;
         and whether it already stands at the last event wanted (no tail to read)."""
-        if self.use_snapshots:
+        if self.use_snapshots and snapshots.revision() is not None:
             found = self.store.snapshot(match_id, snapshots.revision(), upto)
             if found is not None:
                 seq, body, last_seq = found
@@ -98,6 +98,11 @@ class Ledger:
         replayer.feed_all(self.store.events(match_id))
         self._replayers[match_id] = replayer
         state = replayer.state
+        if not snapshots.can_snapshot(state):
+            raise IllegalMove(
+                f"match {match_id!r}: no snapshot can be stored (game {state.game!r} has none, or this "
+                "installation cannot read the engine's source to stamp its revision)"
+            )
         head = self.store.head(match_id)
         self.store.save_snapshot(match_id, head[0], head[1], snapshots.revision(), snapshots.encode_state(state))
         self._snapshot_seq[match_id] = head[0]

@@ -112,21 +112,28 @@ def _game_state_decoder(state_type: type) -> msgspec.msgpack.Decoder:
 
 
 @functools.cache
-def revision() -> str:
+def revision() -> str | None:
     """A digest of everything that decides what a fold computes: the engine's source,
-    the event types and the snapshot format.  Snapshots of another revision are ignored."""
+    the event types and the snapshot format.  Snapshots of another revision are ignored.
+    None when the source cannot be read (an install without .py files): snapshots are
+    then neither written nor used, as a change of rules could not be told apart."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(f"matchledger snapshot format {FORMAT}\n".encode())
     files = [path for package in _PACKAGES for path in sorted((root / package).rglob("*.py"))]
     files += [root / name for name in _MODULES]
-    for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    if len(files) <= len(_MODULES):
+        return None
+    try:
+        for path in files:
+            digest.update(str(path.relative_to(root)).encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    except OSError:
+        return None
     return digest.hexdigest()[:32]
 
 
 def can_snapshot(state: MatchState) -> bool:
-    return engine.get(state.game).STATE_TYPE is not None
+    return revision() is not None and engine.get(state.game).STATE_TYPE is not None
 
 
 def encode_state(state: MatchState) -> bytes:

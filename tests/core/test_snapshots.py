@@ -254,3 +254,14 @@ def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
     assert app._snapshot_seq["card11"] == seq == state.last_seq
     assert state == _fresh_state(finished, use_snapshots=False)[0]
     assert "card11: ok" in invoke(other, "verify", "card11").output
+
+
+def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written(finished, monkeypatch):
+    monkeypatch.setattr(snapshots, "revision", lambda: None)
+    before = _snapshot_rows(finished)
+    state, app = _fresh_state(finished)
+    assert app._snapshot_seq["card11"] == 0  # replayed from the first event
+    assert "no snapshot can be stored" in invoke(finished, "checkpoint", "card11", expect=1).output
+    invoke(finished, "note", "card11", "still recorded")  # a finished match would get a new one
+    assert _snapshot_rows(finished) == before
+    assert "card11: ok" in invoke(finished, "verify", "card11").output
