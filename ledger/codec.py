@@ -87,6 +87,9 @@ def chain_hash(
     return hashlib.sha256(prev_hash.encode("utf-8") + _encoder.encode(fields)).hexdigest()
 
 
+_sha256 = hashlib.sha256
+
+
 class BatchHasher:
     """``chain_hash`` for many events of one append (same match, actor and time): the
     canonical bytes are assembled from pieces encoded once, byte for byte what
@@ -100,7 +103,7 @@ class BatchHasher:
 
     def __call__(self, prev_hash: str, seq: int, kind: str, body: bytes) -> str:
         encode_ = _encoder.encode
-        return hashlib.sha256(
+        return _sha256(
             b"".join(
                 (
                     prev_hash.encode("utf-8"),
@@ -111,7 +114,7 @@ class BatchHasher:
                     self._middle,
                     encode_(prev_hash),
                     self._tail,
-                    str(seq).encode("ascii"),
+                    encode_(seq),
                     b"}",
                 )
             )
