@@ -140,18 +140,22 @@ class Ledger:
     def execute(self, match_id: str, cmd) -> list[StoredEvent]:
         state = self.state(match_id)
         events = self.game_of(state).decide(state, cmd)
-        with self.store.transaction():  # the events and a snapshot due after them, together
-            rows = self.store.append(match_id, state.last_seq + 1, events, actor=self.actor, recorded_at=self.clock())
-            replayer = self._replayers[match_id]
-            for row in rows:
-                # Fed as a replay reads it (decoded from the stored body, dict keys in
-                # the encoder's order), so the cached state is the replayed one exactly.
-                replayer.feed(row.seq, row.event())
-            if rows and self._snapshot_due(match_id, replayer.state):
-                last = rows[-1]
-                body = snapshots.encode_state(replayer.state)
-                self.store.save_snapshot(match_id, last.seq, last.hash, snapshots.revision(), body)
-                self._snapshot_seq[match_id] = last.seq
+        try:
+            with self.store.transaction():  # the events and a snapshot due after them, together
+                rows = self.store.append(match_id, state.last_seq + 1, events, actor=self.actor, recorded_at=self.clock())
+                replayer = self._replayers[match_id]
+                for row in rows:
+                    # Fed as a replay reads it (decoded from the stored body, dict keys in
+                    # the encoder's order), so the cached state is the replayed one exactly.
+                    replayer.feed(row.seq, row.event())
+                if rows and self._snapshot_due(match_id, replayer.state):
+                    last = rows[-1]
+                    body = snapshots.encode_state(replayer.state)
+                    self.store.save_snapshot(match_id, last.seq, last.hash, snapshots.revision(), body)
+                    self._snapshot_seq[match_id] = last.seq
+        except BaseException:
+            self.forget(match_id)  # the cached state may hold events that were rolled back
+            raise
         return rows
 
     def forget(self, match_id: str | None = None) -> None:

@@ -265,3 +265,26 @@ def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written
     invoke(finished, "note", "card11", "still recorded")  # a finished match would get a new one
     assert _snapshot_rows(finished) == before
     assert "card11: ok" in invoke(finished, "verify", "card11").output
+
+
+def test_a_failure_while_folding_a_command_writes_nothing_and_keeps_no_stale_state(tmp_path, monkeypatch):
+    from engine.commands import AddNote
+    from ledger.errors import CorruptLog
+
+    db = tmp_path / "m.db"
+    invoke(db, "script", DEMO)
+    store = Store(db)
+    app = Ledger(store)
+    before = app.state("card11").last_seq
+    rows_before = store.rows("card11")
+
+    def broken_feed(self, seq, event):
+        raise CorruptLog("simulated failure while folding")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Replayer, "feed", broken_feed)
+        with pytest.raises(CorruptLog):
+            app.execute("card11", AddNote("never stored"))
+    assert store.rows("card11") == rows_before  # the events were rolled back with it
+    assert app.state("card11").last_seq == before  # and the cache does not hold them
+    store.close()
