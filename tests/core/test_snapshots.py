@@ -267,7 +267,7 @@ def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written
     assert "card11: ok" in invoke(finished, "verify", "card11").output
 
 
-def test_a_failure_while_folding_a_command_writes_nothing_and_keeps_no_stale_state(tmp_path, monkeypatch):
+def test_a_failure_after_folding_a_command_writes_nothing_and_keeps_no_stale_state(tmp_path, monkeypatch):
     from engine.commands import AddNote
     from ledger.errors import CorruptLog
 
@@ -278,11 +278,11 @@ def test_a_failure_while_folding_a_command_writes_nothing_and_keeps_no_stale_sta
     before = app.state("card11").last_seq
     rows_before = store.rows("card11")
 
-    def broken_feed(self, seq, event):
-        raise CorruptLog("simulated failure while folding")
+    def broken_encode(state):  # the match is finished: its snapshot is due after the note
+        raise CorruptLog("simulated failure after the events were folded")
 
     with monkeypatch.context() as patch:
-        patch.setattr(Replayer, "feed", broken_feed)
+        patch.setattr(snapshots, "encode_state", broken_encode)
         with pytest.raises(CorruptLog):
             app.execute("card11", AddNote("never stored"))
     assert store.rows("card11") == rows_before  # the events were rolled back with it
