@@ -7,7 +7,6 @@ logs, and on a database tampered with directly (bodies that are not UTF-8 includ
 from __future__ import annotations
 
 import random
-import sqlite3
 
 import msgspec
 import pytest
@@ -19,6 +18,7 @@ from ledger.errors import CorruptLog
 from ledger.events import MatchCreated, NoteAdded, RoundClosed
 from ledger.store import StoredEvent, Store
 from ledger.verify import Finding, verify_chain, verify_chain_rows
+from tests.core.test_verify_tamper import tamper
 
 T = "2026-01-01T00:00:00.000000Z"
 
@@ -205,16 +205,6 @@ def db(tmp_path):
     s.append("m1", 5, [RoundClosed(round=1, public={"é": "ü"}), NoteAdded(text="n6")], actor="other", recorded_at="t2")
     s.close()
     return path
-
-
-def tamper(path, *sql):
-    conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
-    conn.execute("DROP TRIGGER IF EXISTS events_no_delete")
-    for statement in sql:
-        conn.execute(statement)
-    conn.commit()
-    conn.close()
 
 
 TAMPERS = [

@@ -30,8 +30,8 @@ def db(tmp_path):
 
 def tamper(path, *sql):
     conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER events_no_update")
-    conn.execute("DROP TRIGGER events_no_delete")
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    conn.execute("DROP TRIGGER IF EXISTS events_no_delete")
     for statement in sql:
         conn.execute(statement)
     conn.commit()
