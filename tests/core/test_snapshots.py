@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
 from ledger.store import Store
 from projections import snapshots
 from projections.app import SNAPSHOT_EVERY, Ledger
@@ -29,7 +30,13 @@ FIXTURES = sorted(
 
 
 def _models(state) -> bytes:
-    return msgspec.json.encode(all_read_models(state))  # in the models' own key order
+    """Every read model in every view, and every participant's score explained, as
+    bytes in the models' own key order."""
+    game = engine.get(state.game)
+    models = all_read_models(state)
+    if state.finished:
+        models |= {f"explain:{p}": game.explain(state, p) for p in state.players}
+    return msgspec.json.encode(models)
 
 
 def _assert_resumes_everywhere(match_id: str, pairs: list) -> None:
