@@ -103,8 +103,12 @@ class Ledger:
                 f"match {match_id!r}: no snapshot can be stored (game {state.game!r} has none, or this "
                 "installation cannot read the engine's source to stamp its revision)"
             )
+        try:
+            body = snapshots.encode_state(state)
+        except snapshots.SnapshotUnusable as exc:
+            raise IllegalMove(str(exc)) from None
         head = self.store.head(match_id)
-        self.store.save_snapshot(match_id, head[0], head[1], snapshots.revision(), snapshots.encode_state(state))
+        self.store.save_snapshot(match_id, head[0], head[1], snapshots.revision(), body)
         self._snapshot_seq[match_id] = head[0]
         return head[0]
 
@@ -113,11 +117,21 @@ class Ledger:
         (the replay of exactly those rows), in one transaction."""
         with self.store.transaction():
             self.store.append_rows(rows)
-            if self.use_snapshots and snapshots.can_snapshot(state):
+            body = self._snapshot_body(state) if self.use_snapshots else None
+            if body is not None:
                 last = rows[-1]
-                self.store.save_snapshot(
-                    last.match_id, last.seq, last.hash, snapshots.revision(), snapshots.encode_state(state)
-                )
+                self.store.save_snapshot(last.match_id, last.seq, last.hash, snapshots.revision(), body)
+
+    @staticmethod
+    def _snapshot_body(state: MatchState) -> bytes | None:
+        """The snapshot of ``state``, or None when it cannot be stored (a cache: the
+        command is recorded all the same, and reads replay from the first event)."""
+        if not snapshots.can_snapshot(state):
+            return None
+        try:
+            return snapshots.encode_state(state)
+        except snapshots.SnapshotUnusable:
+            return None
 
     def _snapshot_due(self, match_id: str, state: MatchState) -> bool:
         if not self.use_snapshots or not snapshots.can_snapshot(state):
@@ -148,9 +162,9 @@ class Ledger:
                     # Fed as a replay reads it (decoded from the stored body, dict keys in
                     # the encoder's order), so the cached state is the replayed one exactly.
                     replayer.feed(row.seq, row.event())
-                if rows and self._snapshot_due(match_id, replayer.state):
+                body = self._snapshot_body(replayer.state) if rows and self._snapshot_due(match_id, replayer.state) else None
+                if body is not None:
                     last = rows[-1]
-                    body = snapshots.encode_state(replayer.state)
                     self.store.save_snapshot(match_id, last.seq, last.hash, snapshots.revision(), body)
                     self._snapshot_seq[match_id] = last.seq
         except BaseException:

@@ -51,9 +51,14 @@ class _Envelope(msgspec.Struct, array_like=True, frozen=True):
     game_state: msgspec.Raw  # state.g, typed by the game's STATE_TYPE
 
 
+_INT64 = range(-(2**63), 2**63)
+
+
 def _enc_hook(value: Any) -> Any:
     if isinstance(value, Fraction):
-        return (value.numerator, value.denominator)
+        if value.numerator in _INT64 and value.denominator in _INT64:
+            return (value.numerator, value.denominator)
+        return str(value)  # MessagePack integers stop at 64 bits; text has no limit
     raise NotImplementedError(f"a snapshot cannot hold {type(value).__name__}")
 
 
@@ -67,24 +72,22 @@ def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
     return fraction
 
 
-def _fraction_maker():
-    """The fast constructor if this Python's Fraction keeps its terms where expected."""
+def _slots_hold_the_terms() -> bool:
+    """Whether this Python's Fraction keeps its terms where ``_coprime_fraction`` puts them."""
     try:
         probe = _coprime_fraction(-3, 4)
-        if probe == Fraction(-3, 4) and hash(probe) == hash(Fraction(-3, 4)) and str(probe) == "-3/4":
-            return _coprime_fraction
+        return probe == Fraction(-3, 4) and hash(probe) == hash(Fraction(-3, 4)) and str(probe) == "-3/4"
     except (AttributeError, TypeError):
-        pass
-    return Fraction
+        return False
 
 
-
-_FAST_FRACTIONS = _fraction_maker() is _coprime_fraction
-_new_object = object.__new__
+_FAST_FRACTIONS = _slots_hold_the_terms()
 
 
 def _dec_hook(kind: type, value: Any) -> Any:
     if kind is Fraction:
+        if type(value) is str:
+            return Fraction(value)
         numerator, denominator = value
         if (
             _FAST_FRACTIONS
@@ -93,10 +96,7 @@ def _dec_hook(kind: type, value: Any) -> Any:
             and denominator > 0
             and gcd(numerator, denominator) == 1
         ):
-            fraction = _new_object(Fraction)  # _coprime_fraction, inlined: the hot path
-            fraction._numerator = numerator
-            fraction._denominator = denominator
-            return fraction
+            return _coprime_fraction(numerator, denominator)
         return Fraction(numerator, denominator)  # normalizes; raises on a zero denominator
     raise NotImplementedError(f"a snapshot cannot hold {kind!r}")
 
@@ -141,9 +141,12 @@ def encode_state(state: MatchState) -> bytes:
     if not can_snapshot(state):
         raise SnapshotUnusable(f"game {state.game!r} declares no STATE_TYPE")
     without_game = dataclasses.replace(state, g=None)
-    return _encoder.encode(
-        _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(state.g)))
-    )
+    try:
+        return _encoder.encode(
+            _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(state.g)))
+        )
+    except (msgspec.EncodeError, OverflowError, TypeError, NotImplementedError) as exc:
+        raise SnapshotUnusable(f"the state of {state.match_id!r} cannot be stored as a snapshot: {exc}") from None
 
 
 def decode_state(body: bytes) -> MatchState:
@@ -173,9 +176,9 @@ def holds_another_state(body: bytes, state: MatchState) -> bool:
     """Whether the snapshot ``body`` holds a state other than ``state`` (the rebuild at
     the same event): what verify reports.  One that cannot be read is not reported, as
     reads ignore it too."""
-    if encode_state(state) == body:  # the common case: the same bytes
-        return False
     try:
+        if encode_state(state) == body:  # the common case: the same bytes
+            return False
         # Equal states may still encode differently (a set's iteration order depends on
         # how it was built), so only a decoded comparison can say they differ.
         return decode_state(body) != state

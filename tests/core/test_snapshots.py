@@ -295,3 +295,27 @@ def test_a_failure_after_folding_a_command_writes_nothing_and_keeps_no_stale_sta
     assert store.rows("card11") == rows_before  # the events were rolled back with it
     assert app.state("card11").last_seq == before  # and the cache does not hold them
     store.close()
+
+
+def test_fractions_come_back_exact_whatever_terms_a_snapshot_holds():
+    from fractions import Fraction
+
+    decode = msgspec.msgpack.Decoder(list[Fraction], dec_hook=snapshots._dec_hook).decode
+    values = [Fraction(-7, 3), Fraction(0), Fraction(5, 1), Fraction(10**30 + 1, 10**29)]
+    assert decode(snapshots._encoder.encode(values)) == values
+    assert decode(msgspec.msgpack.encode([[4, 6], [3, -6]])) == [Fraction(2, 3), Fraction(-1, 2)]  # normalized
+    with pytest.raises(ZeroDivisionError):
+        decode(msgspec.msgpack.encode([[1, 0]]))  # decode_state turns this into SnapshotUnusable
+
+
+def test_a_state_that_cannot_be_stored_is_recorded_without_a_snapshot(tmp_path):
+    db = tmp_path / "m.db"
+    studio = REPO / "fixtures" / "lca" / "studio-example-10x13.txt"
+    huge = str(2**70)  # a legal divisor, but no MessagePack integer holds it
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio, "--option", f"filming_lights_divisor={huge}")
+    state, app = _fresh_state(db, "m1")
+    assert Ledger._snapshot_body(state) is None  # so Ledger.execute records commands without one
+    result = invoke(db, "checkpoint", "m1", expect=1)
+    assert "cannot be stored as a snapshot" in result.output and _snapshot_rows(db) == []
+    invoke(db, "submit", "m1", "ann", "B2", "C3", "D4", "E5", "F6")
+    assert _fresh_state(db, "m1")[0].last_seq == 2
