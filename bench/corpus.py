@@ -21,9 +21,9 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
-from ledger.events import Event
-from projections.fold import InMemoryMatch, replay
+from matchledger.engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
+from matchledger.ledger.events import Event
+from matchledger.projections.fold import InMemoryMatch, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -229,8 +229,8 @@ def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
 
     With ``snapshots`` each finished match also gets the snapshot the CLI stores when a
     match finishes (``projections.app.Ledger.execute``)."""
-    from ledger.store import Store
-    from projections import snapshots as snapshot_codec
+    from matchledger.ledger.store import Store
+    from matchledger.projections import snapshots as snapshot_codec
 
     store = Store(path)
     count = 0

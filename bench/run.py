@@ -97,7 +97,7 @@ class Row:
 
 def floor_scan(path: Path) -> None:
     """The floor: a plain ``SELECT body`` scan plus msgspec decoding, nothing else."""
-    from ledger.codec import _event_decoder
+    from matchledger.ledger.codec import _event_decoder
 
     decode = _event_decoder.decode
     conn = sqlite3.connect(str(path))
@@ -110,8 +110,8 @@ def replay_all(path: Path, use_snapshots: bool = True) -> int:
     """Open, read, decode and fold every match to its outcome, the way a read command
     does (``Ledger.state``: from the match's snapshot when it has a usable one, then
     the events after it; ``use_snapshots=False``: from the first event)."""
-    from ledger.store import Store
-    from projections.app import Ledger
+    from matchledger.ledger.store import Store
+    from matchledger.projections.app import Ledger
 
     store = Store(path, create=False)
     app = Ledger(store, use_snapshots=use_snapshots)
@@ -127,7 +127,7 @@ def replay_all(path: Path, use_snapshots: bool = True) -> int:
 
 def verify_all(path: Path) -> None:
     """`matchledger verify --all`, run in-process through the CLI (output discarded)."""
-    from commands.cli import cli
+    from matchledger.commands.cli import cli
 
     with contextlib.redirect_stdout(io.StringIO()):
         cli.main(args=["--db", str(path), "verify", "--all"], prog_name="matchledger", standalone_mode=False)
@@ -138,8 +138,8 @@ def verify_all(path: Path) -> None:
 
 def _rows_of(chosen) -> tuple[list[tuple], list[tuple[str, list[list]]]]:
     """Pre-built rows (what raw INSERTs write) and the per-match event groups."""
-    from ledger.codec import GENESIS_HASH, chain_hash, encode
-    from ledger.events import kind_of
+    from matchledger.ledger.codec import GENESIS_HASH, chain_hash, encode
+    from matchledger.ledger.events import kind_of
 
     rows, matches = [], []
     for index, template in enumerate(chosen):
@@ -159,9 +159,9 @@ def _rows_of(chosen) -> tuple[list[tuple], list[tuple[str, list[list]]]]:
 
 
 def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
-    from engine.commands import CreateMatch
-    from ledger.store import Store
-    from projections.app import Ledger
+    from matchledger.engine.commands import CreateMatch
+    from matchledger.ledger.store import Store
+    from matchledger.projections.app import Ledger
 
     rows, matches = _rows_of(chosen)
     n_events = len(rows)
@@ -244,7 +244,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     script_path.write_text("".join(script_files), encoding="utf-8")
 
     def script_batch():
-        from commands.cli import cli
+        from matchledger.commands.cli import cli
 
         with contextlib.redirect_stdout(io.StringIO()):
             cli.main(args=["--db", str(path), "script", "--atomic", str(script_path)], prog_name="matchledger",
@@ -267,10 +267,10 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
     except ImportError:
         return [Row("eventsourcing", "skipped: eventsourcing is not installed (pip install -e '.[bench]')",
                     len(chosen), 0, None, None, None, "")]
-    from ledger.codec import decode_event, encode
-    from ledger.events import kind_of
-    from ledger.store import Store
-    from projections.fold import Replayer, replay
+    from matchledger.ledger.codec import decode_event, encode
+    from matchledger.ledger.events import kind_of
+    from matchledger.ledger.store import Store
+    from matchledger.projections.fold import Replayer, replay
 
     _rows, matches = _rows_of(chosen)
     n_events = len(_rows)
@@ -355,7 +355,7 @@ def _cli_command() -> list[str]:
     script = Path(sys.executable).parent / "matchledger"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-m", "commands.cli"]
+    return [sys.executable, "-m", "matchledger"]
 
 
 def _process_time(argv: list[str], runs: int, cwd: Path) -> float:
@@ -369,8 +369,8 @@ def _process_time(argv: list[str], runs: int, cwd: Path) -> float:
 def long_match(tmp: Path, name: str, length: int) -> tuple[Path, str, list[str]]:
     """A database holding one lca match (11 players, the card's studio) that has had
     ``length`` host commands: contracts, then Round-1 resubmissions (each supersedes)."""
-    from ledger.store import Store
-    from projections.app import Ledger
+    from matchledger.ledger.store import Store
+    from matchledger.projections.app import Ledger
 
     card = next(t for t in corpus.templates()["lca"] if t.name.endswith("card-11-players"))
     path = tmp / f"{name}.db"
@@ -439,7 +439,7 @@ def machine() -> str:
 
 
 def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print) -> list[Row]:
-    from commands.cli import tune_gc
+    from matchledger.commands.cli import tune_gc
 
     # In-process measurements run under the garbage-collector settings of a command
     # (the floor and the eventsourcing comparison too: one setting for every row).

@@ -27,10 +27,10 @@ def verify_cmd(match_id, all_matches, head, as_json):
       matchledger verify m1 --head 42:3f9c0a…
       matchledger verify --all --json
     """
-    from ledger.errors import MalformedInput, UnknownMatch, VerificationFailed
-    from ledger.verify import parse_head, verify_chain_rows
-    from projections import snapshots
-    from projections.audit import rederive
+    from matchledger.ledger.errors import MalformedInput, UnknownMatch, VerificationFailed
+    from matchledger.ledger.verify import parse_head, verify_chain_rows
+    from matchledger.projections import snapshots
+    from matchledger.projections.audit import rederive
 
     if bool(match_id) == bool(all_matches):
         raise MalformedInput("name one MATCH or give --all")
@@ -86,8 +86,8 @@ def export_cmd(match_id, output):
       matchledger export m1 > m1.jsonl
       matchledger export m1 -o m1.jsonl
     """
-    from ledger.errors import UnknownMatch
-    from ledger.portable import export_lines
+    from matchledger.ledger.errors import UnknownMatch
+    from matchledger.ledger.portable import export_lines
 
     rows = ledger().store.rows(match_id)
     if not rows:
@@ -113,10 +113,10 @@ def import_cmd(file):
     Example:
       matchledger --db auditor.db import m1.jsonl
     """
-    from ledger.errors import IllegalMove, MalformedInput, VerificationFailed
-    from ledger.portable import parse_lines
-    from ledger.verify import verify_chain
-    from projections.fold import replay
+    from matchledger.ledger.errors import IllegalMove, MalformedInput, VerificationFailed
+    from matchledger.ledger.portable import parse_lines
+    from matchledger.ledger.verify import verify_chain
+    from matchledger.projections.fold import replay
 
     path = resolve_path(file)
     try:
@@ -147,9 +147,9 @@ def audit_cmd(match_id, as_json):
     Example:
       matchledger audit m1
     """
-    from ledger.errors import UnknownMatch
-    from ledger.verify import verify_chain
-    from projections.audit import audit_report, rederive
+    from matchledger.ledger.errors import UnknownMatch
+    from matchledger.ledger.verify import verify_chain
+    from matchledger.projections.audit import audit_report, rederive
 
     from .render import render
 
@@ -185,11 +185,11 @@ def diff_cmd(match_a, match_b, db_b, as_json):
       matchledger diff m1 m1-replayed
       matchledger --db host.db diff m1 --db-b auditor.db
     """
-    from ledger.errors import MalformedInput, UnknownMatch
-    from ledger.store import Store
-    from projections.app import Ledger
-    from projections.audit import first_parting
-    from projections.views import all_read_models
+    from matchledger.ledger.errors import MalformedInput, UnknownMatch
+    from matchledger.ledger.store import Store
+    from matchledger.projections.app import Ledger
+    from matchledger.projections.audit import first_parting
+    from matchledger.projections.views import all_read_models
 
     if match_b is None and db_b is None:
         raise MalformedInput("name a second match B, or give --db-b to compare A across two files")
@@ -233,8 +233,8 @@ def rescore_cmd(match_id, options, as_json):
       matchledger rescore m1 --option filming_lights_divisor=1
       matchledger rescore m2 --option diamond_center_must_be_empty=false --json
     """
-    from engine.base import HOST
-    from projections.audit import rescore
+    from matchledger.engine.base import HOST
+    from matchledger.projections.audit import rescore
 
     from .common import key_values
     from .render import table

@@ -24,7 +24,7 @@ class LedgerGroup(click.Group):
     """Turns domain errors raised by any subcommand into clean CLI errors."""
 
     def invoke(self, ctx):
-        from ledger.errors import MatchledgerError
+        from matchledger.ledger.errors import MatchledgerError
 
         try:
             return super().invoke(ctx)
@@ -44,8 +44,8 @@ class Settings:
 
     def ledger_for(self, create: bool):
         if self._ledger is None:
-            from ledger.store import Store
-            from projections.app import Ledger
+            from matchledger.ledger.store import Store
+            from matchledger.projections.app import Ledger
 
             self._ledger = Ledger(Store(self.db, create=create), actor=self.actor)
         return self._ledger
@@ -162,6 +162,6 @@ def main() -> None:
 if __name__ == "__main__":
     # Run the package's module, not this __main__ copy, so that `script` lines share the
     # settings object with the group they belong to.
-    from commands.cli import main as package_main
+    from matchledger.commands.cli import main as package_main
 
     package_main()

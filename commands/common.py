@@ -34,7 +34,7 @@ def resolve_path(text: str) -> Path:
 
 
 def read_text(text: str, what: str) -> str:
-    from ledger.errors import MalformedInput
+    from matchledger.ledger.errors import MalformedInput
 
     path = resolve_path(text)
     try:
@@ -44,8 +44,8 @@ def read_text(text: str, what: str) -> str:
 
 
 def load_json_object(text: str, what: str) -> dict:
-    from ledger.codec import decode_json
-    from ledger.errors import MalformedInput
+    from matchledger.ledger.codec import decode_json
+    from matchledger.ledger.errors import MalformedInput
 
     try:
         payload = decode_json(read_text(text, what))
@@ -57,7 +57,7 @@ def load_json_object(text: str, what: str) -> dict:
 
 
 def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
-    from ledger.errors import MalformedInput
+    from matchledger.ledger.errors import MalformedInput
 
     result: dict[str, str] = {}
     for pair in pairs:
@@ -71,9 +71,9 @@ def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
 
 
 def view_for(public: bool, as_participant: str | None, state):
-    from engine.base import HOST, PUBLIC
-    from engine.base import as_participant as participant_view
-    from ledger.errors import MalformedInput
+    from matchledger.engine.base import HOST, PUBLIC
+    from matchledger.engine.base import as_participant as participant_view
+    from matchledger.ledger.errors import MalformedInput
 
     if public and as_participant:
         raise MalformedInput("give either --public or --as PARTICIPANT, not both")

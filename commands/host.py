@@ -40,7 +40,7 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
       matchledger new photographer m3 --players ann,bob --seed 42
       matchledger new photographer m4 --players ann,bob --deck deck.txt --option end_trigger=sunset
     """
-    from engine.commands import CreateMatch
+    from matchledger.engine.commands import CreateMatch
 
     setup: dict = {}
     if studio is not None:
@@ -69,7 +69,7 @@ def contract_cmd(match_id, player, names):
       matchledger contract m1 alice lights supremacy     # lca
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
-    from engine.commands import RecordContract
+    from matchledger.engine.commands import RecordContract
 
     rows = ledger().execute(match_id, RecordContract(player, list(names)))
     click.echo(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
@@ -90,7 +90,7 @@ def submit_cmd(match_id, participant, tokens):
       matchledger submit m2 ann gift:bob predict:cat=swap guess:dan=zed  # pw
       matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
     """
-    from engine.commands import Submit
+    from matchledger.engine.commands import Submit
 
     rows = ledger().execute(match_id, Submit(participant, list(tokens)))
     click.echo(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
@@ -113,7 +113,7 @@ def close_cmd(match_id, announced):
       matchledger close m1
       matchledger close m1 --announced round1.json
     """
-    from engine.commands import CloseRound
+    from matchledger.engine.commands import CloseRound
 
     from .common import load_json_object
 
@@ -138,7 +138,7 @@ def amend_cmd(match_id, option, from_round, reason):
     Example (the lca card's own Amendment):
       matchledger amend m1 --option filming_lights_divisor=2 --from-round 3 --reason "card Amendment"
     """
-    from engine.commands import Amend
+    from matchledger.engine.commands import Amend
 
     [(key, value)] = key_values((option,), "--option").items()
     rows = ledger().execute(match_id, Amend(key, value, from_round, reason))
@@ -161,7 +161,7 @@ def void_cmd(match_id, seq, reason, reopen):
       matchledger void m1 7 --reason "submitted for the wrong player"
       matchledger void m1 7 --reopen --reason "DM was for round 3, not 2"
     """
-    from engine.commands import Void
+    from matchledger.engine.commands import Void
 
     rows = ledger().execute(match_id, Void(seq, reason, reopen))
     click.echo(f"voided seq {seq}; {describe_rows(rows)}")
@@ -184,7 +184,7 @@ def correct_cmd(match_id, seq, tokens, reason, reopen):
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reason "typo: F6 was F7 in the DM"
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reopen --reason "found after the close"
     """
-    from engine.commands import Correct
+    from matchledger.engine.commands import Correct
 
     rows = ledger().execute(match_id, Correct(seq, list(tokens), reason, reopen))
     click.echo(f"corrected seq {seq}; {describe_rows(rows)}")
@@ -200,7 +200,7 @@ def note_cmd(match_id, text):
     Example:
       matchledger note m1 "bob's round 2 DM arrived 3 minutes late; accepted"
     """
-    from engine.commands import AddNote
+    from matchledger.engine.commands import AddNote
 
     rows = ledger().execute(match_id, AddNote(text))
     click.echo(describe_rows(rows))

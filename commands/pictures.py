@@ -11,7 +11,7 @@ from .common import ledger, view_options
 
 
 def _suffix(output: str, allowed: tuple[str, ...]) -> str:
-    from ledger.errors import MalformedInput
+    from matchledger.ledger.errors import MalformedInput
 
     suffix = Path(output).suffix.lower()
     if suffix not in allowed:
@@ -20,7 +20,7 @@ def _suffix(output: str, allowed: tuple[str, ...]) -> str:
 
 
 def _write(output: str, data: bytes) -> None:
-    from ledger.errors import MalformedInput
+    from matchledger.ledger.errors import MalformedInput
 
     try:
         Path(output).write_bytes(data)
@@ -47,7 +47,7 @@ def render_cmd(match_id, public, as_participant, at, output):
       matchledger render m1 --public -o board.svg
       matchledger render m3 --as ann --at 20 -o ann.png
     """
-    from projections import pictures
+    from matchledger.projections import pictures
 
     from .common import view_for
 
@@ -85,10 +85,10 @@ def report_cmd(match_id, public, as_participant, output):
       matchledger report m1 --public -o m1.html
       matchledger report m2 --as ann -o ann.html
     """
-    from ledger.codec import decode_json
-    from projections import pictures
-    from projections.fold import Replayer
-    from projections.pictures.report import Step, report_html
+    from matchledger.ledger.codec import decode_json
+    from matchledger.projections import pictures
+    from matchledger.projections.fold import Replayer
+    from matchledger.projections.pictures.report import Step, report_html
 
     from .common import view_for
 

@@ -79,8 +79,8 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
       matchledger outcome m1 --announced final.json
     """
     if announced is not None:
-        from engine.commands import RecordOutcome
-        from ledger.errors import MalformedInput
+        from matchledger.engine.commands import RecordOutcome
+        from matchledger.ledger.errors import MalformedInput
 
         from .common import describe_rows, load_json_object
 
@@ -116,7 +116,7 @@ def log_cmd(match_id, at, as_json):
       matchledger log m1
       matchledger log m1 --json --at 20
     """
-    from ledger.codec import decode_json
+    from matchledger.ledger.codec import decode_json
 
     from .render import table
 
@@ -181,7 +181,7 @@ def head_cmd(match_id, as_json):
     Example:
       matchledger head m1          # prints e.g. 42:3f9c…; later: verify m1 --head 42:3f9c…
     """
-    from ledger.errors import UnknownMatch
+    from matchledger.ledger.errors import UnknownMatch
 
     head = ledger().store.head(match_id)
     if head is None:

@@ -102,7 +102,7 @@ def demo_cmd(as_json):
     from importlib import resources
 
 
-    folder = resources.files("commands") / "demo"
+    folder = resources.files("matchledger.commands") / "demo"
     script_text = (folder / "demo.txt").read_text(encoding="utf-8")
     match_id = _demo_match_id(script_text)
     app = ledger(create=True)

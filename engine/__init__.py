@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import importlib
 
-from ledger.errors import MalformedInput
+from matchledger.ledger.errors import MalformedInput
 
 _REGISTRY = {
-    "lca": ("engine.lca", "GAME"),
-    "pw": ("engine.pw", "GAME"),
-    "photographer": ("engine.photographer", "GAME"),
+    "lca": ("matchledger.engine.lca", "GAME"),
+    "pw": ("matchledger.engine.pw", "GAME"),
+    "photographer": ("matchledger.engine.photographer", "GAME"),
 }
 
 

@@ -12,8 +12,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
-from ledger.errors import IllegalMove, MalformedInput
-from ledger.events import (
+from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.events import (
     ANNOUNCEMENTS,
     ContractRecorded,
     Event,

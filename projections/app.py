@@ -10,11 +10,11 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Callable
 
-import engine
-from engine.base import MatchState
-from engine.commands import CreateMatch
-from ledger.errors import CorruptLog, IllegalMove, MalformedInput
-from ledger.store import Store, StoredEvent
+from matchledger import engine
+from matchledger.engine.base import MatchState
+from matchledger.engine.commands import CreateMatch
+from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
+from matchledger.ledger.store import Store, StoredEvent
 
 from . import snapshots
 from .fold import Replayer

@@ -11,10 +11,10 @@ from typing import Any, Iterable, Sequence
 
 import msgspec
 
-from ledger.codec import encode
-from ledger.errors import MatchledgerError
-from ledger.events import Event, OutcomeAnnounced
-from ledger.verify import Finding
+from matchledger.ledger.codec import encode
+from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.events import Event, OutcomeAnnounced
+from matchledger.ledger.verify import Finding
 
 from . import snapshots
 from .fold import Replayer
@@ -174,14 +174,14 @@ def audit_report(match_id: str, rows, findings: list[Finding]) -> dict:
 def rescore(match_id: str, pairs: list[tuple[int, Event]], overrides: dict[str, Any]):
     """Replay ``pairs`` with ``overrides`` in force from the start (amendments of the
     same options are set aside); returns the state.  Nothing is written."""
-    from ledger.events import MatchCreated, RuleAmended
+    from matchledger.ledger.events import MatchCreated, RuleAmended
 
     changed: list[tuple[int, Event]] = []
     for seq, event in pairs:
         if isinstance(event, MatchCreated):
             event = msgspec.structs.replace(event, options={**event.options, **overrides})
         elif isinstance(event, RuleAmended) and event.option in overrides:
-            from ledger.events import NoteAdded
+            from matchledger.ledger.events import NoteAdded
 
             event = NoteAdded(text=f"(rescore: amendment of {event.option} set aside)")
         changed.append((seq, event))

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import engine
-from engine.base import MatchState
-from ledger.errors import CorruptLog, MatchledgerError
-from ledger.events import Event, MatchCreated
+from matchledger import engine
+from matchledger.engine.base import MatchState
+from matchledger.ledger.errors import CorruptLog, MatchledgerError
+from matchledger.ledger.events import Event, MatchCreated
 
 
 class Replayer:

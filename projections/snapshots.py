@@ -30,9 +30,9 @@ from typing import Any
 
 import msgspec
 
-import engine
-from engine.base import MatchState
-from ledger.errors import MalformedInput
+from matchledger import engine
+from matchledger.engine.base import MatchState
+from matchledger.ledger.errors import MalformedInput
 
 FORMAT = 1
 

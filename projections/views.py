@@ -3,8 +3,8 @@ compares and what privacy harnesses sweep."""
 
 from __future__ import annotations
 
-import engine
-from engine.base import HOST, PUBLIC, MatchState
+from matchledger import engine
+from matchledger.engine.base import HOST, PUBLIC, MatchState
 
 
 def all_read_models(state: MatchState) -> dict[str, object]:

@@ -52,11 +52,15 @@ PW_TYPES = ("gift", "learn", "predict", "swap", "unique", "watch")
 
 
 def _cli():
-    try:
-        from matchledger.commands.cli import cli
-    except ImportError:
-        from commands.cli import cli
-    return cli
+    """The click group (the pre-renovation layout named its package ``commands``)."""
+    import importlib
+
+    for name in ("matchledger.commands.cli", "commands.cli"):
+        try:
+            return importlib.import_module(name).cli
+        except ImportError:
+            continue
+    raise SystemExit("behaviour_dump: cannot find the command line")
 
 
 def _fix_clock() -> None:

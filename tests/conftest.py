@@ -2,7 +2,7 @@ import os
 
 from hypothesis import settings
 
-import engine
+from matchledger import engine
 
 # A game that exists only in tests, for exercising the ledger core on its own.
 engine.register("toy", "tests.core.toygame")

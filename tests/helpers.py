@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from commands.cli import cli
+from matchledger.commands.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
 

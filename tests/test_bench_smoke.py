@@ -5,7 +5,7 @@ Only the shape of the table is checked, never a number (no timed assertions).
 
 from bench import corpus
 from bench.run import run, table
-from projections.fold import replay
+from matchledger.projections.fold import replay
 
 
 def test_bench_quick_mode_has_every_row():

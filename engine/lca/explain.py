@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.base import MatchState
-from engine.explanation import category, explanation
-from ledger.errors import IllegalMove
+from matchledger.engine.base import MatchState
+from matchledger.engine.explanation import category, explanation
+from matchledger.ledger.errors import IllegalMove
 
 from .actions import CAP, DISTANCE_POINTS, LINE_POINTS
 from .cameras import block

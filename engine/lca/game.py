@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.base import BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.engine.base import BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 from . import render as _render
 from . import submissions, views

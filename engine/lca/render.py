@@ -4,7 +4,7 @@ picture can show only what the public dict holds."""
 
 from __future__ import annotations
 
-from engine.base import View
+from matchledger.engine.base import View
 
 from .studio import column_name, parse_cell
 

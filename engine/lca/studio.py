@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator
 
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 Cell = tuple[int, int]
 

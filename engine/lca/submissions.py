@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 from .actions import ACTIONS
 from .cameras import CAMERAS, block, block_inside

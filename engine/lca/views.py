@@ -3,8 +3,8 @@ fields; nothing is copied from the host's dict and trimmed."""
 
 from __future__ import annotations
 
-from engine.base import MatchState, View, as_participant
-from ledger.errors import IllegalMove
+from matchledger.engine.base import MatchState, View, as_participant
+from matchledger.ledger.errors import IllegalMove
 
 from . import endgame
 from .studio import cell_name

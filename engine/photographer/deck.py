@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.errors import MalformedInput
+from matchledger.ledger.errors import MalformedInput
 
 from .cards import COLOURS, HAND_SIZE, SUNSET, TABLE_COLUMNS, TABLE_ROWS, all_cards, colours_for, parse_card
 from .shuffle import SplitMix64, insert_sunset, shuffle

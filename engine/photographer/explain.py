@@ -8,9 +8,9 @@ whole numbers: ``exact`` equals ``score``.
 
 from __future__ import annotations
 
-from engine.base import MatchState
-from engine.explanation import category, explanation
-from ledger.errors import IllegalMove
+from matchledger.engine.base import MatchState
+from matchledger.engine.explanation import category, explanation
+from matchledger.ledger.errors import IllegalMove
 
 from .cards import known_down
 from .film import sequence

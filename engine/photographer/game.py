@@ -18,10 +18,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
-from engine.base import PUBLIC, BaseGame, MatchState, OptionSpec, View, parse_bool
-from engine.commands import CloseRound, Correct, CreateMatch, Submit, Void
-from ledger.errors import CorruptLog, IllegalMove, MalformedInput, MatchledgerError
-from ledger.events import Event, OutcomeAnnounced, SubmissionRecorded, TurnResolved
+from matchledger.engine.base import PUBLIC, BaseGame, MatchState, OptionSpec, View, parse_bool
+from matchledger.engine.commands import CloseRound, Correct, CreateMatch, Submit, Void
+from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, MatchledgerError
+from matchledger.ledger.events import Event, OutcomeAnnounced, SubmissionRecorded, TurnResolved
 
 from . import notation, views
 from .deck import deck_from_seed, parse_deck_text, parse_seed

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 TAKE_FORM = "take ROW END COUNT wind FROM:TO"
 WIND_FORM = "wind FROM:TO"

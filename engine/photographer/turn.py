@@ -4,7 +4,7 @@ announcements: the public record and the acting player's private notice."""
 
 from __future__ import annotations
 
-from ledger.errors import IllegalMove
+from matchledger.ledger.errors import IllegalMove
 
 from .cards import SUNSET, back, known_down, shown
 from .film import shoot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.base import MatchState
+from matchledger.engine.base import MatchState
 
 from .model import PWState
 

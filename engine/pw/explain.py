@@ -9,9 +9,9 @@ Predict, as rounds close), then, once Round 3 is closed, ``unique`` (W8) and
 
 from __future__ import annotations
 
-from engine.base import MatchState
-from engine.explanation import category, explanation
-from ledger.errors import IllegalMove
+from matchledger.engine.base import MatchState
+from matchledger.engine.explanation import category, explanation
+from matchledger.ledger.errors import IllegalMove
 
 from .model import PWState
 

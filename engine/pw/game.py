@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import HOST, PUBLIC, BaseGame, MatchState
-from ledger.errors import IllegalMove
-from ledger.events import MatchCreated
+from matchledger.engine.base import HOST, PUBLIC, BaseGame, MatchState
+from matchledger.ledger.errors import IllegalMove
+from matchledger.ledger.events import MatchCreated
 
 from . import views
 from .endgame import endgame

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ledger.errors import MalformedInput
+from matchledger.ledger.errors import MalformedInput
 
 TYPES = ("gift", "learn", "predict", "swap", "unique", "watch")
 

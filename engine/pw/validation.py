@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.base import MatchState
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.engine.base import MatchState
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 from .model import PWState
 from .notation import TYPES, Action, Guess, parse_token, split_tokens

@@ -6,8 +6,8 @@ partners, which would leak the pairing): players as listed, guests by name."""
 
 from __future__ import annotations
 
-from engine.base import MatchState, View
-from ledger.errors import IllegalMove
+from matchledger.engine.base import MatchState, View
+from matchledger.ledger.errors import IllegalMove
 
 from .endgame import Endgame, endgame, ranking
 from .model import PWState, public_order

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from ledger.errors import MalformedInput
+from matchledger.ledger.errors import MalformedInput
 
 from .svg import Canvas, Panel, attrs, draw_panels, panels_size, text_width
 

@@ -4,9 +4,9 @@ what.  Built only from the chosen view's read models."""
 
 from __future__ import annotations
 
-from engine.lca import studio
-from engine.lca.studio import column_name
-from ledger.errors import MalformedInput
+from matchledger.engine.lca import studio
+from matchledger.engine.lca.studio import column_name
+from matchledger.ledger.errors import MalformedInput
 
 from .common import fmt, outcome_panels, pairs_text, scores_panel
 from .svg import INK, MUTED, Canvas, Panel

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.base import HOST
-from engine.commands import CloseRound, CreateMatch, Submit
-from projections.fold import InMemoryMatch
+from matchledger.engine.base import HOST
+from matchledger.engine.commands import CloseRound, CreateMatch, Submit
+from matchledger.projections.fold import InMemoryMatch
 from tests.helpers import REPO, read_json, run_script
 from tests.lca.util import new_match, play, studio_text
 

@@ -14,14 +14,14 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from engine.base import HOST, PUBLIC
-from engine.lca import GAME as LCA
-from engine.lca import endgame
-from engine.lca import views as lca_views
-from ledger.codec import decode_event, encode
-from ledger.events import ANNOUNCEMENTS, OutcomeAnnounced
-from projections.audit import rederive
-from projections.fold import Replayer
+from matchledger.engine.base import HOST, PUBLIC
+from matchledger.engine.lca import GAME as LCA
+from matchledger.engine.lca import endgame
+from matchledger.engine.lca import views as lca_views
+from matchledger.ledger.codec import decode_event, encode
+from matchledger.ledger.events import ANNOUNCEMENTS, OutcomeAnnounced
+from matchledger.projections.audit import rederive
+from matchledger.projections.fold import Replayer
 from tests.lca.test_properties import PLAYERS, plans, run
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from ledger.store import Store
+from matchledger.ledger.store import Store
 from tests.helpers import invoke
 
 

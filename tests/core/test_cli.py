@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from commands.cli import cli
+from matchledger.commands.cli import cli
 from tests.helpers import invoke, read_json
 
 SCRIPT = """\

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger import codec
-from ledger.errors import CorruptLog
-from ledger.events import (
+from matchledger.ledger import codec
+from matchledger.ledger.errors import CorruptLog
+from matchledger.ledger.events import (
     EVENT_TYPES,
     MatchCreated,
     NoteAdded,
@@ -88,7 +88,7 @@ any_text = st.text(max_size=30)  # quotes, backslashes, control characters, any 
 
 @given(any_text, any_text, any_text, any_text, any_text, st.integers(1, 10**9), events)
 def test_batch_hasher_hashes_exactly_the_canonical_bytes(match_id, actor, recorded_at, kind, prev_hash, seq, event):
-    from ledger.codec import BatchHasher, chain_hash
+    from matchledger.ledger.codec import BatchHasher, chain_hash
 
     body = codec.encode(event)
     reference = chain_hash(prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body)

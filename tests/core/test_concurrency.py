@@ -3,10 +3,10 @@ of each race is told of the conflict."""
 
 import multiprocessing as mp
 
-from ledger.errors import LogConflict
-from ledger.events import MatchCreated, NoteAdded
-from ledger.store import Store
-from ledger.verify import verify_chain
+from matchledger.ledger.errors import LogConflict
+from matchledger.ledger.events import MatchCreated, NoteAdded
+from matchledger.ledger.store import Store
+from matchledger.ledger.verify import verify_chain
 
 T = "2026-01-01T00:00:00.000000Z"
 ROUNDS = 40

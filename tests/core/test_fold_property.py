@@ -4,12 +4,12 @@ from any split point, and a rejected command never writes anything."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.base import HOST
-from engine.commands import AddNote, Amend, CloseRound, CreateMatch, Submit, Void
-from ledger.errors import MatchledgerError
-from ledger.store import Store
-from projections.app import Ledger
-from projections.fold import Replayer, replay
+from matchledger.engine.base import HOST
+from matchledger.engine.commands import AddNote, Amend, CloseRound, CreateMatch, Submit, Void
+from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.store import Store
+from matchledger.projections.app import Ledger
+from matchledger.projections.fold import Replayer, replay
 
 PLAYERS = ["ann", "bob", "cy"]
 

@@ -4,8 +4,8 @@ in every game, at its seq and field — and finds nothing in an honest log."""
 import msgspec
 import pytest
 
-from ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
-from projections.audit import rederive
+from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
+from matchledger.projections.audit import rederive
 from tests.helpers import REPO
 
 from .fixture_matches import played

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine
-from ledger.store import Store
-from projections import snapshots
-from projections.app import SNAPSHOT_EVERY, Ledger
-from projections.fold import Replayer, replay
-from projections.views import all_read_models
+from matchledger import engine
+from matchledger.ledger.store import Store
+from matchledger.projections import snapshots
+from matchledger.projections.app import SNAPSHOT_EVERY, Ledger
+from matchledger.projections.fold import Replayer, replay
+from matchledger.projections.views import all_read_models
 from tests.core.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
 from tests.photographer import support as photo
@@ -275,8 +275,8 @@ def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written
 
 
 def test_a_failure_after_folding_a_command_writes_nothing_and_keeps_no_stale_state(tmp_path, monkeypatch):
-    from engine.commands import AddNote
-    from ledger.errors import CorruptLog
+    from matchledger.engine.commands import AddNote
+    from matchledger.ledger.errors import CorruptLog
 
     db = tmp_path / "m.db"
     invoke(db, "script", DEMO)

@@ -4,10 +4,10 @@ import sqlite3
 
 import pytest
 
-from ledger.codec import GENESIS_HASH, chain_hash
-from ledger.errors import CorruptLog, LogConflict, UnknownMatch
-from ledger.events import MatchCreated, NoteAdded
-from ledger.store import Store
+from matchledger.ledger.codec import GENESIS_HASH, chain_hash
+from matchledger.ledger.errors import CorruptLog, LogConflict, UnknownMatch
+from matchledger.ledger.events import MatchCreated, NoteAdded
+from matchledger.ledger.store import Store
 
 T = "2026-01-01T00:00:00.000000Z"
 

@@ -8,10 +8,10 @@ import sqlite3
 
 import pytest
 
-from ledger.codec import chain_hash
-from ledger.events import MatchCreated, NoteAdded
-from ledger.store import Store
-from ledger.verify import verify_chain
+from matchledger.ledger.codec import chain_hash
+from matchledger.ledger.events import MatchCreated, NoteAdded
+from matchledger.ledger.store import Store
+from matchledger.ledger.verify import verify_chain
 
 T = "2026-01-01T00:00:00.000000Z"
 

@@ -4,8 +4,8 @@ exists only in tests, registered as ``toy``."""
 
 from __future__ import annotations
 
-from engine.base import BaseGame, OptionSpec, View, parse_int
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.engine.base import BaseGame, OptionSpec, View, parse_int
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 
 class ToyGame(BaseGame):

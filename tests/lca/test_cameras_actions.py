@@ -4,11 +4,11 @@ from fractions import Fraction
 
 import pytest
 
-from engine.lca.actions import resolve_actions
-from engine.lca.cameras import resolve_cameras
-from engine.lca.lights import resolve_lights
-from engine.lca.studio import Studio, cell_name, parse_cell
-from engine.lca.studio import parse_studio_text as rows
+from matchledger.engine.lca.actions import resolve_actions
+from matchledger.engine.lca.cameras import resolve_cameras
+from matchledger.engine.lca.lights import resolve_lights
+from matchledger.engine.lca.studio import Studio, cell_name, parse_cell
+from matchledger.engine.lca.studio import parse_studio_text as rows
 
 from .util import new_match, open_floor, play, studio_text
 
@@ -137,6 +137,6 @@ def test_merged_action_names_its_sharers_in_player_order_and_host_status_shows_t
         {"bob": "B2 E2 H2"},
         {"bob": "I3 H3 G3", "ann": "G3 A3 B3"},
     ])
-    from engine.base import HOST
+    from matchledger.engine.base import HOST
     assert m.game.status(m.state, HOST)["actions"] == {"A3": ["ann"], "B3": ["ann"], "G3": ["ann", "bob"], "H3": ["bob"], "I3": ["bob"]}
     assert {cell_name(c) for c in m.state.g.actions.sharers} == {"A3", "B3", "G3", "H3", "I3"}

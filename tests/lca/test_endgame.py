@@ -1,7 +1,7 @@
 """Endgame: ranking and tie-breaks (L1), ToLs, bonus shards and their cap (L6), the
 filming ToL, ECs and contracts."""
 
-from engine.lca.endgame import awards, rank_players
+from matchledger.engine.lca.endgame import awards, rank_players
 
 from .util import new_match, open_floor, play
 
@@ -137,7 +137,7 @@ def test_contracts_from_a_played_match():
     g = m.state.g
     assert len(g.lights.lit_by["ann"]) == 72 and len(g.lights.lit_by["dan"]) == 48
     assert g.cameras.exclusive("bob") == 2 and g.cameras.exclusive("ann") == 2
-    from engine.base import HOST
+    from matchledger.engine.base import HOST
     out = m.game.outcome(m.state, HOST)
     assert [a for a in out["awards"] if a["kind"] in ("shards", "mark")] == sorted(
         [

@@ -14,14 +14,14 @@ from itertools import combinations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.base import PUBLIC, as_participant
-from engine.commands import CloseRound, RecordContract, Submit
-from engine.lca import GAME
-from engine.lca.cameras import block
-from engine.lca.studio import Studio, cell_name
-from engine.lca.studio import parse_studio_text as rows
+from matchledger.engine.base import PUBLIC, as_participant
+from matchledger.engine.commands import CloseRound, RecordContract, Submit
+from matchledger.engine.lca import GAME
+from matchledger.engine.lca.cameras import block
+from matchledger.engine.lca.studio import Studio, cell_name
+from matchledger.engine.lca.studio import parse_studio_text as rows
 
-from projections.fold import replay
+from matchledger.projections.fold import replay
 
 from .util import new_match, replayed, studio_text
 

@@ -5,10 +5,10 @@ import copy
 
 import pytest
 
-from engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
-from engine.lca import GAME
-from engine.lca.studio import cell_name, column_name, parse_cell
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
+from matchledger.engine.lca import GAME
+from matchledger.engine.lca.studio import cell_name, column_name, parse_cell
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 from .util import new_match, play, studio_text
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from ledger.errors import IllegalMove
+from matchledger.ledger.errors import IllegalMove
 
-from engine.base import HOST, PUBLIC, as_participant
-from engine.commands import Amend, Submit
-from engine.lca import GAME
+from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.commands import Amend, Submit
+from matchledger.engine.lca import GAME
 
 from . import test_filming_example as ex
 from .util import new_match, play, replayed
@@ -91,7 +91,7 @@ def test_amendment_from_round_3_applies_on_replay_and_lights_amendment_after_rou
 
 
 def test_reopened_round_and_hand_scored_outcome():
-    from engine.commands import CloseRound, Correct, RecordOutcome
+    from matchledger.engine.commands import CloseRound, Correct, RecordOutcome
 
     m = play(example(), [ex.ROUND1, ex.ROUND2])
     for p, tokens in ex.ROUND3.items():

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.commands import CloseRound, CreateMatch, RecordContract, Submit
-from projections.fold import InMemoryMatch, replay
+from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
+from matchledger.projections.fold import InMemoryMatch, replay
 
 
 def studio_text(*rows: str) -> str:

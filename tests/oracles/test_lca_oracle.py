@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.base import HOST
-from ledger.errors import IllegalMove
-from engine.commands import Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
-from projections.fold import InMemoryMatch
+from matchledger.engine.base import HOST
+from matchledger.ledger.errors import IllegalMove
+from matchledger.engine.commands import Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.projections.fold import InMemoryMatch
 from tests.helpers import REPO, read_json, run_script
 from tests.oracles.lca_oracle import (
     DIRECTIONS,

@@ -13,10 +13,10 @@ from itertools import combinations
 
 import pytest
 
-from engine.base import HOST
-from engine.commands import CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
-from ledger.errors import MatchledgerError
-from projections.fold import InMemoryMatch
+from matchledger.engine.base import HOST
+from matchledger.engine.commands import CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.ledger.errors import MatchledgerError
+from matchledger.projections.fold import InMemoryMatch
 from tests.helpers import REPO, read_json, run_script
 from tests.oracles.pw_oracle import (
     MAIN_CONTRACTS,

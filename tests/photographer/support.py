@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from engine.commands import CreateMatch, Submit
-from engine.photographer.cards import all_cards, colours_for
-from projections.fold import InMemoryMatch
+from matchledger.engine.commands import CreateMatch, Submit
+from matchledger.engine.photographer.cards import all_cards, colours_for
+from matchledger.projections.fold import InMemoryMatch
 
 PLAYERS = {2: ["ann", "bob"], 3: ["ann", "bob", "cat"], 4: ["ann", "bob", "cat", "dan"]}
 

@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from engine.commands import Amend, CloseRound, Correct, RecordContract, Void
-from ledger.errors import IllegalMove, MalformedInput
-from projections.fold import replay
+from matchledger.engine.commands import Amend, CloseRound, Correct, RecordContract, Void
+from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.projections.fold import replay
 
 from .support import deck_text, new_match, play
 

@@ -10,12 +10,12 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.base import HOST, PUBLIC, as_participant
-from engine.commands import Submit
-from engine.photographer import GAME
-from engine.photographer.cards import COLOURS, all_cards, colours_for
-from projections.audit import rederive
-from projections.fold import replay
+from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.commands import Submit
+from matchledger.engine.photographer import GAME
+from matchledger.engine.photographer.cards import COLOURS, all_cards, colours_for
+from matchledger.projections.audit import rederive
+from matchledger.projections.fold import replay
 
 from .support import PLAYERS, new_match, play_random, random_move
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.base import HOST, PUBLIC, as_participant
-from engine.commands import Amend
-from engine.photographer import GAME
-from engine.photographer.film import continues
-from ledger.events import OutcomeAnnounced, SubmissionRecorded, TurnResolved
-from projections.fold import replay
+from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.commands import Amend
+from matchledger.engine.photographer import GAME
+from matchledger.engine.photographer.film import continues
+from matchledger.ledger.events import OutcomeAnnounced, SubmissionRecorded, TurnResolved
+from matchledger.projections.fold import replay
 
 from .support import deck_text, new_match, play
 
@@ -44,7 +44,7 @@ def test_p3_deal_table_faces_and_hands():
 
 def test_p1_seat_one_starts_and_turns_rotate():
     m = two_player(["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"])
-    from ledger.errors import IllegalMove
+    from matchledger.ledger.errors import IllegalMove
 
     with pytest.raises(IllegalMove, match="it is ann's turn to play \\(turn 1\\), not bob's"):
         play(m, "bob", "take 1 left 1 wind 5:6")
@@ -184,7 +184,7 @@ def test_p5_row_with_gaps_and_count_limits():
     # P5: the row's ends are its first and last card whatever the gaps: left end is g2.
     [_, r3] = play(m, "ann", "take 1 left 1 wind 5:6")
     assert r3.public["taken"] == ["green-[1-6]"] and r3.private["ann"]["taken"] == ["green-[2]"]
-    from ledger.errors import IllegalMove
+    from matchledger.ledger.errors import IllegalMove
 
     with pytest.raises(IllegalMove, match="count '2' is more than the 1 card\\(s\\) in row 1"):
         play(m, "bob", "take 1 left 2 wind 1:7")
@@ -196,9 +196,9 @@ def test_p5_row_with_gaps_and_count_limits():
 def test_refill_running_the_deck_dry_midway():
     # Table-level: 2 cards left in the deck, 9 empty places.  P5 refills until the deck
     # runs out; the game goes on.  At the next check with <= 3 cards it ends.
-    from engine.photographer.table import check, deal
+    from matchledger.engine.photographer.table import check, deal
 
-    from engine.photographer.cards import all_cards, colours_for
+    from matchledger.engine.photographer.cards import all_cards, colours_for
 
     g = deal(["ann", "bob"], all_cards(colours_for(2)))
     for r, c in [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0)]:
@@ -237,7 +237,7 @@ def play_sunset_game(m, amend=None):
 
 
 def test_sunset_ending_and_p7_end_round_order():
-    from ledger.errors import IllegalMove, MalformedInput
+    from matchledger.ledger.errors import IllegalMove, MalformedInput
 
     m = sunset_game()
     r4, r5 = play_sunset_game(m)
@@ -304,10 +304,10 @@ def test_p8_row_points_option_and_p9_shared_rank_by_amendment():
 
 
 def test_p9_ties_list_in_seat_order():
-    from engine.photographer.scoring import DEFAULT_ROW_POINTS, standings
-    from engine.photographer.table import deal
+    from matchledger.engine.photographer.scoring import DEFAULT_ROW_POINTS, standings
+    from matchledger.engine.photographer.table import deal
 
-    from engine.photographer.cards import all_cards, colours_for
+    from matchledger.engine.photographer.cards import all_cards, colours_for
 
     g = deal(["ann", "bob", "cat", "dan"], all_cards(colours_for(4)))
     # 7 colours each missing: -21 each.  dan gets a 1-card row (+1, -18 missing) -> -17.
@@ -323,10 +323,10 @@ def test_p9_ties_list_in_seat_order():
 
 
 def test_row_of_more_than_seven_scores_the_seven_value():
-    from engine.photographer.scoring import DEFAULT_ROW_POINTS, player_scores
-    from engine.photographer.table import deal
+    from matchledger.engine.photographer.scoring import DEFAULT_ROW_POINTS, player_scores
+    from matchledger.engine.photographer.table import deal
 
-    from engine.photographer.cards import all_cards, colours_for
+    from matchledger.engine.photographer.cards import all_cards, colours_for
 
     g = deal(["ann", "bob"], all_cards(colours_for(2)))
     g.film["ann"]["blue"] = [(f"blue-{v}", True) for v in range(1, 10)]  # 9 face-up cards

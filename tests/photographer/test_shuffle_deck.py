@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.commands import CreateMatch
-from engine.photographer import GAME
-from engine.photographer.cards import all_cards, colours_for
-from engine.photographer.deck import deck_from_seed
-from engine.photographer.shuffle import SplitMix64, insert_sunset, pile_sizes, shuffle
-from ledger.errors import MalformedInput
+from matchledger.engine.commands import CreateMatch
+from matchledger.engine.photographer import GAME
+from matchledger.engine.photographer.cards import all_cards, colours_for
+from matchledger.engine.photographer.deck import deck_from_seed
+from matchledger.engine.photographer.shuffle import SplitMix64, insert_sunset, pile_sizes, shuffle
+from matchledger.ledger.errors import MalformedInput
 
 from .support import PLAYERS, deck_text, new_match
 
@@ -153,7 +153,7 @@ def test_p2_replay_uses_the_recorded_order_not_the_seed():
     # An auditor's replay deals from setup["deck"]; the seed is only a record.
     import msgspec
 
-    from projections.fold import replay
+    from matchledger.projections.fold import replay
 
     m = new_match(2, seed=7)
     created = m.events[0]

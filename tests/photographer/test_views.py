@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.base import HOST, PUBLIC, as_participant
-from engine.photographer import GAME
-from ledger.events import TurnResolved
-from projections.audit import rederive
+from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.photographer import GAME
+from matchledger.ledger.events import TurnResolved
+from matchledger.projections.audit import rederive
 
 from .support import deck_text, new_match, play
 
@@ -88,8 +88,8 @@ def test_status_picture():
 def test_replay_refuses_a_turn_without_its_submission():
     import pytest
 
-    from ledger.errors import CorruptLog
-    from projections.fold import replay
+    from matchledger.ledger.errors import CorruptLog
+    from matchledger.projections.fold import replay
 
     m = match_after_two_turns()
     pairs = m.pairs()

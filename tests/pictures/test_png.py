@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from projections.pictures import lca, photographer
+from matchledger.projections.pictures import lca, photographer
 
 from .support import Png, hex_rgb, png_size, svg_size
 

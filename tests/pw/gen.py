@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 import random
 
-from engine.commands import CloseRound, CreateMatch, RecordContract, Submit
-from engine.pw.notation import TYPES
-from projections.fold import InMemoryMatch
+from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
+from matchledger.engine.pw.notation import TYPES
+from matchledger.projections.fold import InMemoryMatch
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 GUESTS = ["zed", "yul", "xio", "wim", "vik", "ura", "tof"]

@@ -2,11 +2,11 @@
 
 import random
 
-from engine.base import HOST, PUBLIC, MatchState, as_participant
-from engine.commands import RecordContract, Submit
-from engine.pw import GAME
-from engine.pw.endgame import ecs, endgame, ranking
-from engine.pw.model import PWState, RoundResult
+from matchledger.engine.base import HOST, PUBLIC, MatchState, as_participant
+from matchledger.engine.commands import RecordContract, Submit
+from matchledger.engine.pw import GAME
+from matchledger.engine.pw.endgame import ecs, endgame, ranking
+from matchledger.engine.pw.model import PWState, RoundResult
 
 from .gen import make_match, play
 from .test_resolution import full_match

@@ -14,9 +14,9 @@ import random
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine.base import HOST, PUBLIC, as_participant
-from engine.commands import RecordContract, Submit
-from engine.pw import GAME
+from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.commands import RecordContract, Submit
+from matchledger.engine.pw import GAME
 
 from .gen import GUESTS, PLAYERS, make_match, play
 from .util import dumps, replayed

@@ -4,9 +4,9 @@ Unique (W8) and guesses at Round 3.  Every number is worked out by hand in comme
 Pairs: ann-zed, bob-yul, cat-xio.  Public order for lists shown to participants:
 players as listed (ann, bob, cat), then guests by name (xio, yul, zed)."""
 
-from engine.base import HOST
-from engine.commands import RecordContract
-from engine.pw import GAME
+from matchledger.engine.base import HOST
+from matchledger.engine.commands import RecordContract
+from matchledger.engine.pw import GAME
 
 from .util import dumps, new_match, play_round, replayed
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine.commands import CreateMatch, RecordContract, Submit
-from engine.pw import GAME
-from ledger.errors import IllegalMove, MalformedInput
+from matchledger.engine.commands import CreateMatch, RecordContract, Submit
+from matchledger.engine.pw import GAME
+from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 from .util import PAIRS3, new_match
 

@@ -3,8 +3,8 @@ mandatory actions)."""
 
 import pytest
 
-from engine.commands import CloseRound, Correct, Submit, Void
-from ledger.errors import IllegalMove
+from matchledger.engine.commands import CloseRound, Correct, Submit, Void
+from matchledger.ledger.errors import IllegalMove
 
 from .util import new_match, play_round
 

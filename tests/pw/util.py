@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine.commands import CloseRound, CreateMatch, Submit
-from projections.fold import InMemoryMatch, replay
+from matchledger.engine.commands import CloseRound, CreateMatch, Submit
+from matchledger.projections.fold import InMemoryMatch, replay
 
 PAIRS3 = {"ann": "zed", "bob": "yul", "cat": "xio"}
 

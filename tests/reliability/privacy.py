@@ -26,12 +26,12 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-import engine
-from engine.base import View, as_participant
-from ledger.codec import encode
-from ledger.events import MatchCreated
-from projections.fold import InMemoryMatch, Replayer
-from projections.views import all_read_models
+from matchledger import engine
+from matchledger.engine.base import View, as_participant
+from matchledger.ledger.codec import encode
+from matchledger.ledger.events import MatchCreated
+from matchledger.projections.fold import InMemoryMatch, Replayer
+from matchledger.projections.views import all_read_models
 
 MODELS = ("status", "scores", "outcome", "reveals")
 

@@ -28,11 +28,11 @@ import time
 
 import click
 
-from ledger.errors import LogConflict
-from ledger.events import MatchCreated, NoteAdded
-from ledger.store import BUSY_TIMEOUT_MS, Store
-from ledger.verify import verify_chain
-from projections.audit import rederive
+from matchledger.ledger.errors import LogConflict
+from matchledger.ledger.events import MatchCreated, NoteAdded
+from matchledger.ledger.store import BUSY_TIMEOUT_MS, Store
+from matchledger.ledger.verify import verify_chain
+from matchledger.projections.audit import rederive
 
 from .support import T, soak
 
@@ -45,7 +45,7 @@ def _worker(path: str, w: int, attempts: int, barrier, out: str) -> None:
     log = []
     via_cli = w >= WORKERS // 2
     if via_cli:
-        from commands.cli import cli
+        from matchledger.commands.cli import cli
     else:
         store = Store(path)
     barrier.wait()

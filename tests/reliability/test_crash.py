@@ -26,10 +26,10 @@ import time
 
 import pytest
 
-from ledger.events import MatchCreated, NoteAdded
-from ledger.store import Store
-from ledger.verify import verify_chain
-from projections.audit import rederive
+from matchledger.ledger.events import MatchCreated, NoteAdded
+from matchledger.ledger.store import Store
+from matchledger.ledger.verify import verify_chain
+from matchledger.projections.audit import rederive
 
 from .support import T, soak
 
@@ -102,7 +102,7 @@ def _child(path: str, scenario: str, fd: int) -> None:
             store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"])], actor="h", recorded_at=T)
     i = _next_command(store, matches)
     if how == "cli":
-        from commands.cli import cli
+        from matchledger.commands.cli import cli
 
         store.close()
         script = f"{path}.script.txt"

@@ -24,10 +24,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from commands.cli import cli
-from ledger import codec
-from ledger.errors import CorruptLog
-from ledger.events import (
+from matchledger.commands.cli import cli
+from matchledger.ledger import codec
+from matchledger.ledger.errors import CorruptLog
+from matchledger.ledger.events import (
     ContractRecorded,
     MatchCreated,
     NoteAdded,
@@ -40,8 +40,8 @@ from ledger.events import (
     SubmissionVoided,
     TurnResolved,
 )
-from ledger.portable import export_lines
-from ledger.store import Store
+from matchledger.ledger.portable import export_lines
+from matchledger.ledger.store import Store
 from tests.helpers import REPO, invoke
 
 from .support import FIXTURE_MATCHES, T, all_rows, copy_db, findings, match_id_of, soak
@@ -68,7 +68,7 @@ def half_played(tmp_path_factory):
             clean = copy_db(db, folder / f"{game}.db")
             match = match_id_of(partial)
             store = Store(clean, create=False)
-            from projections.app import Ledger
+            from matchledger.projections.app import Ledger
 
             participants = Ledger(store).state(match).participants
             store.close()
@@ -163,7 +163,7 @@ def run(db, args):
 
 def legal_photographer_move(db, match, seed) -> list[str]:
     """A legal turn for whoever is to play (tests/photographer/support.random_move)."""
-    from projections.app import Ledger
+    from matchledger.projections.app import Ledger
     from tests.photographer.support import random_move
 
     store = Store(db, create=False)

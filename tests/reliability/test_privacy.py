@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from engine.base import PUBLIC
-from engine.commands import CloseRound, CreateMatch, RecordContract, Submit
-from projections.fold import Replayer
-from projections.views import all_read_models
+from matchledger.engine.base import PUBLIC
+from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
+from matchledger.projections.fold import Replayer
+from matchledger.projections.views import all_read_models
 from tests.helpers import REPO, invoke, run_script
 
 from .privacy import assert_noninterference, play
@@ -33,7 +33,7 @@ def total(stats_list):
 
 def lca_match(rng):
     """A random legal lca match (the plans of tests/lca/test_properties), as commands."""
-    from engine.lca.studio import cell_name
+    from matchledger.engine.lca.studio import cell_name
     from tests.lca.test_properties import CONTRACTS, FLOOR, PLAYERS, STUDIO, TRIPLES
 
     def actions(p, perm):
@@ -53,7 +53,7 @@ def lca_match(rng):
 def lca_alternative(rng, p, index, cmds):
     """Another legal command of the same kind as ``cmds[index]`` by player ``p``, drawn
     from ``rng`` (a callable choosing at play time for Round-3 actions)."""
-    from engine.lca.studio import cell_name
+    from matchledger.engine.lca.studio import cell_name
     from tests.lca.test_properties import CONTRACTS, FLOOR, TRIPLES
 
     if isinstance(cmds[index], RecordContract):
@@ -151,7 +151,7 @@ def names_a_guest(text: str, guests) -> list[str]:
 
 
 def test_pw_public_read_models_never_name_a_guest_at_any_seq():
-    from engine.pw import GAME
+    from matchledger.engine.pw import GAME
     from tests.pw.gen import make_match
 
     checked = 0
@@ -196,7 +196,7 @@ def test_pw_public_cli_output_never_names_a_guest_at_any_at(tmp_path, monkeypatc
 
 def photographer_pair(rng, n_players, viewer):
     """Two decks that differ by swapping two cards ``viewer`` has not seen at the deal."""
-    from engine.photographer.cards import TABLE_COLUMNS, TABLE_ROWS, HAND_SIZE, all_cards, colours_for, shown
+    from matchledger.engine.photographer.cards import TABLE_COLUMNS, TABLE_ROWS, HAND_SIZE, all_cards, colours_for, shown
     from tests.photographer.support import PLAYERS
 
     players = PLAYERS[n_players]

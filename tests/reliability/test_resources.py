@@ -14,9 +14,9 @@ import random
 import subprocess
 import sys
 
-from engine.commands import AddNote, CloseRound, CreateMatch, Submit
-from ledger.store import Store
-from projections.fold import InMemoryMatch
+from matchledger.engine.commands import AddNote, CloseRound, CreateMatch, Submit
+from matchledger.ledger.store import Store
+from matchledger.projections.fold import InMemoryMatch
 from tests.helpers import REPO
 
 from .support import T
@@ -42,12 +42,12 @@ def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 path, long_id = sys.argv[1], sys.argv[2]
-import engine
+from matchledger import engine
 engine.register("toy", "tests.core.toygame")
-from commands.cli import cli
-from ledger.store import Store
-from projections.app import Ledger
-from projections.views import all_read_models
+from matchledger.commands.cli import cli
+from matchledger.ledger.store import Store
+from matchledger.projections.app import Ledger
+from matchledger.projections.views import all_read_models
 report = {"after_imports": peak_mb()}
 
 def run(*args):

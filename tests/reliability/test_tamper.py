@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from ledger.events import NoteAdded
-from ledger.store import Store
-from projections.audit import first_parting
+from matchledger.ledger.events import NoteAdded
+from matchledger.ledger.store import Store
+from matchledger.projections.audit import first_parting
 from tests.helpers import invoke
 
 from .support import build_fixture_db, copy_db, raw
@@ -98,7 +98,7 @@ def envelope_field_changed(path, match, other, rows, rng):
 
 def event_rehashed_alone(path, match, other, rows, rng):
     """A body changed and its own hash recomputed (not the rest of the chain)."""
-    from ledger.codec import chain_hash
+    from matchledger.ledger.codec import chain_hash
 
     s = rng.randint(1, len(rows) - 1)
     row = rows[s - 1]
