@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import io
 import json
 import os
@@ -108,13 +109,13 @@ def floor_scan(path: Path) -> None:
 
 def replay_all(path: Path, use_snapshots: bool = True) -> int:
     """Open, read, decode and fold every match to its outcome, the way a read command
-    does (``Ledger.state``: from the match's snapshot when it has a usable one, then
+    does (``Application.state``: from the match's snapshot when it has a usable one, then
     the events after it; ``use_snapshots=False``: from the first event)."""
     from matchledger.ledger.store import Store
-    from matchledger.projections.app import Ledger
+    from matchledger.projections.application import Application
 
     store = Store(path, create=False)
-    app = Ledger(store, use_snapshots=use_snapshots)
+    app = Application(store, use_snapshots=use_snapshots)
     finished = 0
     try:
         for mid in store.match_ids():
@@ -161,7 +162,7 @@ def _rows_of(chosen) -> tuple[list[tuple], list[tuple[str, list[list]]]]:
 def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     from matchledger.engine.commands import CreateMatch
     from matchledger.ledger.store import Store
-    from matchledger.projections.app import Ledger
+    from matchledger.projections.application import Application
 
     rows, matches = _rows_of(chosen)
     n_events = len(rows)
@@ -215,7 +216,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
 
     def ledger_per_command():
         store = Store(path)
-        app = Ledger(store, actor="bench", clock=lambda: corpus.RECORDED_AT)
+        app = Application(store, actor="bench", clock=lambda: corpus.RECORDED_AT)
         for index, template in enumerate(chosen):
             mid = corpus.match_id(index, template)
             app.create(CreateMatch(mid, template.create.game, template.create.players, template.create.options,
@@ -225,7 +226,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
         store.close()
 
     t = median_time(ledger_per_command, runs, fresh_store)
-    result.append(Row("append", "Ledger.execute, 1 txn per command", len(chosen), n_events, n_events / t, raw_rate,
+    result.append(Row("append", "Application.execute, 1 txn per command", len(chosen), n_events, n_events / t, raw_rate,
                       (n_events / t) / raw_rate, "events/s", None, "decide (engine) + append"))
 
     scripts = tmp / "scripts"
@@ -370,12 +371,12 @@ def long_match(tmp: Path, name: str, length: int) -> tuple[Path, str, list[str]]
     """A database holding one lca match (11 players, the card's studio) that has had
     ``length`` host commands: contracts, then Round-1 resubmissions (each supersedes)."""
     from matchledger.ledger.store import Store
-    from matchledger.projections.app import Ledger
+    from matchledger.projections.application import Application
 
     card = next(t for t in corpus.templates()["lca"] if t.name.endswith("card-11-players"))
     path = tmp / f"{name}.db"
     _fresh(path)
-    app = Ledger(Store(path), actor="bench")
+    app = Application(Store(path), actor="bench")
     app.create(card.create)
     commands = list(card.commands)
     first_close = next(i for i, c in enumerate(commands) if type(c).__name__ == "CloseRound")
@@ -414,7 +415,7 @@ def bench_growth(tmp: Path, runs: int, long_length: int) -> list[Row]:
     fifth = statistics.median(lat_short[2:5])
     last = statistics.median(lat_long[-5:])
     rows.append(Row("growth", f"in-process command latency: command {long_length} vs 5", None, None, last * 1000,
-                    fifth * 1000, last / fifth, "ms", None, "Ledger.execute with its cached state"))
+                    fifth * 1000, last / fifth, "ms", None, "Application.execute with its cached state"))
     cli = _cli_command()
     runs = max(runs, 3)
     t5 = _process_time(cli + argv5, runs, tmp)
@@ -439,11 +440,11 @@ def machine() -> str:
 
 
 def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print) -> list[Row]:
-    from matchledger.commands.cli import tune_gc
+    from matchledger.commands.cli import GC_THRESHOLDS
 
     # In-process measurements run under the garbage-collector settings of a command
     # (the floor and the eventsourcing comparison too: one setting for every row).
-    tune_gc()
+    gc.set_threshold(*GC_THRESHOLDS)
     sizes = tuple(sizes or (QUICK_SIZES if quick else FULL_SIZES))
     runs = runs or (1 if quick else 3)
     by_game = corpus.templates()

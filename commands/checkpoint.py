@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .common import ledger
+from .session import app
 
 
 @click.command("checkpoint")
@@ -29,15 +29,8 @@ def checkpoint_cmd(match_id, all_matches):
     """
     if bool(match_id) == bool(all_matches):
         raise click.UsageError("give one MATCH or --all")
-    app = ledger()
-    ids = app.store.match_ids() if all_matches else [match_id]
-    with app.store.transaction():
-        for mid in ids:
-            seq = app.checkpoint(mid)
-            if not all_matches:
-                click.echo(f"snapshot of {mid!r} stored after event {seq}")
+    stored = app().checkpoint_all() if all_matches else {match_id: app().checkpoint(match_id)}
     if all_matches:
-        click.echo(f"snapshots stored for {len(ids)} match{'es' if len(ids) != 1 else ''}")
-
-
-COMMANDS = [checkpoint_cmd]
+        click.echo(f"snapshots stored for {len(stored)} match{'es' if len(stored) != 1 else ''}")
+    else:
+        click.echo(f"snapshot of {match_id!r} stored after event {stored[match_id]}")

@@ -1,95 +1,52 @@
-"""`matchledger`: the entry point, global options, error handling and logging set-up.
-
-Every domain error becomes one line on stderr and an exit code (1 for rules and input
-errors, 3 for verify findings); no traceback reaches a user.
-"""
+"""`matchledger`: the entry point: global options, the command table, and turning every
+error into one line on stderr and an exit code (1 for rules and input errors, 2 for usage
+errors, 3 for findings); no traceback reaches a user."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
 import click
+from matchledger.ledger.errors import MatchledgerError
 
-from . import audit, checkpoint, host, pictures, read, script
+from . import logs
+from .lazy import LazyGroup
+from .session import Session
 
-
-class LedgerClickError(click.ClickException):
-    def __init__(self, message: str, exit_code: int = 1):
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-class LedgerGroup(click.Group):
-    """Turns domain errors raised by any subcommand into clean CLI errors."""
-
-    def invoke(self, ctx):
-        from matchledger.ledger.errors import MatchledgerError
-
-        try:
-            return super().invoke(ctx)
-        except MatchledgerError as exc:
-            _log().info("command_failed", error=type(exc).__name__, message=str(exc))
-            raise LedgerClickError(str(exc), exc.exit_code) from None
-
-
-class Settings:
-    """What the group's options decided; shared by every subcommand (and `script` lines)."""
-
-    def __init__(self, db: str, actor: str, log_json: bool):
-        self.db = db
-        self.actor = actor
-        self.log_json = log_json
-        self._ledger = None
-
-    def ledger_for(self, create: bool):
-        if self._ledger is None:
-            from matchledger.ledger.store import Store
-            from matchledger.projections.app import Ledger
-
-            self._ledger = Ledger(Store(self.db, create=create), actor=self.actor)
-        return self._ledger
-
-
-_LOG_JSON: bool | None = None  # set by configure_logging; structlog is set up on first use
-
-
-def _log():
-    import structlog
-
-    global _LOG_JSON
-    if _LOG_JSON is not None:
-        _configure_structlog(_LOG_JSON)
-        _LOG_JSON = None
-    return structlog.get_logger("matchledger")
-
-
-def configure_logging(log_json: bool) -> None:
-    """structlog, configured on first use (importing it costs ~30 ms of start-up):
-    JSON lines with --log-json, else quiet human output."""
-    global _LOG_JSON
-    _LOG_JSON = log_json
-
-
-def _configure_structlog(log_json: bool) -> None:
-    import logging
-
-    import structlog
-
-    processors = [structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
-    if log_json:
-        processors.append(structlog.processors.JSONRenderer())
-        level = logging.INFO
-    else:
-        processors.append(structlog.dev.ConsoleRenderer(colors=False))
-        level = logging.WARNING
-    structlog.configure(
-        processors=processors,
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=False,
-    )
-
+#: Every command: name -> (module, attribute, the line `--help` lists).  The line is the
+#: first of the command's own help (tests/core/test_cli.py holds the two equal).
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "init": ("host", "init_cmd", "Create the database file (any command that writes creates it too)."),
+    "new": ("host", "new_cmd", "Create a match of GAME (lca, pw or photographer) named MATCH."),
+    "contract": ("host", "contract_cmd", "Record PLAYER's contracts (a later record replaces the earlier one)."),
+    "submit": ("host", "submit_cmd", "Record PARTICIPANT's submission (or turn) in the game's own notation."),
+    "close": ("host", "close_cmd", "Close the current round: resolve it and record its public and private reveals."),
+    "amend": ("host", "amend_cmd", "Amend a ruleset option from a given round on (recorded, never rewritten)."),
+    "void": ("host", "void_cmd", "Void the submission recorded at event SEQ (it stays in the log, superseded)."),
+    "correct": ("host", "correct_cmd", "Supersede the submission at event SEQ with TOKENS (the original stays in the log)."),
+    "note": ("host", "note_cmd", "Add a free-text host note to the log."),
+    "status": ("read", "status_cmd", "Where the match stands: round, who has submitted, the board or table."),
+    "scores": ("read", "scores_cmd", "Scores so far (the host sees everyone's; a participant only what they were told)."),
+    "outcome": ("read", "outcome_cmd", "Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset."),
+    "reveals": ("read", "reveals_cmd", "What was announced at each round's close (and, with --as, that participant's private notices)."),
+    "knowledge": ("read", "knowledge_cmd", "Everything PARTICIPANT may know: the public record, their own moves, their private notices."),
+    "log": ("read", "log_cmd", "The match's events in order, with who recorded them and when (host/auditor view)."),
+    "head": ("read", "head_cmd", "The match's head (last seq and hash) to publish, so truncation can be caught later."),
+    "verify": ("audit", "verify_cmd", "Check the hash chain, then replay and re-derive every announcement."),
+    "audit": ("audit", "audit_cmd", "An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement."),
+    "diff": ("audit", "diff_cmd", "Compare two matches' logs (or one match in two database files)."),
+    "rescore": ("audit", "rescore_cmd", "What the outcome would be under another ruling, beside the recorded one."),
+    "explain": ("audit", "explain_cmd", "PARTICIPANT's score derived line by line, with the rule behind each point."),
+    "export": ("transfer", "export_cmd", "A portable JSON Lines copy of the match's log: one event envelope per line."),
+    "import": ("transfer", "import_cmd", "Import a match exported with `export`; the chain is verified before anything is written."),
+    "checkpoint": ("checkpoint", "checkpoint_cmd", "Store a snapshot of MATCH (or of every match), replayed from its first event."),
+    "script": ("script", "script_cmd", "Run FILE: one command per line as typed after `matchledger`."),
+    "demo": ("script", "demo_cmd", "Record the embedded demo match into the database, verify it, and print its outcome."),
+    "render": ("pictures", "render_cmd", "Draw the board or table as an SVG or PNG picture in one view."),
+    "report": ("pictures", "report_cmd", "Write a self-contained HTML page to step through the match event by event."),
+}
 
 #: The cyclic garbage collector's generation thresholds for a command.  A command is a
 #: short process that allocates many small objects (decoded events, folded states) and
@@ -99,17 +56,24 @@ def _configure_structlog(log_json: bool) -> None:
 GC_THRESHOLDS = (50_000, 10, 10)
 
 
-def tune_gc() -> None:
-    import gc
+class CommandLine(LazyGroup):
+    """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
-    gc.set_threshold(*GC_THRESHOLDS)
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except MatchledgerError as exc:
+            logs.log().info("command_failed", error=type(exc).__name__, message=str(exc))
+            error = click.ClickException(str(exc))
+            error.exit_code = exc.exit_code
+            raise error from None
 
 
 def _default_actor() -> str:
     return os.environ.get("MATCHLEDGER_ACTOR") or os.environ.get("USER") or "host"
 
 
-@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CommandLine, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     default="matches.db",
@@ -135,16 +99,11 @@ def cli(ctx, db, actor, log_json):
       matchledger reveals m1 --public
       matchledger verify m1
     """
-    if isinstance(ctx.obj, Settings):  # a `script` line: keep the outer settings
+    if isinstance(ctx.obj, Session):  # a `script` line: keep the outer session
         return
-    tune_gc()
-    configure_logging(log_json)
-    ctx.obj = Settings(db, actor or _default_actor(), log_json)
-
-
-for module in (host, read, audit, checkpoint, script, pictures):
-    for command in module.COMMANDS:
-        cli.add_command(command)
+    gc.set_threshold(*GC_THRESHOLDS)
+    logs.configure(log_json)
+    ctx.obj = Session(db, actor or _default_actor(), log_json)
 
 
 def main() -> None:
@@ -157,11 +116,3 @@ def main() -> None:
             raise
         click.echo(f"Error: internal error: {type(exc).__name__}: {exc} (set MATCHLEDGER_DEBUG=1 for a traceback)", err=True)
         sys.exit(1)
-
-
-if __name__ == "__main__":
-    # Run the package's module, not this __main__ copy, so that `script` lines share the
-    # settings object with the group they belong to.
-    from matchledger.commands.cli import main as package_main
-
-    package_main()

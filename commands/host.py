@@ -1,11 +1,14 @@
-"""What a host types while running a match: new, contract, submit, close, amend, void,
-correct, note."""
+"""What a host types while running a match: init, new, contract, submit, close, amend,
+void, correct, note."""
 
 from __future__ import annotations
 
 import click
+from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 
-from .common import describe_rows, key_values, ledger, read_text
+from .options import key_values, load_json_object, read_text
+from .output import describe_rows
+from .session import app
 
 
 @click.command("init")
@@ -16,8 +19,8 @@ def init_cmd():
     Example:
       matchledger --db tournament.db init
     """
-    store = ledger(create=True).store
-    click.echo(f"database ready: {store.path} ({len(store.match_ids())} matches)")
+    application = app(create=True)
+    click.echo(f"database ready: {application.location} ({len(application.match_ids())} matches)")
 
 
 @click.command("new")
@@ -40,8 +43,6 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
       matchledger new photographer m3 --players ann,bob --seed 42
       matchledger new photographer m4 --players ann,bob --deck deck.txt --option end_trigger=sunset
     """
-    from matchledger.engine.commands import CreateMatch
-
     setup: dict = {}
     if studio is not None:
         setup["studio"] = read_text(studio, "studio file")
@@ -53,7 +54,7 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
         setup["deck"] = read_text(deck, "deck file")
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
-    rows = ledger(create=True).create(cmd)
+    rows = app(create=True).create(cmd)
     click.echo(f"created {game} match {match_id!r} with {len(names)} players; {describe_rows(rows)}")
 
 
@@ -69,9 +70,7 @@ def contract_cmd(match_id, player, names):
       matchledger contract m1 alice lights supremacy     # lca
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
-    from matchledger.engine.commands import RecordContract
-
-    rows = ledger().execute(match_id, RecordContract(player, list(names)))
+    rows = app().execute(match_id, RecordContract(player, list(names)))
     click.echo(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
 
 
@@ -90,9 +89,7 @@ def submit_cmd(match_id, participant, tokens):
       matchledger submit m2 ann gift:bob predict:cat=swap guess:dan=zed  # pw
       matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
     """
-    from matchledger.engine.commands import Submit
-
-    rows = ledger().execute(match_id, Submit(participant, list(tokens)))
+    rows = app().execute(match_id, Submit(participant, list(tokens)))
     click.echo(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
 
 
@@ -113,12 +110,8 @@ def close_cmd(match_id, announced):
       matchledger close m1
       matchledger close m1 --announced round1.json
     """
-    from matchledger.engine.commands import CloseRound
-
-    from .common import load_json_object
-
     payload = load_json_object(announced, "announcement file") if announced is not None else None
-    rows = ledger().execute(match_id, CloseRound(announced=payload))
+    rows = app().execute(match_id, CloseRound(announced=payload))
     click.echo(f"closed: {describe_rows(rows)}")
     click.echo(
         f"to post: matchledger reveals {match_id} --public; "
@@ -138,10 +131,8 @@ def amend_cmd(match_id, option, from_round, reason):
     Example (the lca card's own Amendment):
       matchledger amend m1 --option filming_lights_divisor=2 --from-round 3 --reason "card Amendment"
     """
-    from matchledger.engine.commands import Amend
-
     [(key, value)] = key_values((option,), "--option").items()
-    rows = ledger().execute(match_id, Amend(key, value, from_round, reason))
+    rows = app().execute(match_id, Amend(key, value, from_round, reason))
     click.echo(f"amended {key}={value} from round {from_round}; {describe_rows(rows)}")
 
 
@@ -161,9 +152,7 @@ def void_cmd(match_id, seq, reason, reopen):
       matchledger void m1 7 --reason "submitted for the wrong player"
       matchledger void m1 7 --reopen --reason "DM was for round 3, not 2"
     """
-    from matchledger.engine.commands import Void
-
-    rows = ledger().execute(match_id, Void(seq, reason, reopen))
+    rows = app().execute(match_id, Void(seq, reason, reopen))
     click.echo(f"voided seq {seq}; {describe_rows(rows)}")
 
 
@@ -184,9 +173,7 @@ def correct_cmd(match_id, seq, tokens, reason, reopen):
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reason "typo: F6 was F7 in the DM"
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reopen --reason "found after the close"
     """
-    from matchledger.engine.commands import Correct
-
-    rows = ledger().execute(match_id, Correct(seq, list(tokens), reason, reopen))
+    rows = app().execute(match_id, Correct(seq, list(tokens), reason, reopen))
     click.echo(f"corrected seq {seq}; {describe_rows(rows)}")
 
 
@@ -200,10 +187,5 @@ def note_cmd(match_id, text):
     Example:
       matchledger note m1 "bob's round 2 DM arrived 3 minutes late; accepted"
     """
-    from matchledger.engine.commands import AddNote
-
-    rows = ledger().execute(match_id, AddNote(text))
+    rows = app().execute(match_id, AddNote(text))
     click.echo(describe_rows(rows))
-
-
-COMMANDS = [init_cmd, new_cmd, contract_cmd, submit_cmd, close_cmd, amend_cmd, void_cmd, correct_cmd, note_cmd]

@@ -6,13 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from matchledger.ledger.codec import decode_json
+from matchledger.ledger.errors import MalformedInput
+from matchledger.projections import pictures
+from matchledger.projections.pictures.report import Step, report_html
 
-from .common import ledger, view_options
+from .options import view_options
+from .read import summary
+from .session import app
 
 
 def _suffix(output: str, allowed: tuple[str, ...]) -> str:
-    from matchledger.ledger.errors import MalformedInput
-
     suffix = Path(output).suffix.lower()
     if suffix not in allowed:
         raise MalformedInput(f"-o {output!r}: the file name must end in {' or '.join(allowed)}")
@@ -20,8 +24,6 @@ def _suffix(output: str, allowed: tuple[str, ...]) -> str:
 
 
 def _write(output: str, data: bytes) -> None:
-    from matchledger.ledger.errors import MalformedInput
-
     try:
         Path(output).write_bytes(data)
     except OSError as exc:
@@ -34,9 +36,9 @@ def _write(output: str, data: bytes) -> None:
 @click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")
 @click.option("-o", "--output", required=True, metavar="FILE.svg|FILE.png", help="Where to write the picture.")
 def render_cmd(match_id, public, as_participant, at, output):
-    """Draw the board or table as an SVG or PNG picture, in the host's view (default),
-    the public's (--public) or one participant's (--as NAME).
+    """Draw the board or table as an SVG or PNG picture in one view.
 
+    The host's view (default), the public's (--public) or one participant's (--as NAME).
     lca: the studio (walls, lights, brightness, camera blocks; actions and owners for
     the host). photographer: the table and every film row. pw: the per-round action
     totals (and, with --as, that participant's notices). A public picture shows only
@@ -47,27 +49,19 @@ def render_cmd(match_id, public, as_participant, at, output):
       matchledger render m1 --public -o board.svg
       matchledger render m3 --as ann --at 20 -o ann.png
     """
-    from matchledger.projections import pictures
-
-    from .common import view_for
-
     suffix = _suffix(output, (".svg", ".png"))
-    app = ledger()
-    state = app.state(match_id, at)
-    view = view_for(public, as_participant, state)
-    svg = pictures.picture_svg(pictures.read_models(app.game_of(state), state, view))
+    application = app()
+    state = application.state(match_id, at)
+    view = application.view(state, public=public, participant=as_participant)
+    svg = pictures.picture_svg(pictures.read_models(application.game_of(state), state, view))
     _write(output, pictures.to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
     click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
 
 
-def _detail(view, kind: str, body: dict) -> str:
+def _detail(view, body: dict) -> str:
     """What a view may read about an event: the host everything `log` shows; the public
     and participants only the event's kind (the read models carry the rest)."""
-    if not view.is_host:
-        return ""
-    from .read import _summary
-
-    return _summary(body)
+    return summary(body) if view.is_host else ""
 
 
 @click.command("report")
@@ -75,40 +69,26 @@ def _detail(view, kind: str, body: dict) -> str:
 @view_options
 @click.option("-o", "--output", required=True, metavar="FILE.html", help="Where to write the page.")
 def report_cmd(match_id, public, as_participant, output):
-    """Write a self-contained HTML page (no network) to step through the match event
-    by event — buttons, a slider or the arrow keys — showing the board or table, the
-    reveals, the scores and the outcome in the chosen view. FILE.html#seq=N opens at
-    event N.
+    """Write a self-contained HTML page to step through the match event by event.
+
+    The page needs no network: buttons, a slider or the arrow keys step through the
+    board or table, the reveals, the scores and the outcome in the chosen view.
+    FILE.html#seq=N opens at event N.
 
     \b
     Examples:
       matchledger report m1 --public -o m1.html
       matchledger report m2 --as ann -o ann.html
     """
-    from matchledger.ledger.codec import decode_json
-    from matchledger.projections import pictures
-    from matchledger.projections.fold import Replayer
-    from matchledger.projections.pictures.report import Step, report_html
-
-    from .common import view_for
-
     _suffix(output, (".html", ".htm"))
-    app = ledger()
-    rows = app.store.rows(match_id)
-    if not rows:
-        app.store.events(match_id)  # raises UnknownMatch
-    final = app.state(match_id)
-    view = view_for(public, as_participant, final)
-    pictures.builder(final.game)  # fails early for a game without pictures
-    game = app.game_of(final)
-    replayer = Replayer(match_id)
-    steps = []
-    for row in rows:
-        state = replayer.feed(row.seq, row.event())
-        steps.append(Step.of(row.seq, row.kind, _detail(view, row.kind, decode_json(row.body)), pictures.read_models(game, state, view)))
-    html = report_html(match_id, final.game, view.label(), steps)
+    application = app()
+    view, steps = application.history(match_id, public=public, participant=as_participant)
+    frames = []
+    for row, state in steps:
+        if not frames:
+            pictures.builder(state.game)  # fails early for a game without pictures
+        models = pictures.read_models(application.game_of(state), state, view)
+        frames.append(Step.of(row.seq, row.kind, _detail(view, decode_json(row.body)), models))
+    html = report_html(match_id, state.game, view.label(), frames)
     _write(output, html.encode("utf-8"))
-    click.echo(f"wrote {output} ({len(steps)} events of {match_id}, view: {view.label()})", err=True)
-
-
-COMMANDS = [render_cmd, report_cmd]
+    click.echo(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)

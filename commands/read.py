@@ -1,40 +1,37 @@
-"""Read models: status, log, scores, outcome, reveals, knowledge, head.
+"""Read models: status, scores, outcome, reveals, knowledge, log, head.
 
-Each replays the log (optionally only up to ``--at SEQ``) and renders one read model
-for one view: the host's (default), the public's (``--public``) or a participant's
+Each renders one read model of the match (optionally as it stood after ``--at SEQ``) for
+one view: the host's (default), the public's (``--public``) or a participant's
 (``--as NAME``).
 """
 
 from __future__ import annotations
 
 import click
+from matchledger.engine.commands import RecordOutcome
+from matchledger.ledger.codec import decode_json
+from matchledger.ledger.errors import MalformedInput
 
-from .common import emit_json, ledger, read_options, view_for, view_options
+from .options import load_json_object, read_options, view_options
+from .output import describe_rows, emit_json
+from .render import render, table
+from .session import app
 
 
-def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_participant: str | None):
-    from .render import render
-
-    app = ledger()
-    state = app.state(match_id, at)
-    game = app.game_of(state)
-    view = view_for(public, as_participant, state)
-    if model == "knowledge":
-        data = game.knowledge(state, view.participant)
-    else:
-        data = getattr(game, model)(state, view)
+def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_participant: str | None) -> None:
+    reading = app().read(match_id, model, public=public, participant=as_participant, at=at)
     if as_json:
-        emit_json(data)
+        emit_json(reading.data)
         return
-    text = game.render(model, data, view)
-    header = f"{model} of {match_id} ({state.game}) — view: {view.label()}"
+    header = f"{model} of {match_id} ({reading.state.game}) — view: {reading.view.label()}"
     if at is not None:
         header += f", as of seq {at}"
     click.echo(header)
-    click.echo(text if text is not None else render(data))
+    rendered = app().game_of(reading.state).render(model, reading.data, reading.view)
+    click.echo(rendered if rendered is not None else render(reading.data))
 
 
-def _read_command(model: str, summary: str, example: str, *, needs_as: bool = False):
+def _read_command(model: str, summary: str, example: str, *, needs_as: bool = False) -> click.Command:
     def command(match_id, at, as_json, public=False, as_participant=None):
         _show(model, match_id, at, as_json, public, as_participant)
 
@@ -58,6 +55,17 @@ scores_cmd = _read_command(
     "Scores so far (the host sees everyone's; a participant only what they were told).",
     "      matchledger scores m1 --json\n      matchledger scores m2 --as ann",
 )
+reveals_cmd = _read_command(
+    "reveals",
+    "What was announced at each round's close (and, with --as, that participant's private notices).",
+    "      matchledger reveals m1 --public\n      matchledger reveals m1 --as alice --json",
+)
+knowledge_cmd = _read_command(
+    "knowledge",
+    "Everything PARTICIPANT may know: the public record, their own moves, their private notices.",
+    "      matchledger knowledge m2 --as ann\n      matchledger knowledge m2 --as zed --json --at 30",
+    needs_as=True,
+)
 
 
 @click.command("outcome")
@@ -78,31 +86,14 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
       matchledger outcome m1 --public
       matchledger outcome m1 --announced final.json
     """
-    if announced is not None:
-        from matchledger.engine.commands import RecordOutcome
-        from matchledger.ledger.errors import MalformedInput
-
-        from .common import describe_rows, load_json_object
-
-        if at is not None or public or as_participant or as_json:
-            raise MalformedInput("--announced records results; it takes no --at, --public, --as or --json")
-        payload = load_json_object(announced, "announced outcome")
-        rows = ledger().execute(match_id, RecordOutcome(payload))
-        click.echo(f"recorded the announced outcome; {describe_rows(rows)}")
+    if announced is None:
+        _show("outcome", match_id, at, as_json, public, as_participant)
         return
-    _show("outcome", match_id, at, as_json, public, as_participant)
-
-reveals_cmd = _read_command(
-    "reveals",
-    "What was announced at each round's close (and, with --as, that participant's private notices).",
-    "      matchledger reveals m1 --public\n      matchledger reveals m1 --as alice --json",
-)
-knowledge_cmd = _read_command(
-    "knowledge",
-    "Everything PARTICIPANT may know: the public record, their own moves, their private notices.",
-    "      matchledger knowledge m2 --as ann\n      matchledger knowledge m2 --as zed --json --at 30",
-    needs_as=True,
-)
+    if at is not None or public or as_participant or as_json:
+        raise MalformedInput("--announced records results; it takes no --at, --public, --as or --json")
+    payload = load_json_object(announced, "announced outcome")
+    rows = app().execute(match_id, RecordOutcome(payload))
+    click.echo(f"recorded the announced outcome; {describe_rows(rows)}")
 
 
 @click.command("log")
@@ -116,16 +107,7 @@ def log_cmd(match_id, at, as_json):
       matchledger log m1
       matchledger log m1 --json --at 20
     """
-    from matchledger.ledger.codec import decode_json
-
-    from .render import table
-
-    app = ledger()
-    if at is not None:
-        app.state(match_id, at)  # validates --at
-    rows = app.store.rows(match_id, upto=at)
-    if not rows:
-        app.store.events(match_id)  # raises UnknownMatch
+    rows = app().log(match_id, at)
     if as_json:
         emit_json(
             [
@@ -143,7 +125,7 @@ def log_cmd(match_id, at, as_json):
         )
         return
     listing = [
-        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": _summary(decode_json(r.body))}
+        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": summary(decode_json(r.body))}
         for r in rows
     ]
     click.echo(f"log of {match_id}: {len(rows)} events, head {rows[-1].seq}:{rows[-1].hash[:16]}…")
@@ -165,7 +147,7 @@ _SUMMARIES = {
 }
 
 
-def _summary(body: dict) -> str:
+def summary(body: dict) -> str:
     """One line about an event for `log` (what it says, and why for corrections)."""
     describe = _SUMMARIES.get(body.get("type"))
     return describe(body) if describe else ""
@@ -181,15 +163,8 @@ def head_cmd(match_id, as_json):
     Example:
       matchledger head m1          # prints e.g. 42:3f9c…; later: verify m1 --head 42:3f9c…
     """
-    from matchledger.ledger.errors import UnknownMatch
-
-    head = ledger().store.head(match_id)
-    if head is None:
-        raise UnknownMatch(f"no match {match_id!r} in {ledger().store.path!r}")
+    seq, digest = app().head(match_id)
     if as_json:
-        emit_json({"match": match_id, "seq": head[0], "hash": head[1]})
+        emit_json({"match": match_id, "seq": seq, "hash": digest})
     else:
-        click.echo(f"{head[0]}:{head[1]}")
-
-
-COMMANDS = [status_cmd, scores_cmd, outcome_cmd, reveals_cmd, knowledge_cmd, log_cmd, head_cmd]
+        click.echo(f"{seq}:{digest}")

@@ -3,19 +3,27 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shlex
+from importlib import resources
 from pathlib import Path
 
 import click
 
-from .common import ledger, settings
+from .options import read_text
+from .session import app, session
+
+
+def _root() -> click.Command:
+    """The `matchledger` group itself, which runs each line as if it were typed."""
+    return click.get_current_context().find_root().command
 
 
 def run_script_lines(lines: list[str], source: str, *, atomic: bool, quiet: bool = False) -> int:
     """Run each line through the CLI group in-process; stop at the first failure."""
-    from .cli import cli
-
-    app = ledger(create=True)
+    root = _root()
+    application = app(create=True)
     executed = 0
 
     def run_all():
@@ -33,14 +41,8 @@ def run_script_lines(lines: list[str], source: str, *, atomic: bool, quiet: bool
             if args and args[0] in ("script", "demo"):
                 raise click.ClickException(f"{source} line {number}: scripts cannot run {args[0]!r}")
             try:
-                if quiet:
-                    from contextlib import redirect_stdout
-                    import io
-
-                    with redirect_stdout(io.StringIO()):
-                        cli.main(args=args, prog_name="matchledger", standalone_mode=False, obj=settings())
-                else:
-                    cli.main(args=args, prog_name="matchledger", standalone_mode=False, obj=settings())
+                with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
+                    root.main(args=args, prog_name="matchledger", standalone_mode=False, obj=session())
             except click.ClickException as exc:
                 error = click.ClickException(f"{source} line {number} ({line}): {exc.format_message()}")
                 error.exit_code = exc.exit_code
@@ -52,10 +54,10 @@ def run_script_lines(lines: list[str], source: str, *, atomic: bool, quiet: bool
 
     if atomic:
         try:
-            with app.store.transaction():
+            with application.store.transaction():
                 run_all()
         except BaseException:
-            app.forget()
+            application.forget()
             raise
     else:
         run_all()
@@ -81,44 +83,38 @@ def script_cmd(file, atomic):
     Run it:
       matchledger script m1.txt --atomic
     """
-    from .common import read_text
-
     text = read_text(file, "script")
-    settings().script_dir = Path(file).resolve().parent
-    count = run_script_lines(text.splitlines(), file, atomic=atomic)
+    with session().running_script(Path(file).resolve().parent):
+        count = run_script_lines(text.splitlines(), file, atomic=atomic)
     click.echo(f"{file}: {count} commands ran")
 
 
 @click.command("demo")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def demo_cmd(as_json):
-    """Record the embedded demo match (an 11-player Lights, Camera, Action!) into the
-    database, verify it, and print its outcome.
+    """Record the embedded demo match into the database, verify it, and print its outcome.
+
+    The demo is an 11-player Lights, Camera, Action! match (fixtures/lca/card-11-players.txt).
 
     \b
     Example:
       matchledger --db demo.db demo
     """
-    from importlib import resources
-
-
     folder = resources.files("matchledger.commands") / "demo"
     script_text = (folder / "demo.txt").read_text(encoding="utf-8")
     match_id = _demo_match_id(script_text)
-    app = ledger(create=True)
-    if app.store.has_match(match_id):
-        click.echo(f"demo match {match_id!r} is already in {app.store.path}; showing it again", err=True)
+    application = app(create=True)
+    if match_id in application.match_ids():
+        click.echo(f"demo match {match_id!r} is already in {application.location}; showing it again", err=True)
     else:
-        with resources.as_file(folder) as path:
-            settings().script_dir = Path(path)
+        with resources.as_file(folder) as path, session().running_script(Path(path)):
             run_script_lines(script_text.splitlines(), "demo", atomic=True, quiet=True)
-        click.echo(f"recorded demo match {match_id!r} into {app.store.path}", err=True)
-    from .cli import cli
-
+        click.echo(f"recorded demo match {match_id!r} into {application.location}", err=True)
+    root = _root()
     args = ["outcome", match_id] + (["--json"] if as_json else [])
-    cli.main(args=args, prog_name="matchledger", standalone_mode=False, obj=settings())
+    root.main(args=args, prog_name="matchledger", standalone_mode=False, obj=session())
     if not as_json:
-        cli.main(args=["verify", match_id], prog_name="matchledger", standalone_mode=False, obj=settings())
+        root.main(args=["verify", match_id], prog_name="matchledger", standalone_mode=False, obj=session())
 
 
 def _demo_match_id(text: str) -> str:
@@ -128,5 +124,3 @@ def _demo_match_id(text: str) -> str:
             return words[2]
     raise click.ClickException("the embedded demo script has no `new` line")
 
-
-COMMANDS = [script_cmd, demo_cmd]

@@ -165,6 +165,16 @@ class MatchState:
                 result[participant] = submission
         return result
 
+    def require_participant(self, name: str, flag: str | None = None) -> str:
+        """The one participant check: ``name`` itself when it is a participant of this
+        match.  ``flag``: the option that named it, for the message (``--as``)."""
+        if name in self.participants:
+            return name
+        listing = ", ".join(self.participants)
+        if flag is not None:
+            raise MalformedInput(f"{flag} {name!r}: not a participant of {self.match_id!r} (participants: {listing})")
+        raise IllegalMove(f"{name!r} is not a participant of {self.match_id!r} (participants: {listing})")
+
     def submission_at(self, seq: int) -> Submission | None:
         for by_participant in self.submissions.values():
             for history in by_participant.values():
@@ -295,16 +305,9 @@ class BaseGame:
         if state.finished or state.round > self.ROUNDS:
             raise IllegalMove(f"match {state.match_id!r} is finished; nothing more can be recorded")
 
-    def require_participant(self, state: MatchState, participant: str) -> None:
-        if participant not in state.participants:
-            raise IllegalMove(
-                f"{participant!r} is not a participant of {state.match_id!r} "
-                f"(participants: {', '.join(state.participants)})"
-            )
-
     def decide_submit(self, state: MatchState, cmd: Submit) -> list[Event]:
         self.require_open(state)
-        self.require_participant(state, cmd.participant)
+        state.require_participant(cmd.participant)
         tokens = self.parse_submission(state, cmd.participant, state.round, list(cmd.tokens))
         return [SubmissionRecorded(participant=cmd.participant, round=state.round, tokens=tokens)]
 

@@ -149,6 +149,17 @@ def encode_state(state: MatchState) -> bytes:
         raise SnapshotUnusable(f"the state of {state.match_id!r} cannot be stored as a snapshot: {exc}") from None
 
 
+def encode_if_possible(state: MatchState) -> bytes | None:
+    """``encode_state``, or None when ``state`` cannot be stored (a cache: the command is
+    recorded all the same, and reads replay from the first event)."""
+    if not can_snapshot(state):
+        return None
+    try:
+        return encode_state(state)
+    except SnapshotUnusable:
+        return None
+
+
 def decode_state(body: bytes) -> MatchState:
     """The state a snapshot holds; raises :class:`SnapshotUnusable` when it cannot be
     read back exactly (another format, an unknown game, bytes that do not fit the types)."""

@@ -24,6 +24,6 @@ def run_script(db, script_path) -> None:
     invoke(db, "script", str(script_path))
 
 
-def read_json(db, *args):
-    result = invoke(db, *args, "--json")
+def read_json(db, *args, expect: int | None = 0):
+    result = invoke(db, *args, "--json", expect=expect)
     return json.loads(result.stdout)

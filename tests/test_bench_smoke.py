@@ -16,7 +16,7 @@ def test_bench_quick_mode_has_every_row():
     assert ("growth", "replay (from snapshots, as reads do) per event: 3 vs 1 matches") in names
     assert ("growth", "replay from the first event per event: 3 vs 1 matches") in names
     for name in ("raw INSERT, one transaction", "Store.append batch", "Store.append, 1 txn per command",
-                 "Ledger.execute, 1 txn per command", "script --atomic batch"):
+                 "Application.execute, 1 txn per command", "script --atomic batch"):
         assert ("append", name) in names
     assert any(section == "eventsourcing" for section, _ in names)
     text = table(rows)

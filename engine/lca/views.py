@@ -4,7 +4,6 @@ fields; nothing is copied from the host's dict and trimmed."""
 from __future__ import annotations
 
 from matchledger.engine.base import MatchState, View, as_participant
-from matchledger.ledger.errors import IllegalMove
 
 from . import endgame
 from .studio import cell_name
@@ -19,9 +18,7 @@ def _viewer(state: MatchState, view: View) -> str | None:
     """The participant a view belongs to (None for host/public); rejects strangers."""
     if view.kind != "participant":
         return None
-    if view.participant not in state.participants:
-        raise IllegalMove(f"{view.participant!r} is not a participant of {state.match_id!r}")
-    return view.participant
+    return state.require_participant(view.participant)
 
 
 def _head(state: MatchState) -> dict:

@@ -130,7 +130,7 @@ class PhotographerGame(BaseGame):
 
     def decide_submit(self, state: MatchState, cmd: Submit) -> list[Event]:
         self.require_open(state)
-        self.require_participant(state, cmd.participant)
+        state.require_participant(cmd.participant)
         turn = state.round
         move = self._move(state, cmd.participant, turn, list(cmd.tokens))
         events: list[Event] = [SubmissionRecorded(participant=cmd.participant, round=turn, tokens=move.tokens())]
@@ -269,7 +269,7 @@ class PhotographerGame(BaseGame):
         }
 
     def knowledge(self, state: MatchState, participant: str) -> dict:
-        self.require_participant(state, participant)
+        state.require_participant(participant)
         g = state.g
         data = views.common_view(state, g, host=False, viewer=participant)
         data["participant"] = participant

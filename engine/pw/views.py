@@ -7,7 +7,6 @@ partners, which would leak the pairing): players as listed, guests by name."""
 from __future__ import annotations
 
 from matchledger.engine.base import MatchState, View
-from matchledger.ledger.errors import IllegalMove
 
 from .endgame import Endgame, endgame, ranking
 from .model import PWState, public_order
@@ -22,9 +21,6 @@ def _head(state: MatchState) -> dict:
     return {"match": state.match_id, "game": "pw"}
 
 
-def _require(state: MatchState, participant: str) -> None:
-    if participant not in state.g.partner:
-        raise IllegalMove(f"{participant!r} is not a participant of {state.match_id!r}")
 
 
 # --------------------------------------------------------------------------- announcements (allow-listed)
@@ -106,7 +102,7 @@ def status(state: MatchState, view: View) -> dict:
     if view.is_public:
         return base
     me = view.participant
-    _require(state, me)
+    state.require_participant(me)
     base["guests"] = sorted(g.guest_of.values())
     base["participant"] = me
     base["role"] = g.role[me]
@@ -129,7 +125,7 @@ def scores(state: MatchState, view: View) -> dict:
     if view.is_public:
         return {**_head(state), "participants": []}
     me = view.participant
-    _require(state, me)
+    state.require_participant(me)
     own, partner = last_notice_points(state, me)
     return {
         **_head(state),
@@ -166,7 +162,7 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
     if view.is_public:
         return result
     me = view.participant
-    _require(state, me)
+    state.require_participant(me)
     own, partner = last_notice_points(state, me)
     result["participant"] = me
     result["own_points"] = own
@@ -176,7 +172,7 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
 
 def reveals(state: MatchState, view: View) -> dict:
     if not view.is_host and not view.is_public:
-        _require(state, view.participant)
+        state.require_participant(view.participant)
     rounds = []
     for r in sorted(state.announcements):
         entry = {"round": r, "public": public_round(state, r)}
@@ -195,7 +191,7 @@ def knowledge(state: MatchState, me: str) -> dict:
     """Everything ``me`` knows: the public view, their own submissions, contract and
     guesses, their private notices and their own partner — nothing else."""
     g: PWState = state.g
-    _require(state, me)
+    state.require_participant(me)
     submissions = []
     guesses = {}
     for r in range(1, 4):

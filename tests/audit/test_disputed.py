@@ -52,7 +52,7 @@ def test_verify_finds_exactly_the_disputed_value(name, tmp_path):
     body = log[seq]["event"]
     assert body["source"] == "host"
     assert {"public": body["public"], "private": body["private"]} == json.loads((REPO / announcement).read_text())
-    audit = read_json(db, "audit", match)
+    audit = read_json(db, "audit", match, expect=3)  # audit gives verify's verdict and exit code
     assert [(h["seq"], h["actor"]) for h in audit["host_announcements"]] == [(seq, "tester")]
     assert audit["verified"] is False and len(audit["findings"]) == 1
 
@@ -106,7 +106,7 @@ def test_photographer_disputed_final_results(tmp_path):
     assert (finding["field"], finding["recorded"], finding["recomputed"]) == ("outcome.standings[0].total", 6, 4)
     seq = finding["seq"]
     assert read_json(db, "log", "gd2")[-1]["seq"] == seq
-    assert read_json(db, "audit", "gd2")["host_announcements"][0]["seq"] == seq
+    assert read_json(db, "audit", "gd2", expect=3)["host_announcements"][0]["seq"] == seq
 
 
 def test_photographer_announced_results_file_differs_in_one_place(tmp_path):

@@ -20,7 +20,7 @@ from matchledger.engine.lca import endgame
 from matchledger.engine.lca import views as lca_views
 from matchledger.ledger.codec import decode_event, encode
 from matchledger.ledger.events import ANNOUNCEMENTS, OutcomeAnnounced
-from matchledger.projections.audit import rederive
+from matchledger.projections.rederive import rederive
 from matchledger.projections.fold import Replayer
 from tests.lca.test_properties import PLAYERS, plans, run
 

@@ -83,7 +83,7 @@ def test_hand_scored_outcome_is_recorded_and_verify_finds_the_error(tmp_path, db
     [finding] = report["matches"][0]["findings"]
     assert finding["field"] == "outcome.standings[0].total"
     assert (finding["recorded"], finding["recomputed"]) == (99, 7)
-    assert read_json(db, "audit", "t1")["host_announcements"][0]["round"] == 3
+    assert read_json(db, "audit", "t1", expect=3)["host_announcements"][0]["round"] == 3
 
 
 def test_a_correct_hand_scored_match_verifies_clean_and_a_second_outcome_is_refused(tmp_path, db):
@@ -109,7 +109,7 @@ def test_diff_two_files_names_the_first_parting_and_differing_models(tmp_path, d
     other = tmp_path / "other.db"
     (tmp_path / "s2.txt").write_text(SCRIPT.replace("submit t1 bob 5", "submit t1 bob 6"))
     invoke(other, "script", tmp_path / "s2.txt")
-    result = json.loads(invoke(db, "diff", "t1", "--db-b", other, "--json").stdout)
+    result = json.loads(invoke(db, "diff", "t1", "--db-b", other, "--json", expect=3).stdout)
     assert result["first_parting"]["seq"] == 3
     assert result["first_parting"]["field"] == "tokens[0]"
     assert "scores:host" in result["differing_read_models"]

@@ -1,11 +1,14 @@
 """The CLI skeleton on a temp database, driven through the toy game."""
 
 import json
+import subprocess
+import sys
 import sqlite3
 
+import click
 import pytest
 
-from matchledger.commands.cli import cli
+from matchledger.commands.cli import COMMANDS, cli
 from tests.helpers import invoke, read_json
 
 SCRIPT = """\
@@ -151,10 +154,42 @@ def test_corrupt_database_and_corrupt_body(tmp_path, db):
 def test_every_command_help_has_an_example():
     result = invoke("unused.db", "--help")
     assert "Example" in result.output
-    for name in cli.commands:
+    for name in COMMANDS:
         text = invoke("unused.db", name, "--help").output
         assert "Example" in text, name
         assert "matchledger " in text, name
+
+
+def test_the_line_help_lists_is_the_first_paragraph_of_each_commands_own_help():
+    context = click.Context(cli)
+    listed = invoke("unused.db", "--help").output
+    for name, (_module, _attribute, summary) in COMMANDS.items():
+        command = cli.get_command(context, name)
+        assert command.name == name
+        assert " ".join(command.help.split("\n\n")[0].split()) == summary, name
+        assert name in listed
+
+
+def test_listing_the_commands_imports_none_of_them_and_running_one_imports_only_its_own():
+    probe = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from matchledger.commands.cli import cli\n"
+        "CliRunner().invoke(cli, sys.argv[1:])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('matchledger.')))\n"
+    )
+
+    def loaded(*args: str) -> list[str]:
+        result = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True)
+        return eval(result.stdout.strip().splitlines()[-1])
+
+    modules = {module for module, _attribute, _summary in COMMANDS.values()}
+    on_help = loaded("--help")
+    assert not [m for m in on_help if m.rpartition(".")[2] in modules]
+    assert not [m for m in on_help if m.startswith(("matchledger.engine.", "matchledger.projections."))]
+    on_head_help = loaded("head", "--help")
+    assert "matchledger.commands.read" in on_head_help
+    assert not [m for m in on_head_help if m.rpartition(".")[2] in modules - {"read"}]
 
 
 def test_log_json_writes_json_lines_on_stderr(tmp_path, db):

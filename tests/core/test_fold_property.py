@@ -8,7 +8,7 @@ from matchledger.engine.base import HOST
 from matchledger.engine.commands import AddNote, Amend, CloseRound, CreateMatch, Submit, Void
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.store import Store
-from matchledger.projections.app import Ledger
+from matchledger.projections.application import Application
 from matchledger.projections.fold import Replayer, replay
 
 PLAYERS = ["ann", "bob", "cy"]
@@ -29,7 +29,7 @@ commands = st.lists(
 @given(commands, st.data())
 def test_incremental_replay_equals_full_rebuild(cmds, data):
     store = Store(":memory:")
-    ledger = Ledger(store, actor="h", clock=lambda: "2026-01-01T00:00:00Z")
+    ledger = Application(store, actor="h", clock=lambda: "2026-01-01T00:00:00Z")
     ledger.create(CreateMatch("t1", "toy", PLAYERS))
     for cmd in cmds:
         before = store.rows("t1")

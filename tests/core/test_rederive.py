@@ -5,7 +5,7 @@ import msgspec
 import pytest
 
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
-from matchledger.projections.audit import rederive
+from matchledger.projections.rederive import rederive
 from tests.helpers import REPO
 
 from .fixture_matches import played

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from matchledger import engine
 from matchledger.ledger.store import Store
 from matchledger.projections import snapshots
-from matchledger.projections.app import SNAPSHOT_EVERY, Ledger
+from matchledger.projections.application import SNAPSHOT_EVERY, Application
 from matchledger.projections.fold import Replayer, replay
 from matchledger.projections.views import all_read_models
 from tests.core.fixture_matches import played
@@ -106,7 +106,7 @@ def _snapshot_rows(db) -> list[tuple]:
 def _fresh_state(db, match_id="card11", at=None, use_snapshots=True):
     store = Store(db, create=False)
     try:
-        app = Ledger(store, use_snapshots=use_snapshots)
+        app = Application(store, use_snapshots=use_snapshots)
         return app.state(match_id, at), app
     finally:
         store.close()
@@ -281,7 +281,7 @@ def test_a_failure_after_folding_a_command_writes_nothing_and_keeps_no_stale_sta
     db = tmp_path / "m.db"
     invoke(db, "script", DEMO)
     store = Store(db)
-    app = Ledger(store)
+    app = Application(store)
     before = app.state("card11").last_seq
     rows_before = store.rows("card11")
 
@@ -314,7 +314,7 @@ def test_a_state_that_cannot_be_stored_is_recorded_without_a_snapshot(tmp_path):
     huge = str(2**70)  # a legal divisor, but no MessagePack integer holds it
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio, "--option", f"filming_lights_divisor={huge}")
     state, app = _fresh_state(db, "m1")
-    assert Ledger._snapshot_body(state) is None  # so Ledger.execute records commands without one
+    assert snapshots.encode_if_possible(state) is None  # so Application.execute records commands without one
     result = invoke(db, "checkpoint", "m1", expect=1)
     assert "cannot be stored as a snapshot" in result.output and _snapshot_rows(db) == []
     invoke(db, "submit", "m1", "ann", "B2", "C3", "D4", "E5", "F6")

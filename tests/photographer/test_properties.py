@@ -14,7 +14,7 @@ from matchledger.engine.base import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import Submit
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.cards import COLOURS, all_cards, colours_for
-from matchledger.projections.audit import rederive
+from matchledger.projections.rederive import rederive
 from matchledger.projections.fold import replay
 
 from .support import PLAYERS, new_match, play_random, random_move

@@ -8,7 +8,7 @@ import msgspec
 from matchledger.engine.base import HOST, PUBLIC, as_participant
 from matchledger.engine.photographer import GAME
 from matchledger.ledger.events import TurnResolved
-from matchledger.projections.audit import rederive
+from matchledger.projections.rederive import rederive
 
 from .support import deck_text, new_match, play
 

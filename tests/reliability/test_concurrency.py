@@ -32,7 +32,7 @@ from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import BUSY_TIMEOUT_MS, Store
 from matchledger.ledger.verify import verify_chain
-from matchledger.projections.audit import rederive
+from matchledger.projections.rederive import rederive
 
 from .support import T, soak
 

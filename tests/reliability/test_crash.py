@@ -29,7 +29,7 @@ import pytest
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.ledger.verify import verify_chain
-from matchledger.projections.audit import rederive
+from matchledger.projections.rederive import rederive
 
 from .support import T, soak
 

@@ -68,9 +68,9 @@ def half_played(tmp_path_factory):
             clean = copy_db(db, folder / f"{game}.db")
             match = match_id_of(partial)
             store = Store(clean, create=False)
-            from matchledger.projections.app import Ledger
+            from matchledger.projections.application import Application
 
-            participants = Ledger(store).state(match).participants
+            participants = Application(store).state(match).participants
             store.close()
             out[game] = (clean, match, participants)
     finally:
@@ -163,12 +163,12 @@ def run(db, args):
 
 def legal_photographer_move(db, match, seed) -> list[str]:
     """A legal turn for whoever is to play (tests/photographer/support.random_move)."""
-    from matchledger.projections.app import Ledger
+    from matchledger.projections.application import Application
     from tests.photographer.support import random_move
 
     store = Store(db, create=False)
     try:
-        state = Ledger(store).state(match)
+        state = Application(store).state(match)
     finally:
         store.close()
     g = state.g

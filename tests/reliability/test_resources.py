@@ -14,6 +14,8 @@ import random
 import subprocess
 import sys
 
+import msgspec
+
 from matchledger.engine.commands import AddNote, CloseRound, CreateMatch, Submit
 from matchledger.ledger.store import Store
 from matchledger.projections.fold import InMemoryMatch
@@ -46,7 +48,7 @@ from matchledger import engine
 engine.register("toy", "tests.core.toygame")
 from matchledger.commands.cli import cli
 from matchledger.ledger.store import Store
-from matchledger.projections.app import Ledger
+from matchledger.projections.application import Application
 from matchledger.projections.views import all_read_models
 report = {"after_imports": peak_mb()}
 
@@ -54,7 +56,7 @@ def run(*args):
     with redirect_stdout(io.StringIO()):
         cli.main(args=["--db", path, *args], prog_name="matchledger", standalone_mode=False)
 
-ledger = Ledger(Store(path, create=False))
+ledger = Application(Store(path, create=False))
 state = ledger.state(long_id)
 models = all_read_models(state)
 assert state.last_seq == 10000, state.last_seq
@@ -89,12 +91,10 @@ def long_toy_match() -> list:
 
 def short_pw_match(match_id: str, seed: int) -> list:
     """A random legal 4-pair Parallel Worlds match (tests/pw/gen.py), ~33 events."""
-    import dataclasses
-
     from tests.pw.gen import make_match, play
 
     create, cmds = make_match(random.Random(seed), n=4)
-    return play(dataclasses.replace(create, match_id=match_id), cmds).events
+    return play(msgspec.structs.replace(create, match_id=match_id), cmds).events
 
 
 def test_memory_of_a_long_match_and_a_file_of_many(tmp_path):

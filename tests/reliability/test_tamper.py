@@ -16,7 +16,7 @@ import pytest
 
 from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.store import Store
-from matchledger.projections.audit import first_parting
+from matchledger.projections.comparison import first_parting
 from tests.helpers import invoke
 
 from .support import build_fixture_db, copy_db, raw

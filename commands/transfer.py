@@ -1,0 +1,52 @@
+"""Moving a match between databases: export and import (JSON Lines, verified on import)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from matchledger.ledger.errors import MalformedInput
+from matchledger.projections.verification import verify_export
+
+from .options import read_bytes
+from .session import app
+
+
+@click.command("export")
+@click.argument("match_id", metavar="MATCH")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout.")
+def export_cmd(match_id, output):
+    """A portable JSON Lines copy of the match's log: one event envelope per line.
+
+    \b
+    Examples:
+      matchledger export m1 > m1.jsonl
+      matchledger export m1 -o m1.jsonl
+    """
+    data, count = app().export(match_id)
+    if output:
+        try:
+            Path(output).write_bytes(data)
+        except OSError as exc:
+            raise MalformedInput(f"cannot write {output!r}: {exc.strerror or exc}") from None
+        click.echo(f"exported {count} events of {match_id!r} to {output}", err=True)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+@click.command("import")
+@click.argument("file", metavar="FILE")
+def import_cmd(file):
+    """Import a match exported with `export`; the chain is verified before anything is written.
+
+    Refuses a match id that already exists in the database.
+
+    \b
+    Example:
+      matchledger --db auditor.db import m1.jsonl
+    """
+    export = verify_export(read_bytes(file), str(file))
+    rows = app(create=True).import_verified(export)
+    click.echo(f"imported {len(rows)} events of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")
