@@ -10,22 +10,24 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from matchledger.engine.base import HOST
-from matchledger.ledger.errors import IllegalMove
 from matchledger.engine.commands import Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.fold import InMemoryMatch
+
 from tests.helpers import REPO, read_json, run_script
 from tests.oracles.lca_oracle import (
     DIRECTIONS,
     OracleResult,
     Studio,
-    cell_name,
     evaluate,
+    place_lights,
+)
+from tests.oracles.lca_oracle_input import (
+    cell_name,
     parse_cell,
     parse_lines,
     parse_script,
-    place_lights,
 )
 
 CATS = ("lights", "camera", "action", "filming")

@@ -12,24 +12,26 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-
 from matchledger.engine.base import HOST
 from matchledger.engine.commands import CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.fold import InMemoryMatch
+
 from tests.helpers import REPO, read_json, run_script
 from tests.oracles.pw_oracle import (
+    OracleResult,
+    effective_targets,
+    normalize_awards,
+    score,
+)
+from tests.oracles.pw_oracle_input import (
     MAIN_CONTRACTS,
     ROUNDS,
     TYPES,
-    OracleResult,
     PwMatch,
-    effective_targets,
     first_command,
-    normalize_awards,
     parse_script,
     parse_tokens,
-    score,
 )
 
 FIXTURES = sorted(p for p in (REPO / "fixtures" / "pw").glob("*.txt") if first_command(p).startswith("new "))
