@@ -47,7 +47,8 @@ def render_cmd(match_id, public, as_participant, at, output):
       matchledger render m1 --public -o board.svg
       matchledger render m3 --as ann --at 20 -o ann.png
     """
-    from matchledger.projections import pictures
+    from matchledger.projections.presentation.picture import picture_svg, read_models
+    from matchledger.projections.presentation.png import to_png
 
     from .common import view_for
 
@@ -55,8 +56,8 @@ def render_cmd(match_id, public, as_participant, at, output):
     app = ledger()
     state = app.state(match_id, at)
     view = view_for(public, as_participant, state)
-    svg = pictures.picture_svg(pictures.read_models(app.game_of(state), state, view))
-    _write(output, pictures.to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
+    svg = picture_svg(read_models(app.game_of(state), state, view))
+    _write(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
     click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
 
 
@@ -65,9 +66,9 @@ def _detail(view, kind: str, body: dict) -> str:
     and participants only the event's kind (the read models carry the rest)."""
     if not view.is_host:
         return ""
-    from .read import _summary
+    from matchledger.projections.presentation.events import event_summary
 
-    return _summary(body)
+    return event_summary(body)
 
 
 @click.command("report")
@@ -86,9 +87,9 @@ def report_cmd(match_id, public, as_participant, output):
       matchledger report m2 --as ann -o ann.html
     """
     from matchledger.ledger.codec import decode_json
-    from matchledger.projections import pictures
     from matchledger.projections.fold import Replayer
-    from matchledger.projections.pictures.report import Step, report_html
+    from matchledger.projections.presentation.picture import pictures_of, read_models
+    from matchledger.projections.presentation.report import Step, report_html
 
     from .common import view_for
 
@@ -99,13 +100,13 @@ def report_cmd(match_id, public, as_participant, output):
         app.store.events(match_id)  # raises UnknownMatch
     final = app.state(match_id)
     view = view_for(public, as_participant, final)
-    pictures.builder(final.game)  # fails early for a game without pictures
+    pictures_of(final.game)  # fails early for a game without pictures
     game = app.game_of(final)
     replayer = Replayer(match_id)
     steps = []
     for row in rows:
         state = replayer.feed(row.seq, row.event())
-        steps.append(Step.of(row.seq, row.kind, _detail(view, row.kind, decode_json(row.body)), pictures.read_models(game, state, view)))
+        steps.append(Step.of(row.seq, row.kind, _detail(view, row.kind, decode_json(row.body)), read_models(game, state, view)))
     html = report_html(match_id, final.game, view.label(), steps)
     _write(output, html.encode("utf-8"))
     click.echo(f"wrote {output} ({len(steps)} events of {match_id}, view: {view.label()})", err=True)

@@ -117,6 +117,7 @@ def log_cmd(match_id, at, as_json):
       matchledger log m1 --json --at 20
     """
     from matchledger.ledger.codec import decode_json
+    from matchledger.projections.presentation.events import event_summary
 
     from .render import table
 
@@ -143,32 +144,11 @@ def log_cmd(match_id, at, as_json):
         )
         return
     listing = [
-        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": _summary(decode_json(r.body))}
+        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": event_summary(decode_json(r.body))}
         for r in rows
     ]
     click.echo(f"log of {match_id}: {len(rows)} events, head {rows[-1].seq}:{rows[-1].hash[:16]}…")
     click.echo("\n".join(table(listing)))
-
-
-_SUMMARIES = {
-    "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
-    "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {' '.join(b['tokens'])}",
-    "ContractRecorded": lambda b: f"{b['participant']}: {' '.join(b['contracts'])}",
-    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)",
-    "TurnResolved": lambda b: f"turn {b['turn']} by {b['participant']}",
-    "OutcomeAnnounced": lambda b: f"final outcome ({b.get('source', 'computed')})",
-    "RuleAmended": lambda b: f"{b['option']}={b['value']!r} from round {b['from_round']} — {b['reason']}",
-    "SubmissionVoided": lambda b: f"voids seq {b['target_seq']} — {b['reason']}",
-    "SubmissionCorrected": lambda b: f"corrects seq {b['target_seq']} to {' '.join(b['tokens'])} — {b['reason']}",
-    "RoundReopened": lambda b: f"round {b['round']} reopened — {b['reason']}",
-    "NoteAdded": lambda b: b["text"],
-}
-
-
-def _summary(body: dict) -> str:
-    """One line about an event for `log` (what it says, and why for corrections)."""
-    describe = _SUMMARIES.get(body.get("type"))
-    return describe(body) if describe else ""
 
 
 @click.command("head")

@@ -1,0 +1,1 @@
+"""Lights, Camera, Action!: the studio as a picture (``picture``)."""

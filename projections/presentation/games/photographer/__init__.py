@@ -1,0 +1,1 @@
+"""Фотограф: the table, films and hands as a picture (``picture``)."""

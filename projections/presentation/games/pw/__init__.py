@@ -1,0 +1,1 @@
+"""Parallel Worlds: the per-round action totals as a picture (``picture``)."""
