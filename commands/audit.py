@@ -150,8 +150,7 @@ def audit_cmd(match_id, as_json):
     from matchledger.ledger.errors import UnknownMatch
     from matchledger.ledger.verify import verify_chain
     from matchledger.projections.audit import audit_report, rederive
-
-    from .render import render
+    from matchledger.projections.presentation.text import generic_text
 
     store = ledger().store
     rows = store.rows(match_id)
@@ -168,7 +167,7 @@ def audit_cmd(match_id, as_json):
     for key in ("corrections", "host_announcements", "resubmissions", "notes"):
         click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
         if report[key]:
-            click.echo(render({"": report[key]}, 1).replace("  :\n", "", 1))
+            click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))
 
 
 @click.command("diff")
@@ -235,9 +234,9 @@ def rescore_cmd(match_id, options, as_json):
     """
     from matchledger.engine.base import HOST
     from matchledger.projections.audit import rescore
+    from matchledger.projections.presentation.text import table
 
     from .common import key_values
-    from .render import table
 
     app = ledger()
     state = app.state(match_id)
@@ -287,6 +286,8 @@ def explain_cmd(match_id, participant, at, as_json):
       matchledger explain m1 alice
       matchledger explain m2 zed --json
     """
+    from matchledger.projections.presentation.explanation import explanation_text
+
     from .common import view_for
 
     app = ledger()
@@ -297,11 +298,7 @@ def explain_cmd(match_id, participant, at, as_json):
         emit_json(data)
         return
     click.echo(f"explain {participant} in {match_id} ({state.game})" + (f", as of seq {at}" if at else ""))
-    for category in data["categories"]:
-        click.echo(f"{category['category']}: {category['score']}" + (f"  (exact {category['exact']})" if category.get("exact") not in (None, str(category["score"])) else ""))
-        for line in category["lines"]:
-            click.echo(f"  {str(line['points']):>8}  {line['detail']}  [{line['rule']}]")
-    click.echo(f"total: {data['total']}")
+    click.echo(explanation_text(data))
 
 
 COMMANDS = [verify_cmd, export_cmd, import_cmd, audit_cmd, diff_cmd, rescore_cmd, explain_cmd]

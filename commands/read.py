@@ -13,7 +13,7 @@ from .common import emit_json, ledger, read_options, view_for, view_options
 
 
 def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_participant: str | None):
-    from .render import render
+    from matchledger.projections.presentation.text import read_model_text
 
     app = ledger()
     state = app.state(match_id, at)
@@ -26,12 +26,12 @@ def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_partici
     if as_json:
         emit_json(data)
         return
-    text = game.render(model, data, view)
+    text = read_model_text(state.game, model, data, view)
     header = f"{model} of {match_id} ({state.game}) — view: {view.label()}"
     if at is not None:
         header += f", as of seq {at}"
     click.echo(header)
-    click.echo(text if text is not None else render(data))
+    click.echo(text)
 
 
 def _read_command(model: str, summary: str, example: str, *, needs_as: bool = False):
@@ -118,8 +118,7 @@ def log_cmd(match_id, at, as_json):
     """
     from matchledger.ledger.codec import decode_json
     from matchledger.projections.presentation.events import event_summary
-
-    from .render import table
+    from matchledger.projections.presentation.text import table
 
     app = ledger()
     if at is not None:

@@ -9,6 +9,7 @@ from matchledger.engine.base import HOST, PUBLIC, as_participant
 from matchledger.engine.photographer import GAME
 from matchledger.ledger.events import TurnResolved
 from matchledger.projections.audit import rederive
+from matchledger.projections.presentation.text import read_model_text
 
 from .support import deck_text, new_match, play
 
@@ -75,7 +76,7 @@ def test_verify_finds_a_doctored_turn_announcement():
 
 def test_status_picture():
     m = match_after_two_turns()
-    text = GAME.render("status", GAME.status(m.state, as_participant("ann")), as_participant("ann"))
+    text = read_model_text("photographer", "status", GAME.status(m.state, as_participant("ann")), as_participant("ann"))
     lines = text.splitlines()
     assert lines[0] == "turn 3: ann to play; deck 38 card(s)"
     # row 1 lost green-1 and green-2 (ann); row 2 lost green-8 (bob).

@@ -1,6 +1,8 @@
 """Each game's own presentation, one package per game named as the engine registers it,
-holding:
+holding any of:
 
+- ``text.py``: ``text(model, data, view) -> str | None``, the terminal text of a read
+  model (None: the generic text will do);
 - ``picture.py``: ``board(models) -> Canvas``, ``panels(models) -> list[Panel]``,
   ``legend(models) -> [(label, colour)]`` and ``headline(models) -> str``.
 
@@ -10,12 +12,14 @@ presentation is found by its name.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import pkgutil
 from types import ModuleType
 
 
+@functools.cache  # Python does not remember a module it did not find: look each one up once
 def presentation_module(game: str, kind: str) -> ModuleType | None:
     """``game``'s module ``kind`` ("text" or "picture"), or None when it has none."""
     name = f"{__name__}.{game}.{kind}"
