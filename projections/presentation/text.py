@@ -16,6 +16,13 @@ MAX_TABLE_WIDTH = 140
 WRAP = 100
 
 
+def read_model_text(game: str, model: str, data: dict, view: View) -> str:
+    """The text of the read model ``model`` (``data``, as ``view`` sees it) of ``game``."""
+    own = presentation_module(game, "text")
+    text = own.text(model, data, view) if own is not None else None
+    return text if text is not None else generic_text(data)
+
+
 def _scalar(value) -> str:
     if value is None:
         return "-"
@@ -40,13 +47,6 @@ def _flatten(row: dict, prefix: str = "") -> dict:
         else:
             flat[f"{prefix}{key}"] = value
     return flat
-
-
-def read_model_text(game: str, model: str, data: dict, view: View) -> str:
-    """The text of the read model ``model`` (``data``, as ``view`` sees it) of ``game``."""
-    own = presentation_module(game, "text")
-    text = own.text(model, data, view) if own is not None else None
-    return text if text is not None else generic_text(data)
 
 
 def table(rows: list[dict]) -> list[str]:
@@ -80,6 +80,7 @@ def _tabular(rows: list[dict]) -> bool:
 
 
 def generic_text(data, indent: int = 0) -> str:
+    """Any JSON-like data as text, indented ``indent`` steps of two spaces."""
     return "\n".join(_lines(data, indent))
 
 
