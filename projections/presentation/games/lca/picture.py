@@ -1,6 +1,6 @@
-"""Lights, Camera, Action! as a picture: the studio (walls, lights, brightness as a heat scale with
-numbers, each camera's 3x3 block) and, in the host's view, the actions and who owns
-what.  Built only from the chosen view's read models."""
+"""Lights, Camera, Action! as a picture: the studio (walls, lights, brightness as a heat
+scale with numbers, each camera's 3x3 block) and, in the host's view, the actions and
+who owns what.  Built only from the chosen view's read models."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Фотограф as a picture: the table (face-down cards as colour + range, or the value where the view
-knows it), every player's film rows, and hands where the view holds them."""
+"""Фотограф as a picture: the table (face-down cards as colour + range, or the value
+where the view knows it), every player's film rows, and hands where the view holds
+them."""
 
 from __future__ import annotations
 

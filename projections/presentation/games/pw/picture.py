@@ -1,5 +1,6 @@
-"""Parallel Worlds as a picture: a per-round table of action totals (what every view is told), and
-in a participant's view their own notices; the host also sees pairs and points."""
+"""Parallel Worlds as a picture: a per-round table of action totals (what every view is
+told), and in a participant's view their own notices; the host also sees pairs and
+points."""
 
 from __future__ import annotations
 
