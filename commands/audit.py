@@ -8,10 +8,11 @@ import sys
 import click
 from matchledger.ledger.errors import MalformedInput, VerificationFailed
 from matchledger.ledger.verify import parse_head
+from matchledger.projections.presentation.explanation import explanation_text
+from matchledger.projections.presentation.text import generic_text, table
 
 from .options import key_values
 from .output import emit_json
-from .render import render, table
 from .session import app
 
 
@@ -97,7 +98,7 @@ def audit_cmd(match_id, as_json):
         for key in ("corrections", "host_announcements", "resubmissions", "notes"):
             click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
             if report[key]:
-                click.echo(render({"": report[key]}, 1).replace("  :\n", "", 1))
+                click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))
     if audit.findings:
         count = len(audit.findings)
         raise VerificationFailed(f"verify found {count} discrepanc{'y' if count == 1 else 'ies'}", audit.findings)
@@ -211,8 +212,4 @@ def explain_cmd(match_id, participant, at, as_json):
         emit_json(data)
         return
     click.echo(f"explain {participant} in {match_id} ({reading.state.game})" + (f", as of seq {at}" if at else ""))
-    for category in data["categories"]:
-        click.echo(f"{category['category']}: {category['score']}" + (f"  (exact {category['exact']})" if category.get("exact") not in (None, str(category["score"])) else ""))
-        for line in category["lines"]:
-            click.echo(f"  {str(line['points']):>8}  {line['detail']}  [{line['rule']}]")
-    click.echo(f"total: {data['total']}")
+    click.echo(explanation_text(data))

@@ -8,11 +8,12 @@ from pathlib import Path
 import click
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MalformedInput
-from matchledger.projections import pictures
-from matchledger.projections.pictures.report import Step, report_html
+from matchledger.projections.presentation.events import event_summary
+from matchledger.projections.presentation.picture import picture_svg, pictures_of, read_models
+from matchledger.projections.presentation.png import to_png
+from matchledger.projections.presentation.report import Step, report_html
 
 from .options import view_options
-from .read import summary
 from .session import app
 
 
@@ -53,15 +54,15 @@ def render_cmd(match_id, public, as_participant, at, output):
     application = app()
     state = application.state(match_id, at)
     view = application.view(state, public=public, participant=as_participant)
-    svg = pictures.picture_svg(pictures.read_models(application.game_of(state), state, view))
-    _write(output, pictures.to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
+    svg = picture_svg(read_models(application.game_of(state), state, view))
+    _write(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
     click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
 
 
 def _detail(view, body: dict) -> str:
     """What a view may read about an event: the host everything `log` shows; the public
     and participants only the event's kind (the read models carry the rest)."""
-    return summary(body) if view.is_host else ""
+    return event_summary(body) if view.is_host else ""
 
 
 @click.command("report")
@@ -86,8 +87,8 @@ def report_cmd(match_id, public, as_participant, output):
     frames = []
     for row, state in steps:
         if not frames:
-            pictures.builder(state.game)  # fails early for a game without pictures
-        models = pictures.read_models(application.game_of(state), state, view)
+            pictures_of(state.game)  # fails early for a game without pictures
+        models = read_models(application.game_of(state), state, view)
         frames.append(Step.of(row.seq, row.kind, _detail(view, decode_json(row.body)), models))
     html = report_html(match_id, state.game, view.label(), frames)
     _write(output, html.encode("utf-8"))

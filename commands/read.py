@@ -11,10 +11,11 @@ import click
 from matchledger.engine.commands import RecordOutcome
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MalformedInput
+from matchledger.projections.presentation.events import event_summary
+from matchledger.projections.presentation.text import read_model_text, table
 
 from .options import load_json_object, read_options, view_options
 from .output import describe_rows, emit_json
-from .render import render, table
 from .session import app
 
 
@@ -23,12 +24,12 @@ def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_partici
     if as_json:
         emit_json(reading.data)
         return
+    text = read_model_text(reading.state.game, model, reading.data, reading.view)
     header = f"{model} of {match_id} ({reading.state.game}) — view: {reading.view.label()}"
     if at is not None:
         header += f", as of seq {at}"
     click.echo(header)
-    rendered = app().game_of(reading.state).render(model, reading.data, reading.view)
-    click.echo(rendered if rendered is not None else render(reading.data))
+    click.echo(text)
 
 
 def _read_command(model: str, summary: str, example: str, *, needs_as: bool = False) -> click.Command:
@@ -125,32 +126,11 @@ def log_cmd(match_id, at, as_json):
         )
         return
     listing = [
-        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": summary(decode_json(r.body))}
+        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": event_summary(decode_json(r.body))}
         for r in rows
     ]
     click.echo(f"log of {match_id}: {len(rows)} events, head {rows[-1].seq}:{rows[-1].hash[:16]}…")
     click.echo("\n".join(table(listing)))
-
-
-_SUMMARIES = {
-    "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
-    "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {' '.join(b['tokens'])}",
-    "ContractRecorded": lambda b: f"{b['participant']}: {' '.join(b['contracts'])}",
-    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)",
-    "TurnResolved": lambda b: f"turn {b['turn']} by {b['participant']}",
-    "OutcomeAnnounced": lambda b: f"final outcome ({b.get('source', 'computed')})",
-    "RuleAmended": lambda b: f"{b['option']}={b['value']!r} from round {b['from_round']} — {b['reason']}",
-    "SubmissionVoided": lambda b: f"voids seq {b['target_seq']} — {b['reason']}",
-    "SubmissionCorrected": lambda b: f"corrects seq {b['target_seq']} to {' '.join(b['tokens'])} — {b['reason']}",
-    "RoundReopened": lambda b: f"round {b['round']} reopened — {b['reason']}",
-    "NoteAdded": lambda b: b["text"],
-}
-
-
-def summary(body: dict) -> str:
-    """One line about an event for `log` (what it says, and why for corrections)."""
-    describe = _SUMMARIES.get(body.get("type"))
-    return describe(body) if describe else ""
 
 
 @click.command("head")

@@ -551,7 +551,3 @@ class BaseGame:
 
     def knowledge(self, state: MatchState, participant: str) -> dict:
         return self.views.knowledge(state, participant)
-
-    def render(self, model: str, data: dict, view: View) -> str | None:
-        """A terminal rendering of a read model, or None for the generic one."""
-        return None

@@ -12,17 +12,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from matchledger.engine.base import MatchState
-from matchledger.engine.explanation import category, explanation
+from matchledger.engine.explanation import category, explanation, line
 from matchledger.ledger.errors import IllegalMove
 
 from .actions import CAP, DISTANCE_POINTS, LINE_POINTS
 from .cameras import block
 from .lights import BRIGHTNESS_CAP, LIGHT_POINTS
 from .studio import DIRECTIONS, cell_name
-
-
-def _line(points, rule: str, detail: str) -> dict:
-    return {"points": str(Fraction(points)), "rule": rule, "detail": detail}
 
 
 def _names(cells) -> str:
@@ -46,7 +42,7 @@ def placement_lines(state: MatchState, g, p: str) -> list[dict]:
 
     subs = state.round_submissions(1)
     if p not in subs:
-        return [_line(0, "L2: a player with no submission at close places nothing", f"{p} submitted no lights")]
+        return [line(0, "L2: a player with no submission at close places nothing", f"{p} submitted no lights")]
     priorities = {q: [parse_cell(t) for t in sub.tokens] for q, sub in subs.items()}
     placed = {q: [] for q in priorities}
     occupied: set = set()
@@ -57,22 +53,22 @@ def placement_lines(state: MatchState, g, p: str) -> list[dict]:
         new = [(q, priorities[q][k]) for q in active if priorities[q][k] not in occupied and named[priorities[q][k]] == 1]
         mine = priorities[p][k]
         if p not in active:
-            lines.append(_line(0, f"L2: a player stops at {MAX_LIGHTS} lights", f"priority {k + 1} {cell_name(mine)} not used"))
+            lines.append(line(0, f"L2: a player stops at {MAX_LIGHTS} lights", f"priority {k + 1} {cell_name(mine)} not used"))
         elif mine in occupied:
-            lines.append(_line(0, "L2: a cell that already holds a light is skipped", f"priority {k + 1} {cell_name(mine)} skipped"))
+            lines.append(line(0, "L2: a cell that already holds a light is skipped", f"priority {k + 1} {cell_name(mine)} skipped"))
         elif named[mine] > 1:
             others = [q for q in active if q != p and priorities[q][k] == mine]
             lines.append(
-                _line(0, "L2: a cell named by two active players at the same priority is skipped for all of them",
-                      f"priority {k + 1} {cell_name(mine)} skipped (also named by {_who(others)})")
+                line(0, "L2: a cell named by two active players at the same priority is skipped for all of them",
+                     f"priority {k + 1} {cell_name(mine)} skipped (also named by {_who(others)})")
             )
         else:
-            lines.append(_line(0, "L2: light placed", f"priority {k + 1}: light at {cell_name(mine)}"))
+            lines.append(line(0, "L2: light placed", f"priority {k + 1}: light at {cell_name(mine)}"))
         for q, cell in new:
             placed[q].append(cell)
             occupied.add(cell)
     if tuple(placed[p]) != tuple(g.lights.placed[p]):  # never expected: then say only what the engine placed
-        return [_line(0, "L2: lights placed", f"{p}'s lights: {_names(g.lights.placed[p]) or 'none'}")]
+        return [line(0, "L2: lights placed", f"{p}'s lights: {_names(g.lights.placed[p]) or 'none'}")]
     return lines
 
 
@@ -92,7 +88,7 @@ def lights_lines(g, p: str) -> list[dict]:
         detail = f"{cell_name(x)} lit by {p}'s light{plural} at {_names(mine)} (brightness {level})"
         if len(mine) > 1:
             detail += "; counted once per cell"
-        lines.append(_line(LIGHT_POINTS[level], rule, detail))
+        lines.append(line(LIGHT_POINTS[level], rule, detail))
     return lines
 
 
@@ -103,7 +99,7 @@ def camera_lines(g, p: str) -> list[dict]:
     lights, cameras = g.lights, g.cameras
     lines = []
     if not cameras.cameras[p]:
-        lines.append(_line(0, "camera: no camera, no points", f"{p} submitted no cameras"))
+        lines.append(line(0, "camera: no camera, no points", f"{p} submitted no cameras"))
     for centre in cameras.cameras[p]:
         lit = False
         for x in block(centre):
@@ -113,14 +109,14 @@ def camera_lines(g, p: str) -> list[dict]:
             lit = True
             n = cameras.seen[x]
             lines.append(
-                _line(
+                line(
                     Fraction(3 * level, n),
                     f"camera: 3 x light {level} / {n} camera{'s' if n > 1 else ''} seeing it",
                     f"{p}'s camera centred {cell_name(centre)} sees {cell_name(x)} (light {level}, seen by {n})",
                 )
             )
         if not lit:
-            lines.append(_line(0, "camera: 3 x light / n", f"{p}'s camera centred {cell_name(centre)} sees no lit cell"))
+            lines.append(line(0, "camera: 3 x light / n", f"{p}'s camera centred {cell_name(centre)} sees no lit cell"))
     return lines
 
 
@@ -150,7 +146,7 @@ def action_lines(state: MatchState, g, p: str) -> list[dict]:
     merged = frozenset(actions.sharers)
     lines = []
     if not actions.named[p]:
-        lines.append(_line(0, "action: no action, no points", f"{p} submitted no actions"))
+        lines.append(line(0, "action: no action, no points", f"{p} submitted no actions"))
     for cell in actions.named[p]:
         pts = actions.points[cell]
         who = actions.sharers[cell]
@@ -160,11 +156,11 @@ def action_lines(state: MatchState, g, p: str) -> list[dict]:
         in_diamond, rule = _diamond_rule(g.studio, merged, cell, must_be_empty)
         if in_diamond != (pts.diamond > 0):  # the engine's own verdict decides the points
             rule = "L5 diamond" if pts.diamond else "L5 no diamond"
-        lines.append(_line(Fraction(pts.diamond, k), f"{rule}: {pts.diamond}{share}", f"action {name}: diamond part"))
+        lines.append(line(Fraction(pts.diamond, k), f"{rule}: {pts.diamond}{share}", f"action {name}: diamond part"))
         m = pts.line_count
         capped = " (capped at 50)" if LINE_POINTS * m > CAP else ""
         lines.append(
-            _line(
+            line(
                 Fraction(pts.line, k),
                 f"line: min(50, 3 x {m}) = {pts.line}{capped}{share}",
                 f"action {name}: {m} action{'s' if m != 1 else ''} in a row from a neighbour",
@@ -177,7 +173,7 @@ def action_lines(state: MatchState, g, p: str) -> list[dict]:
             if DISTANCE_POINTS * pts.steps > CAP:
                 why += " (capped at 50)"
         lines.append(
-            _line(
+            line(
                 Fraction(pts.distance, k),
                 f"{why}{share}; walls and lights block the path (Clarification)",
                 f"action {name}: distance part",
@@ -198,7 +194,7 @@ def filming_lines(state: MatchState, g, p: str) -> list[dict]:
         a, level, c = filmed.action_points, filmed.level, len(filmed.contributors)
         if p in filmed.contributors:
             lines.append(
-                _line(
+                line(
                     Fraction(a, divisor * c),
                     f"filming lights: A(X) / ({divisor} x |C|) = {a} / ({divisor} x {c}) "
                     f"({amendment}, filming_lights_divisor={divisor})",
@@ -211,7 +207,7 @@ def filming_lines(state: MatchState, g, p: str) -> list[dict]:
             factor = 6 if centre == filmed.cell else 2
             where = "its centre" if factor == 6 else f"centred {cell_name(centre)}"
             lines.append(
-                _line(
+                line(
                     factor * level,
                     f"filming camera: {factor} x light {level}" + (" (X is the camera's centre)" if factor == 6 else ""),
                     f"{name} filmed by {p}'s camera ({where})",
@@ -222,7 +218,7 @@ def filming_lines(state: MatchState, g, p: str) -> list[dict]:
             seeing = len(filmed.cameras)
             share = f" / {k} sharers ({_who(filmed.sharers)})" if k > 1 else ""
             lines.append(
-                _line(
+                line(
                     Fraction(3 * (filmed.lights + seeing), k),
                     f"filming action: 3 x ({filmed.lights} lights uncapped + {seeing} cameras){share}",
                     f"{name} filmed; {p} named the action",

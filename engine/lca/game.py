@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from matchledger.engine.base import BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
+from matchledger.engine.base import BaseGame, MatchState, OptionSpec, parse_bool, parse_int
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
-from . import render as _render
 from . import submissions, views
 from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
@@ -157,9 +156,6 @@ class LcaGame(BaseGame):
         }
 
     # ---- read models
-
-    def render(self, model: str, data: dict, view: View) -> str | None:
-        return _render.render(model, data, view)
 
     def explain(self, state: MatchState, participant: str) -> dict:
         from .explain import explain

@@ -9,16 +9,12 @@ whole numbers: ``exact`` equals ``score``.
 from __future__ import annotations
 
 from matchledger.engine.base import MatchState
-from matchledger.engine.explanation import category, explanation
+from matchledger.engine.explanation import category, explanation, line
 from matchledger.ledger.errors import IllegalMove
 
 from .cards import known_down
 from .film import sequence
 from .scoring import BLURRED, GOOD_SHOT, MISSING
-
-
-def _line(points: int, rule: str, detail: str) -> dict:
-    return {"points": str(int(points)), "rule": rule, "detail": detail}
 
 
 def explain(state: MatchState, participant: str, row_points: dict[str, int]) -> dict:
@@ -34,24 +30,24 @@ def explain(state: MatchState, participant: str, row_points: dict[str, int]) -> 
             key = str(min(length, 7))
             capped = f" (a row of {length} scores as 7)" if length > 7 else ""
             rows.append(
-                _line(
+                line(
                     row_points[key],
                     f"P8 row of {length} face-up card{'s' if length > 1 else ''}: row_points[{key}] = {row_points[key]}{capped}",
                     f"{colour}: {'-'.join(str(v) for v in seq)}",
                 )
             )
         else:
-            missing.append(_line(MISSING, f"a colour with no face-up card costs {-MISSING}", f"{colour}: no face-up card"))
+            missing.append(line(MISSING, f"a colour with no face-up card costs {-MISSING}", f"{colour}: no face-up card"))
         for card, face_up in row:
             if not face_up:
                 blurred.append(
-                    _line(BLURRED, f"blurred shot: {BLURRED}", f"{known_down(card)} played face down on the {colour} row")
+                    line(BLURRED, f"blurred shot: {BLURRED}", f"{known_down(card)} played face down on the {colour} row")
                 )
     for colour in g.colours:
         if g.good_shots.get(colour) == participant:
             good.append(
-                _line(GOOD_SHOT, f"successful shot: +{GOOD_SHOT}",
-                      f"{colour}: first row of {colour} to reach {g.shot_length} face-up cards")
+                line(GOOD_SHOT, f"successful shot: +{GOOD_SHOT}",
+                     f"{colour}: first row of {colour} to reach {g.shot_length} face-up cards")
             )
     categories = [
         category("rows", rows),

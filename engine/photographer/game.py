@@ -286,11 +286,6 @@ class PhotographerGame(BaseGame):
         data["outcome"] = self.outcome(state, PUBLIC)
         return data
 
-    def render(self, model: str, data: dict, view: View) -> str | None:
-        from .render import render
-
-        return render(model, data, view)
-
     def explain(self, state: MatchState, participant: str) -> dict:
         from .explain import explain
 

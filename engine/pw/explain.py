@@ -10,14 +10,10 @@ Predict, as rounds close), then, once Round 3 is closed, ``unique`` (W8) and
 from __future__ import annotations
 
 from matchledger.engine.base import MatchState
-from matchledger.engine.explanation import category, explanation
+from matchledger.engine.explanation import category, explanation, line
 from matchledger.ledger.errors import IllegalMove
 
 from .model import PWState
-
-
-def _line(points: int, rule: str, detail: str) -> dict:
-    return {"points": str(int(points)), "rule": rule, "detail": detail}
 
 
 def _redirect(g: PWState, result, submitter: str, index: int) -> tuple[str, str]:
@@ -40,25 +36,25 @@ def round_lines(g: PWState, p: str) -> list[dict]:
                 where = f"round {round_no}: {submitter}'s {action.token()}"
                 if action.type == "gift" and other == p:
                     lines.append(
-                        _line(1, f"{note}gift: partner(E) gains 1", f"{where}; E = {target}, whose partner {p} gains 1")
+                        line(1, f"{note}gift: partner(E) gains 1", f"{where}; E = {target}, whose partner {p} gains 1")
                     )
                 elif action.type == "predict":
                     used = [a.type for a in result.actions[other]]
                     if action.predict not in used:
                         if submitter == p:
                             lines.append(
-                                _line(0, f"{note}predict missed: partner(E) did not use {action.predict}",
+                                line(0, f"{note}predict missed: partner(E) did not use {action.predict}",
                                       f"{where}; partner(E) = {other} used {', '.join(used)}")
                             )
                         continue
                     if submitter == p:
                         lines.append(
-                            _line(2, f"{note}predict hit: the submitter gains 2",
-                                  f"{where}; partner(E) = {other} used {action.predict}")
+                            line(2, f"{note}predict hit: the submitter gains 2",
+                                 f"{where}; partner(E) = {other} used {action.predict}")
                         )
                     if other == p:
                         lines.append(
-                            _line(-1, f"{note}predict hit: partner(E) loses 1",
+                            line(-1, f"{note}predict hit: partner(E) loses 1",
                                   f"{where}; E = {target}, whose partner {p} used {action.predict}")
                         )
     return lines
@@ -81,13 +77,13 @@ def unique_lines(g: PWState, p: str) -> list[dict]:
         clashes = [f"{s}'s {t} in round {r}" for r, s, t, e in uniques if e == target and s != p]
         if clashes:
             lines.append(
-                _line(0, f"W8 unique scores nothing: another participant's Unique had effective target {target}",
-                      f"round {round_no}: {token}{note}; also {', '.join(clashes)}")
+                line(0, f"W8 unique scores nothing: another participant's Unique had effective target {target}",
+                     f"round {round_no}: {token}{note}; also {', '.join(clashes)}")
             )
         else:
             lines.append(
-                _line(2, f"W8 unique: no other participant's Unique had effective target {target}",
-                      f"round {round_no}: {token}{note}")
+                line(2, f"W8 unique: no other participant's Unique had effective target {target}",
+                     f"round {round_no}: {token}{note}")
             )
     return lines
 
@@ -100,16 +96,16 @@ def guess_lines(g: PWState, p: str) -> list[dict]:
             correct = g.partner[guess.guessed] == guess.partner
             if guesser == p:
                 if correct:
-                    lines.append(_line(1, "guess correct: the guesser gains 1", f"{guess.token()}: {guess.guessed}'s partner is {guess.partner}"))
+                    lines.append(line(1, "guess correct: the guesser gains 1", f"{guess.token()}: {guess.guessed}'s partner is {guess.partner}"))
                 else:
                     lines.append(
-                        _line(0, "guess wrong: costs nothing",
-                              f"{guess.token()}: {guess.guessed}'s partner is {g.partner[guess.guessed]}")
+                        line(0, "guess wrong: costs nothing",
+                             f"{guess.token()}: {guess.guessed}'s partner is {g.partner[guess.guessed]}")
                     )
             if guess.guessed == p and correct:
                 lines.append(
-                    _line(-1, "guess correct: the participant whose partner was guessed loses 1",
-                          f"{guesser}'s {guess.token()}")
+                    line(-1, "guess correct: the participant whose partner was guessed loses 1",
+                         f"{guesser}'s {guess.token()}")
                 )
     return lines
 

@@ -22,6 +22,7 @@ from matchledger.engine.lca.studio import Studio, cell_name
 from matchledger.engine.lca.studio import parse_studio_text as rows
 
 from matchledger.projections.fold import replay
+from matchledger.projections.presentation.text import read_model_text
 
 from .util import new_match, replayed, studio_text
 
@@ -77,7 +78,7 @@ def public_views(m):
     reveals = GAME.reveals(m.state, PUBLIC)
     reveals.pop("outcome", None)
     status = GAME.status(m.state, PUBLIC)
-    views = [status, reveals, GAME.render("status", status, PUBLIC), GAME.render("reveals", reveals, PUBLIC)]
+    views = [status, reveals, read_model_text("lca", "status", status, PUBLIC), read_model_text("lca", "reveals", reveals, PUBLIC)]
     if not m.state.finished:
         views += [GAME.outcome(m.state, PUBLIC), GAME.scores(m.state, PUBLIC)]
     return views
@@ -91,7 +92,7 @@ def knowledge_of(p):
         reveals = GAME.reveals(m.state, view)
         knowledge.pop("outcome", None)
         reveals.pop("outcome", None)
-        views = [knowledge, status, reveals, GAME.render("status", status, view)]
+        views = [knowledge, status, reveals, read_model_text("lca", "status", status, view)]
         if not m.state.finished:
             views += [GAME.outcome(m.state, view), GAME.scores(m.state, view)]
         return views

@@ -7,6 +7,7 @@ from matchledger.ledger.errors import IllegalMove
 from matchledger.engine.base import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import Amend, Submit
 from matchledger.engine.lca import GAME
+from matchledger.projections.presentation.text import read_model_text
 
 from . import test_filming_example as ex
 from .util import new_match, play, replayed
@@ -62,8 +63,8 @@ def test_status_only_the_host_sees_who_submitted_their_tokens_and_the_owners():
 
 def test_rendered_public_picture_has_no_owner_and_host_picture_marks_actions():
     m = play(example(), [ex.ROUND1, ex.ROUND2, ex.ROUND3])
-    public = GAME.render("status", GAME.status(m.state, PUBLIC), PUBLIC)
-    host = GAME.render("status", GAME.status(m.state, HOST), HOST)
+    public = read_model_text("lca", "status", GAME.status(m.state, PUBLIC), PUBLIC)
+    host = read_model_text("lca", "status", GAME.status(m.state, HOST), HOST)
     assert "ann" not in public.split("players:")[1].split("\n", 1)[1]
     assert " A " not in public.replace("     A B", "")
     # row 4 of the lights picture (brightness by hand from the four lights)

@@ -4,10 +4,10 @@ catching a doctored announcement, and the terminal picture."""
 from __future__ import annotations
 
 import msgspec
-
 from matchledger.engine.base import HOST, PUBLIC, as_participant
 from matchledger.engine.photographer import GAME
 from matchledger.ledger.events import TurnResolved
+from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.rederive import rederive
 
 from .support import deck_text, new_match, play
@@ -75,7 +75,7 @@ def test_verify_finds_a_doctored_turn_announcement():
 
 def test_status_picture():
     m = match_after_two_turns()
-    text = GAME.render("status", GAME.status(m.state, as_participant("ann")), as_participant("ann"))
+    text = read_model_text("photographer", "status", GAME.status(m.state, as_participant("ann")), as_participant("ann"))
     lines = text.splitlines()
     assert lines[0] == "turn 3: ann to play; deck 38 card(s)"
     # row 1 lost green-1 and green-2 (ann); row 2 lost green-8 (bob).
@@ -87,7 +87,6 @@ def test_status_picture():
 
 def test_replay_refuses_a_turn_without_its_submission():
     import pytest
-
     from matchledger.ledger.errors import CorruptLog
     from matchledger.projections.fold import replay
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from matchledger.projections.pictures import lca, photographer
+from matchledger.projections.presentation.games.lca import picture as lca
+from matchledger.projections.presentation.games.photographer import picture as photographer
 
 from .support import Png, hex_rgb, png_size, svg_size
 

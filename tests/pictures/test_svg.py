@@ -150,6 +150,15 @@ def test_render_errors(pictures_db, tmp_path):
     assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.gif").exists()
 
 
+def test_a_game_without_pictures_names_the_games_that_have_them(tmp_path):
+    db = tmp_path / "toy.db"
+    invoke(db, "new", "toy", "t1", "--players", "ann,bob")
+    for command, output in (("render", "x.svg"), ("report", "x.html")):
+        result = invoke(db, command, "t1", "-o", tmp_path / output, expect=1)
+        assert result.output == "Error: no pictures for game 'toy' (pictures exist for: lca, photographer, pw)\n"
+        assert not (tmp_path / output).exists()
+
+
 def test_svg_size_matches_content(render):
     svg = render("g2", "--public")
     width, height = svg_size(svg)

@@ -6,7 +6,7 @@ order of cards the viewer has not seen).  Both are replayed event by event, and 
 every event (every `--at SEQ`) the viewer's whole view must be byte-identical in both:
 `json.dumps(…, sort_keys=True)` of their knowledge, their status/scores/outcome/reveals,
 and every public read model (`projections.views.all_read_models`, keys `*:public`),
-plus the terminal renderings of those.
+plus the terminal text of those.
 
 Some secrets are legitimately told later (a card the viewer takes, a public reveal, a
 final award).  With ``until_told=True`` the comparison runs up to, not including, the
@@ -31,6 +31,7 @@ from matchledger.engine.base import View, as_participant
 from matchledger.ledger.codec import encode
 from matchledger.ledger.events import MatchCreated
 from matchledger.projections.fold import InMemoryMatch, Replayer
+from matchledger.projections.presentation.games import presentation_module
 from matchledger.projections.views import all_read_models
 
 MODELS = ("status", "scores", "outcome", "reveals")
@@ -50,9 +51,11 @@ def viewer_models(state, viewer: str) -> dict[str, str]:
         for name in MODELS:
             data = getattr(game, name)(state, view)
             seen[f"{name}:{view.label()}"] = dumps(data)
-            text = game.render(name, data, view)
+            # Only a game's own text: the generic text is a function of the JSON compared above.
+            own = presentation_module(state.game, "text")
+            text = own.text(name, data, view) if own is not None else None
             if text is not None:
-                seen[f"render-{name}:{view.label()}"] = text
+                seen[f"text-{name}:{view.label()}"] = text
     return seen
 
 

@@ -14,6 +14,7 @@ import pytest
 from matchledger.engine.base import PUBLIC
 from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
 from matchledger.projections.fold import Replayer
+from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.views import all_read_models
 from tests.helpers import REPO, invoke, run_script
 
@@ -151,7 +152,6 @@ def names_a_guest(text: str, guests) -> list[str]:
 
 
 def test_pw_public_read_models_never_name_a_guest_at_any_seq():
-    from matchledger.engine.pw import GAME
     from tests.pw.gen import make_match
 
     checked = 0
@@ -165,7 +165,7 @@ def test_pw_public_read_models_never_name_a_guest_at_any_seq():
             for key, data in all_read_models(state).items():
                 if key.endswith(":public"):
                     name = key.split(":")[0]
-                    text = json.dumps(data) + (GAME.render(name, data, PUBLIC) or "")
+                    text = json.dumps(data) + read_model_text("pw", name, data, PUBLIC)
                     assert names_a_guest(text, guests) == [], f"seed {seed} seq {seq} {key}: {text}"
                     checked += 1
     assert checked >= 12 * 30 * 4

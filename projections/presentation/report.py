@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from html import escape
 
-from . import board_svg, panels, title
+from .picture import board_svg, side_panels, title
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Step:
 
     @classmethod
     def of(cls, seq: int, kind: str, detail: str, models: dict) -> "Step":
-        side = json.dumps([p.as_dict() for p in panels(models)], ensure_ascii=False, sort_keys=True)
+        side = json.dumps([p.as_dict() for p in side_panels(models)], ensure_ascii=False, sort_keys=True)
         return cls(seq, kind, detail, title(models), board_svg(models), side)
 
 

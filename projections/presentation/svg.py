@@ -33,19 +33,6 @@ def attrs(**kwargs) -> str:
 
 
 @dataclass
-class Panel:
-    """A titled table of text shared by the SVG side panels and the HTML report."""
-
-    title: str
-    header: list[str] | None
-    rows: list[list[str]]
-    key: str = ""
-
-    def as_dict(self) -> dict:
-        return {"title": self.title, "header": self.header, "rows": self.rows, "key": self.key}
-
-
-@dataclass
 class Canvas:
     width: int
     height: int
@@ -90,48 +77,3 @@ class Canvas:
 def text_width(content: str, size: int = 12) -> int:
     """A deterministic estimate of a text's width (no font metrics needed)."""
     return int(len(str(content)) * size * 0.64) + 1
-
-
-def draw_panels(canvas: Canvas, panels: list[Panel], x: int, y: int, size: int = 12) -> int:
-    """Draw panels as plain text tables from (x, y) down; returns the y below them."""
-    line_h = size + 5
-    for panel in panels:
-        y += line_h
-        canvas.text(x, y, panel.title, size=size + 1, weight="bold", class_="panel-title")
-        y += 4
-        table = ([panel.header] if panel.header else []) + panel.rows
-        if not table:
-            y += line_h
-            canvas.text(x, y, "(nothing yet)", size=size, fill=MUTED)
-            y += 6
-            continue
-        ncols = max(len(r) for r in table)
-        widths = [max(text_width(r[i], size) if i < len(r) else 0 for r in table) + 14 for i in range(ncols)]
-        for index, row in enumerate(table):
-            y += line_h
-            cx = x
-            is_header = panel.header is not None and index == 0
-            for i, cell in enumerate(row):
-                canvas.text(cx, y, cell, size=size, fill=MUTED if is_header else INK, weight="bold" if is_header else None)
-                cx += widths[i]
-        y += 6
-    return y
-
-
-def panels_size(panels: list[Panel], size: int = 12) -> tuple[int, int]:
-    """Width and height :func:`draw_panels` needs."""
-    line_h = size + 5
-    height = 0
-    width = 0
-    for panel in panels:
-        height += line_h + 4 + 6
-        width = max(width, text_width(panel.title, size + 1))
-        table = ([panel.header] if panel.header else []) + panel.rows
-        if not table:
-            height += line_h
-            continue
-        ncols = max(len(r) for r in table)
-        widths = [max(text_width(r[i], size) if i < len(r) else 0 for r in table) + 14 for i in range(ncols)]
-        width = max(width, sum(widths))
-        height += line_h * len(table)
-    return width, height

@@ -1,12 +1,12 @@
-"""Terminal pictures of the studio for ``status`` and ``reveals`` (plain text, one
-line per row, with a legend).  Works only from the read model's dict, so a public
-picture can show only what the public dict holds."""
+"""Lights, Camera, Action! as terminal text: ``status`` and ``reveals`` with the studio
+drawn in plain text (one line per row, with a legend); the other read models take the
+generic text.  Works only from the read model's dict, so a public picture can show
+only what the public dict holds."""
 
 from __future__ import annotations
 
 from matchledger.engine.base import View
-
-from .studio import column_name, parse_cell
+from matchledger.engine.lca.studio import column_name, parse_cell
 
 
 def _header(width: int) -> list[str]:
@@ -67,7 +67,7 @@ def _boards(data: dict, host: bool) -> list[str]:
     return out
 
 
-def render_status(data: dict, view: View) -> str:
+def status_text(data: dict, view: View) -> str:
     out = [f"match {data['match']} (lca) - {'finished' if data['finished'] else 'round ' + str(data['round']) + ': ' + data['phase']}"]
     out.append("players: " + ", ".join(data["players"]))
     if not data["finished"] and "submitted" in data:
@@ -101,7 +101,7 @@ def render_status(data: dict, view: View) -> str:
     return "\n".join(out)
 
 
-def render_reveals(data: dict, view: View) -> str:
+def reveals_text(data: dict, view: View) -> str:
     out = [f"match {data['match']} (lca) - announcements"]
     board: dict = {"studio": data["studio"]}
     for entry in data["rounds"]:
@@ -130,9 +130,9 @@ def render_reveals(data: dict, view: View) -> str:
     return "\n".join(out)
 
 
-def render(model: str, data: dict, view: View) -> str | None:
+def text(model: str, data: dict, view: View) -> str | None:
     if model == "status":
-        return render_status(data, view)
+        return status_text(data, view)
     if model == "reveals":
-        return render_reveals(data, view)
+        return reveals_text(data, view)
     return None

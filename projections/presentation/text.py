@@ -1,14 +1,26 @@
-"""Generic terminal rendering of read-model dicts: key/value lines, small lists of flat
-records as aligned tables, long scalar maps wrapped as ``key=value`` runs.  Games may
-supply their own text through ``Game.render``."""
+"""Terminal text: a read model in the game's own text where its ``text`` module gives
+one (:mod:`.games`), else in the generic text of any JSON-like data (key/value lines,
+small lists of flat records as aligned tables, long scalar maps wrapped as
+``key=value`` runs)."""
 
 from __future__ import annotations
 
 import textwrap
 
+from matchledger.engine.base import View
+
+from .games import presentation_module
+
 MAX_TABLE_COLUMNS = 8
 MAX_TABLE_WIDTH = 140
 WRAP = 100
+
+
+def read_model_text(game: str, model: str, data: dict, view: View) -> str:
+    """The text of the read model ``model`` (``data``, as ``view`` sees it) of ``game``."""
+    own = presentation_module(game, "text")
+    text = own.text(model, data, view) if own is not None else None
+    return text if text is not None else generic_text(data)
 
 
 def _scalar(value) -> str:
@@ -38,6 +50,8 @@ def _flatten(row: dict, prefix: str = "") -> dict:
 
 
 def table(rows: list[dict]) -> list[str]:
+    """Records as an aligned table: a header line, a rule, one line a record (nested
+    keys flattened as ``a.b``; numbers right-aligned)."""
     flat_rows = [_flatten(row) for row in rows]
     columns: list[str] = []
     for row in flat_rows:
@@ -65,7 +79,8 @@ def _tabular(rows: list[dict]) -> bool:
     return max(len(line) for line in table(rows)) <= MAX_TABLE_WIDTH
 
 
-def render(data, indent: int = 0) -> str:
+def generic_text(data, indent: int = 0) -> str:
+    """Any JSON-like data as text, indented ``indent`` steps of two spaces."""
     return "\n".join(_lines(data, indent))
 
 

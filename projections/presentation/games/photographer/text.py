@@ -1,6 +1,9 @@
-"""Terminal pictures of the photographer read models (plain text, one line per row)."""
+"""Фотограф as terminal text: the table, films and hands, the turns and the standings
+(plain text, one line per row) for every read model."""
 
 from __future__ import annotations
+
+from matchledger.engine.base import View
 
 LEGEND = (
     "Legend: red-7 face up; red-[1-6] / red-[7-12] face down (colour and range public); "
@@ -43,7 +46,7 @@ def _header(data: dict) -> str:
     return f"{text}; {deck}"
 
 
-def render_board(data: dict) -> str:
+def board_text(data: dict) -> str:
     lines = [_header(data), *_table(data["table"]), *_films(data["players"])]
     if "hand" in data:
         lines.append(f"Your hand (bottom first): {' '.join(data['hand']) or '-'}")
@@ -94,11 +97,11 @@ def _standings(outcome: dict | None) -> list[str]:
     return lines
 
 
-def render(model: str, data: dict, view) -> str | None:
+def text(model: str, data: dict, view: View) -> str | None:
     if model == "status":
-        return render_board(data)
+        return board_text(data)
     if model == "knowledge":
-        lines = [f"Knowledge of {data['participant']}", render_board(data), "Turns"]
+        lines = [f"Knowledge of {data['participant']}", board_text(data), "Turns"]
         lines += [_turn_line(t) for t in data["turns"]]
         lines += _standings(data.get("outcome"))
         return "\n".join(lines)

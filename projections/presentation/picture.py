@@ -1,32 +1,34 @@
-"""Pictures of a match: SVG boards and tables, one builder per game, and the HTML replay
-page.  Pure functions of read-model dicts (no I/O, no clock): a picture is drawn only
-from the read models of the chosen view, so a public picture can show nothing the public
-read models do not hold.  :func:`read_models` is the one place that looks at a state,
-and it only asks the game for its read models in that view.
+"""The picture of a match in one view: a title line, the board or table with its legend,
+and the side panels, drawn by the game's ``picture`` module (:mod:`.games`).  A picture
+is drawn only from the read models of the chosen view, so a public picture can show
+nothing the public read models do not hold.  :func:`read_models` is the one place that
+looks at a state, and it only asks the game for its read models in that view.
 """
 
 from __future__ import annotations
 
-import importlib
+from types import ModuleType
 
 from matchledger.ledger.errors import MalformedInput
 
-from .svg import Canvas, Panel, attrs, draw_panels, panels_size, text_width
+from .games import games_with, presentation_module
+from .panels import Panel, draw_panels, panels_size
+from .svg import Canvas, attrs, text_width
 
-BUILDERS = {"lca": "lca", "pw": "pw", "photographer": "photographer"}
 GAP = 24
 
 
-def builder(game: str):
-    name = BUILDERS.get(game)
-    if name is None:
-        raise MalformedInput(f"no pictures for game {game!r} (pictures exist for: {', '.join(sorted(BUILDERS))})")
-    return importlib.import_module(f"{__name__}.{name}")
+def pictures_of(game: str) -> ModuleType:
+    """``game``'s picture module; an error naming the games that have one if it has none."""
+    module = presentation_module(game, "picture")
+    if module is None:
+        raise MalformedInput(f"no pictures for game {game!r} (pictures exist for: {', '.join(games_with('picture'))})")
+    return module
 
 
 def read_models(game, state, view) -> dict:
     """The read models of ``view`` (and nothing else): what every picture is built from."""
-    builder(state.game)
+    pictures_of(state.game)
     models = {
         "match": state.match_id,
         "game": state.game,
@@ -44,7 +46,7 @@ def read_models(game, state, view) -> dict:
 
 def title(models: dict) -> str:
     return (
-        f"{models['match']} ({models['game']}) — {builder(models['game']).headline(models)} — "
+        f"{models['match']} ({models['game']}) — {pictures_of(models['game']).headline(models)} — "
         f"view: {models['view']['label']} — as of seq {models['seq']}"
     )
 
@@ -78,23 +80,23 @@ def _legend(canvas: Canvas, placed: list[tuple[str, str, int, int]]) -> None:
 
 def board_svg(models: dict) -> str:
     """The board or table alone (what the replay page flips through)."""
-    module = builder(models["game"])
+    module = pictures_of(models["game"])
     inner = module.board(models)
     canvas = Canvas(inner.width + 20, inner.height + 20)
     _embed(canvas, inner, 10, 10, id="board")
     return canvas.render(f"{models['match']} ({models['game']}) — view: {models['view']['label']}")
 
 
-def panels(models: dict) -> list[Panel]:
-    return builder(models["game"]).panels(models)
+def side_panels(models: dict) -> list[Panel]:
+    return pictures_of(models["game"]).panels(models)
 
 
 def picture_svg(models: dict) -> str:
     """The whole picture: a title line, the board with its legend, and the panels
     (round, reveals, scores, outcome) beside it."""
-    module = builder(models["game"])
+    module = pictures_of(models["game"])
     inner = module.board(models)
-    side = panels(models)
+    side = side_panels(models)
     side_w, side_h = panels_size(side)
     heading = title(models)
     top = 34
@@ -111,11 +113,3 @@ def picture_svg(models: dict) -> str:
     canvas.close_group()
     return canvas.render(heading)
 
-
-def to_png(svg: str, scale: float = 1.0) -> bytes:
-    """PNG bytes of an SVG through cairosvg (a maintained renderer, imported lazily)."""
-    try:
-        import cairosvg
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise MalformedInput("PNG output needs cairosvg: pip install cairosvg (or write .svg)") from None
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)

@@ -1,12 +1,13 @@
-"""Фотограф: the table (face-down cards as colour + range, or the value where the view
-knows it), every player's film rows, and hands where the view holds them."""
+"""Фотограф as a picture: the table (face-down cards as colour + range, or the value
+where the view knows it), every player's film rows, and hands where the view holds
+them."""
 
 from __future__ import annotations
 
 import re
 
-from .common import fmt, outcome_panels, scores_panel
-from .svg import INK, MUTED, Canvas, Panel
+from matchledger.projections.presentation.panels import Panel, fmt, outcome_panels, scores_panel
+from matchledger.projections.presentation.svg import INK, MUTED, Canvas
 
 COLOURS = {
     "blue": "#2f6fd0", "red": "#d03a2f", "yellow": "#e0b400", "green": "#2f9e44",

@@ -1,15 +1,14 @@
-"""Lights, Camera, Action!: the studio (walls, lights, brightness as a heat scale with
-numbers, each camera's 3x3 block) and, in the host's view, the actions and who owns
-what.  Built only from the chosen view's read models."""
+"""Lights, Camera, Action! as a picture: the studio (walls, lights, brightness as a heat
+scale with numbers, each camera's 3x3 block) and, in the host's view, the actions and
+who owns what.  Built only from the chosen view's read models."""
 
 from __future__ import annotations
 
 from matchledger.engine.lca import studio
 from matchledger.engine.lca.studio import column_name
 from matchledger.ledger.errors import MalformedInput
-
-from .common import fmt, outcome_panels, pairs_text, scores_panel
-from .svg import INK, MUTED, Canvas, Panel
+from matchledger.projections.presentation.panels import Panel, fmt, outcome_panels, pairs_text, scores_panel
+from matchledger.projections.presentation.svg import INK, MUTED, Canvas
 
 CELL = 30
 LEFT = 30  # room for row numbers

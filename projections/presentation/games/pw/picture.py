@@ -1,10 +1,11 @@
-"""Parallel Worlds: a per-round table of action totals (what every view is told), and
-in a participant's view their own notices; the host also sees pairs and points."""
+"""Parallel Worlds as a picture: a per-round table of action totals (what every view is
+told), and in a participant's view their own notices; the host also sees pairs and
+points."""
 
 from __future__ import annotations
 
-from .common import fmt, outcome_panels
-from .svg import INK, MUTED, Canvas, Panel
+from matchledger.projections.presentation.panels import Panel, fmt, outcome_panels
+from matchledger.projections.presentation.svg import INK, MUTED, Canvas
 
 TYPES = ["gift", "learn", "predict", "swap", "unique", "watch"]
 COL = 66

@@ -1,0 +1,24 @@
+"""The one-line summary of an event that `log` lists and the host's replay page shows
+beside each step: what the event says, and why for amendments and corrections."""
+
+from __future__ import annotations
+
+_SUMMARIES = {
+    "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
+    "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {' '.join(b['tokens'])}",
+    "ContractRecorded": lambda b: f"{b['participant']}: {' '.join(b['contracts'])}",
+    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)",
+    "TurnResolved": lambda b: f"turn {b['turn']} by {b['participant']}",
+    "OutcomeAnnounced": lambda b: f"final outcome ({b.get('source', 'computed')})",
+    "RuleAmended": lambda b: f"{b['option']}={b['value']!r} from round {b['from_round']} — {b['reason']}",
+    "SubmissionVoided": lambda b: f"voids seq {b['target_seq']} — {b['reason']}",
+    "SubmissionCorrected": lambda b: f"corrects seq {b['target_seq']} to {' '.join(b['tokens'])} — {b['reason']}",
+    "RoundReopened": lambda b: f"round {b['round']} reopened — {b['reason']}",
+    "NoteAdded": lambda b: b["text"],
+}
+
+
+def event_summary(body: dict) -> str:
+    """One line about an event from its JSON body (what it says, and why for corrections)."""
+    describe = _SUMMARIES.get(body.get("type"))
+    return describe(body) if describe else ""
