@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from matchledger import engine
 from matchledger.engine.base import MatchState
 from matchledger.ledger.errors import CorruptLog, MatchledgerError
 from matchledger.ledger.events import Event, MatchCreated
+
+from matchledger import engine
 
 
 class Replayer:

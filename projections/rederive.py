@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 import msgspec
-
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.events import Event, OutcomeAnnounced

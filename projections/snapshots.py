@@ -24,15 +24,14 @@ import dataclasses
 import functools
 import hashlib
 from fractions import Fraction
-from math import gcd
 from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from matchledger import engine
 from matchledger.engine.base import MatchState
 from matchledger.ledger.errors import MalformedInput
+
+from matchledger import engine
 
 FORMAT = 1
 
@@ -62,41 +61,11 @@ def _enc_hook(value: Any) -> Any:
     raise NotImplementedError(f"a snapshot cannot hold {type(value).__name__}")
 
 
-def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
-    # Building a Fraction through its constructor re-checks types and re-runs gcd; a
-    # snapshot holds fractions already in lowest terms, and lca states hold hundreds of
-    # them, so the reader fills in the two slots directly (after checking the terms).
-    fraction = object.__new__(Fraction)
-    fraction._numerator = numerator
-    fraction._denominator = denominator
-    return fraction
-
-
-def _slots_hold_the_terms() -> bool:
-    """Whether this Python's Fraction keeps its terms where ``_coprime_fraction`` puts them."""
-    try:
-        probe = _coprime_fraction(-3, 4)
-        return probe == Fraction(-3, 4) and hash(probe) == hash(Fraction(-3, 4)) and str(probe) == "-3/4"
-    except (AttributeError, TypeError):
-        return False
-
-
-_FAST_FRACTIONS = _slots_hold_the_terms()
-
-
 def _dec_hook(kind: type, value: Any) -> Any:
     if kind is Fraction:
         if type(value) is str:
             return Fraction(value)
         numerator, denominator = value
-        if (
-            _FAST_FRACTIONS
-            and type(numerator) is int
-            and type(denominator) is int
-            and denominator > 0
-            and gcd(numerator, denominator) == 1
-        ):
-            return _coprime_fraction(numerator, denominator)
         return Fraction(numerator, denominator)  # normalizes; raises on a zero denominator
     raise NotImplementedError(f"a snapshot cannot hold {kind!r}")
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from matchledger import engine
 from matchledger.engine.base import HOST, PUBLIC, MatchState, View, as_participant
 from matchledger.ledger.errors import MalformedInput
+
+from matchledger import engine
 
 
 def resolve_view(state: MatchState, *, public: bool = False, participant: str | None = None) -> View:

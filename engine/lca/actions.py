@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..memo import Memo
 from . import sums
 from .studio import DIRECTIONS, Cell, Studio
 
@@ -17,21 +18,15 @@ CAP = 50
 DISTANCE_HORIZON = CAP // DISTANCE_POINTS
 
 
+def _around_of(cell: Cell) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    r, c = cell
+    next_to = frozenset((r + dr, c + dc) for dr, dc in DIRECTIONS)
+    return next_to, frozenset((x + dr, y + dc) for x, y in next_to for dr, dc in DIRECTIONS) - {cell}
+
+
 #: cell -> (the four cells next to it, the cells two steps from it), inside the studio
-#: or not (cells repeat from match to match; bounded)
-_AROUND: dict[Cell, tuple[frozenset[Cell], frozenset[Cell]]] = {}
-
-
-def _around(cell: Cell) -> tuple[frozenset[Cell], frozenset[Cell]]:
-    around = _AROUND.get(cell)
-    if around is None:
-        r, c = cell
-        next_to = frozenset((r + dr, c + dc) for dr, dc in DIRECTIONS)
-        two_away = frozenset((x + dr, y + dc) for x, y in next_to for dr, dc in DIRECTIONS) - {cell}
-        around = (next_to, two_away)
-        if len(_AROUND) < 65536:
-            _AROUND[cell] = around
-    return around
+#: or not (cells repeat from match to match)
+AROUND: Memo[Cell, tuple[frozenset[Cell], frozenset[Cell]]] = Memo(_around_of)
 
 
 def in_diamond(studio: Studio, actions: frozenset, cell: Cell, centre_must_be_empty: bool) -> bool:
@@ -39,7 +34,7 @@ def in_diamond(studio: Studio, actions: frozenset, cell: Cell, centre_must_be_em
     centre cell; with ``centre_must_be_empty`` that centre holds no action."""
     # The other three actions of such a diamond are two steps from ``cell``: without
     # three actions there (the usual case) there is no diamond to look for.
-    if len(actions & _around(cell)[1]) < 3:
+    if len(actions & AROUND[cell][1]) < 3:
         return False
     for centre in studio.near[cell]:
         r, c = centre
@@ -56,7 +51,7 @@ def in_diamond(studio: Studio, actions: frozenset, cell: Cell, centre_must_be_em
 
 def line_count(actions: frozenset, cell: Cell) -> int:
     """The largest number of actions on consecutive cells starting from one neighbour."""
-    if actions.isdisjoint(_around(cell)[0]):
+    if actions.isdisjoint(AROUND[cell][0]):
         return 0  # no action next to it (the usual case)
     best = 0
     r, c = cell

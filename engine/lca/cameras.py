@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
 
+from ..memo import Memo
 from . import sums
 from .lights import BRIGHTNESS_CAP, LightsResult
 from .studio import Cell, Studio
@@ -56,24 +57,15 @@ class CamerasResult:
         )
 
 
-_BLOCKS: dict[Cell, tuple[Cell, ...]] = {}
-
-
-def _block(centre: Cell) -> tuple[Cell, ...]:
-    """``block`` as a tuple, kept per centre (centres repeat from match to match)."""
-    cells = _BLOCKS.get(centre)
-    if cells is None:
-        cells = tuple(block(centre))
-        if len(_BLOCKS) < 65536:
-            _BLOCKS[centre] = cells
-    return cells
+#: ``block`` as a tuple, by centre (centres repeat from match to match)
+BLOCKS: Memo[Cell, tuple[Cell, ...]] = Memo(lambda centre: tuple(block(centre)))
 
 
 def resolve_cameras(
     players: list[str], submitted: dict[str, list[Cell]], lights: LightsResult, studio: Studio | None = None
 ) -> CamerasResult:
     cameras = {p: tuple(submitted.get(p, ())) for p in players}
-    blocks = {p: [_block(centre) for centre in centres] for p, centres in cameras.items()}
+    blocks = {p: [BLOCKS[centre] for centre in centres] for p, centres in cameras.items()}
     seen = Counter(chain.from_iterable(chain.from_iterable(blocks.values())))
     # 3 x light(X) / n(X) for each cell X each of P's cameras sees (walls, dark cells:
     # light 0), summed exactly: over the common denominator of every n(X), each cell is

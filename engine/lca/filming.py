@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Iterator
 
+from ..memo import Memo
 from . import sums
 from .actions import ActionsResult
-from .cameras import CamerasResult, _block
+from .cameras import BLOCKS, CamerasResult
 from .lights import BRIGHTNESS_CAP, LightsResult
 from .studio import Cell
 from .sums import fraction
@@ -15,6 +17,9 @@ from .sums import fraction
 
 @dataclass
 class FilmedCell:
+    """An action cell that is lit and seen, with what decides each player's points from
+    it (the points themselves are derived: :meth:`shares`)."""
+
     cell: Cell
     action_points: int  # A(X), the merged action's total points
     level: int  # light(X), capped brightness
@@ -22,9 +27,45 @@ class FilmedCell:
     contributors: tuple[str, ...]  # C: players owning a light that brightens X
     cameras: tuple[tuple[str, Cell], ...]  # (owner, centre) of each camera seeing X
     sharers: tuple[str, ...]
-    lights_part: dict[str, Fraction]
-    camera_part: dict[str, Fraction]
-    action_part: dict[str, Fraction]
+    divisor: int  # filming_lights_divisor in force
+
+    def shares(self) -> Iterator[tuple[str, str, int, int]]:
+        """(part, player, numerator, denominator) of each player's points from the cell:
+        the lights part A(X) / (divisor x |C|) to each contributor (the Amendment), the
+        camera part 6 x light (X the camera's centre) or 2 x light to each camera's owner,
+        the action part 3 x (lights + cameras) / k to each of the k sharers."""
+        if self.contributors:
+            denominator = self.divisor * len(self.contributors)
+            for p in self.contributors:
+                yield "lights", p, self.action_points, denominator
+        camera_points: dict[str, int] = {}
+        for owner, centre in self.cameras:
+            camera_points[owner] = camera_points.get(owner, 0) + (6 if centre == self.cell else 2) * self.level
+        for owner, amount in camera_points.items():
+            yield "camera", owner, amount, 1
+        numerator = 3 * (self.lights + len(self.cameras))
+        for p in self.sharers:  # distinct players (were one listed twice, each listing would count)
+            yield "action", p, numerator, len(self.sharers)
+
+    def _part(self, name: str) -> dict[str, Fraction]:
+        result: dict[str, Fraction] = {}
+        for part, player, numerator, denominator in self.shares():
+            if part == name:
+                share = fraction(numerator, denominator)
+                result[player] = result[player] + share if player in result else share
+        return result
+
+    @property
+    def lights_part(self) -> dict[str, Fraction]:
+        return self._part("lights")
+
+    @property
+    def camera_part(self) -> dict[str, Fraction]:
+        return self._part("camera")
+
+    @property
+    def action_part(self) -> dict[str, Fraction]:
+        return self._part("action")
 
 
 @dataclass
@@ -42,17 +83,8 @@ def film_cell(cell: Cell, lights: LightsResult, cameras: CamerasResult, actions:
     return _film(cell, count, seeing, lights.contributors(cell), actions, divisor, None)
 
 
-_BLOCK_SETS: dict[Cell, frozenset[Cell]] = {}
-
-
-def _block_set(centre: Cell) -> frozenset[Cell]:
-    """``_block`` as a frozenset, kept per centre (centres repeat from match to match)."""
-    cells = _BLOCK_SETS.get(centre)
-    if cells is None:
-        cells = frozenset(_block(centre))
-        if len(_BLOCK_SETS) < 65536:
-            _BLOCK_SETS[centre] = cells
-    return cells
+#: a camera's block as a frozenset, by centre
+BLOCK_SETS: Memo[Cell, frozenset[Cell]] = Memo(lambda centre: frozenset(BLOCKS[centre]))
 
 
 def _watching(cameras: CamerasResult, among: frozenset[Cell]) -> dict[Cell, list[tuple[str, Cell]]]:
@@ -61,7 +93,7 @@ def _watching(cameras: CamerasResult, among: frozenset[Cell]) -> dict[Cell, list
     watching: dict[Cell, list[tuple[str, Cell]]] = {}
     for camera in cameras.all_cameras():
         # only the few cells of the block that matter are looked at (a set intersection)
-        for x in among & _block_set(camera[1]):
+        for x in among & BLOCK_SETS[camera[1]]:
             if x in watching:
                 watching[x].append(camera)
             else:
@@ -86,37 +118,14 @@ def _film(
     ``seeing``); with ``parts`` ({player: {denominator: numerator sum}}) each player's
     points from the cell are also added there, as integers."""
     level = count if count < BRIGHTNESS_CAP else BRIGHTNESS_CAP
-    points = actions.points[cell].total
-    lights_part: dict[str, Fraction] = {}
-    if contributors:
-        # Amendment: A(X) / (divisor x |C|); divisor is option filming_lights_divisor (2)
-        d = divisor * len(contributors)
-        share = fraction(points, d)
-        for p in contributors:
-            lights_part[p] = share
-            if parts is not None:
-                into = parts[p]
-                into[d] = into.get(d, 0) + points
-    camera_points: dict[str, int] = {}
-    for owner, centre in seeing:
-        camera_points[owner] = camera_points.get(owner, 0) + (6 if centre == cell else 2) * level
-    camera_part: dict[str, Fraction] = {}
-    for owner, amount in camera_points.items():
-        camera_part[owner] = fraction(amount)
-        if parts is not None:
-            into = parts[owner]
-            into[1] = into.get(1, 0) + amount
-    sharers = actions.sharers[cell]  # distinct players
-    k = len(sharers)
-    numerator = 3 * (count + len(seeing))
-    share = fraction(numerator, k)
-    action_part: dict[str, Fraction] = {}
-    for p in sharers:  # (a player is listed once; were one listed twice, each listing counts)
-        action_part[p] = action_part[p] + share if p in action_part else share
-        if parts is not None:
-            into = parts[p]
-            into[k] = into.get(k, 0) + numerator
-    return FilmedCell(cell, points, level, count, tuple(contributors), tuple(seeing), sharers, lights_part, camera_part, action_part)
+    filmed = FilmedCell(
+        cell, actions.points[cell].total, level, count, tuple(contributors), tuple(seeing), actions.sharers[cell], divisor
+    )
+    if parts is not None:
+        for _part, player, numerator, denominator in filmed.shares():
+            into = parts[player]
+            into[denominator] = into.get(denominator, 0) + numerator
+    return filmed
 
 
 def resolve_filming(

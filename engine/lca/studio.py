@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Iterator
 
 from matchledger.ledger.errors import IllegalMove, MalformedInput
+
+from ..memo import Memo
 
 Cell = tuple[int, int]
 
@@ -41,59 +42,40 @@ def column_index(letters: str) -> int:
     return n - 1
 
 
-_NAMES: dict[Cell, str] = {}  # cell -> name, for the cells named so far (bounded)
+def _name_of(cell: Cell) -> str:
+    return f"{column_name(cell[1])}{cell[0] + 1}"
 
 
-def cell_name(cell: Cell) -> str:
-    try:
-        return _NAMES[cell]
-    except (KeyError, TypeError):
-        name = f"{column_name(cell[1])}{cell[0] + 1}"
-        if type(cell) is tuple and len(_NAMES) < 65536:
-            _NAMES[cell] = name
-        return name
-
-
-def cell_names(cells) -> list[str]:
-    """``[cell_name(c) for c in cells]``; names already made are looked up in one go."""
-    cells = cells if isinstance(cells, (list, tuple)) else list(cells)
-    try:
-        return list(map(_NAMES.__getitem__, cells))
-    except (KeyError, TypeError):
-        return [cell_name(c) for c in cells]
-
-
-@lru_cache(maxsize=8192)
-def _parse_cell(token: str) -> Cell:
-    match = _CELL_RE.match(token.strip())
-    if not match or int(match.group(2)) == 0:
-        raise MalformedInput(f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)")
-    return (int(match.group(2)) - 1, column_index(match.group(1)))
-
-
-_CELLS: dict[str, Cell] = {}  # name -> cell, for the names parsed so far (bounded)
-
-
-def parse_cell(token: str) -> Cell:
-    """A cell name (any case) -> cell; MalformedInput if it is not a cell name at all.
-    (Successful parses of ``str`` tokens are cached; errors are raised every time.)"""
-    if type(token) is str:
-        cell = _parse_cell(token)
-        if len(_CELLS) < 65536:
-            _CELLS[token] = cell
-        return cell
+def _cell_of(token: str) -> Cell:
     match = _CELL_RE.match(str(token).strip())
     if not match or int(match.group(2)) == 0:
         raise MalformedInput(f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)")
     return (int(match.group(2)) - 1, column_index(match.group(1)))
 
 
+#: cell -> name and name -> cell; the same few cells recur across a replay and across
+#: matches, so each is worked out once
+NAMES: Memo[Cell, str] = Memo(_name_of)
+CELLS: Memo[str, Cell] = Memo(_cell_of)
+
+
+def cell_name(cell: Cell) -> str:
+    return NAMES[cell]
+
+
+def cell_names(cells) -> list[str]:
+    """``[cell_name(c) for c in cells]``, looked up in one go."""
+    return list(map(NAMES.__getitem__, cells))
+
+
+def parse_cell(token: str) -> Cell:
+    """A cell name (any case) -> cell; MalformedInput if it is not a cell name at all."""
+    return CELLS[token]
+
+
 def parse_cells(tokens) -> list[Cell]:
-    """``[parse_cell(t) for t in tokens]``; names parsed before are looked up in one go."""
-    try:
-        return list(map(_CELLS.__getitem__, tokens))
-    except (KeyError, TypeError):
-        return [parse_cell(t) for t in tokens]
+    """``[parse_cell(t) for t in tokens]``, looked up in one go."""
+    return list(map(CELLS.__getitem__, tokens))
 
 
 def parse_studio_text(text: str) -> list[str]:
@@ -130,7 +112,7 @@ class Studio:
     walls: frozenset[Cell] = field(default=frozenset(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        tables = _tables_for(self.rows)
+        tables = TABLES[self.rows]
         object.__setattr__(self, "walls", tables.walls)
         object.__setattr__(self, "_tables", tables)
 
@@ -352,19 +334,5 @@ class _Tables:
         return self._cells
 
 
-#: tables by studio map (a few maps serve many matches); the oldest is dropped first
-_TABLES: dict[tuple, _Tables] = {}
-_TABLES_KEPT = 64
-
-
-def _tables_for(rows: tuple) -> _Tables:
-    try:
-        tables = _TABLES.get(rows)
-    except TypeError:  # rows that cannot be a key (not strings): tables of its own
-        return _Tables(rows)
-    if tables is None:
-        tables = _Tables(rows)
-        if len(_TABLES) >= _TABLES_KEPT:
-            _TABLES.pop(next(iter(_TABLES)), None)
-        _TABLES[rows] = tables
-    return tables
+#: tables by studio map (a few maps serve many matches)
+TABLES: Memo[tuple, _Tables] = Memo(_Tables, limit=64)

@@ -6,24 +6,19 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..memo import Memo
+
 ZERO = Fraction(0)
 
-#: Fractions made so far, by (numerator, denominator): a Fraction never changes, so one
-#: object serves every equal value (bounded; ints only, anything else is made afresh)
-_MADE: dict[tuple[int, int], Fraction] = {}
-_KEEP = 65536
+#: Fractions by (numerator, denominator): a Fraction never changes, so one object serves
+#: every equal value (a division by zero raises and is not kept)
+FRACTIONS: Memo[tuple[int, int], Fraction] = Memo(lambda terms: Fraction(*terms))
 
 
 def fraction(numerator, denominator=1) -> Fraction:
     """``Fraction(numerator, denominator)``, kept for integer arguments."""
     if type(numerator) is int and type(denominator) is int:
-        key = (numerator, denominator)
-        made = _MADE.get(key)
-        if made is None:
-            made = Fraction(numerator, denominator)
-            if len(_MADE) < _KEEP:
-                _MADE[key] = made
-        return made
+        return FRACTIONS[(numerator, denominator)]
     return Fraction(numerator, denominator)
 
 

@@ -9,6 +9,8 @@ shot it).  No brackets means face up.
 
 from __future__ import annotations
 
+from ..memo import Memo
+
 #: Colours in the order they come into play (rules: Components).
 COLOURS = ("blue", "red", "yellow", "green", "brown", "grey", "purple")
 #: Colours in play by player count: 5 with 2 players, 6 with 3, 7 with 4.
@@ -61,28 +63,12 @@ def _known_down(card: str) -> str:
     return f"{_colour_of(card)}-[{_value_of(card)}]"
 
 
-# Every card in play, looked up instead of re-parsed (the hot paths of a turn).  Any
-# other string (never dealt by a valid deck) falls back to the same computation.
-_CARDS = all_cards(COLOURS)
-
-
-def _looked_up(compute, doc: str):
-    table = {card: compute(card) for card in _CARDS}
-
-    def lookup(card: str):
-        try:
-            return table[card]
-        except (KeyError, TypeError):  # not a card in play: the same computation
-            return compute(card)
-
-    lookup.__doc__ = doc
-    return lookup
-
-
-colour_of = _looked_up(_colour_of, "The colour of a card, ``red`` for ``red-7``.")
-value_of = _looked_up(_value_of, "The value of a card, ``7`` for ``red-7``.")
-back = _looked_up(_back, "The public face of a face-down card: colour and range, ``red-[1-6]``.")
-known_down = _looked_up(_known_down, "A face-down card whose value the viewer knows: ``red-[4]``.")
+# Looked up instead of re-parsed: the hot paths of a turn ask these of the same few
+# dozen cards again and again.
+colour_of = Memo(_colour_of).__getitem__  # ``red`` for ``red-7``
+value_of = Memo(_value_of).__getitem__  # ``7`` for ``red-7``
+back = Memo(_back).__getitem__  # the public face of a face-down card: ``red-[1-6]``
+known_down = Memo(_known_down).__getitem__  # a face-down card whose value the viewer knows: ``red-[4]``
 
 
 def shown(card: str, face_up: bool, knows_value: bool) -> str:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
+from ..memo import Memo
+
 TAKE_FORM = "take ROW END COUNT wind FROM:TO"
 WIND_FORM = "wind FROM:TO"
 
@@ -57,26 +59,9 @@ def parse_wind(text: str) -> tuple[int, int]:
     return a, b
 
 
-#: parse() results by (tokens, end_phase): parsing is a pure function of the two and a
-#: Move is immutable, so a replay parses each distinct submission once.  Only successful
-#: parses are kept (errors are raised afresh every time), and at most _CACHE_LIMIT.
-_CACHE: dict[tuple, Move] = {}
-_CACHE_LIMIT = 4096
-
-
 def parse(tokens: list[str], end_phase: bool) -> Move:
     """Parse normalized (lower-cased) tokens into a Move; state checks come later."""
-    try:
-        key = (*tokens, end_phase)
-        return _CACHE[key]
-    except KeyError:
-        pass
-    except TypeError:  # unhashable tokens: parse them without the cache
-        return _parse(tokens, end_phase)
-    move = _parse(tokens, end_phase)
-    if len(_CACHE) < _CACHE_LIMIT:
-        _CACHE[key] = move
-    return move
+    return MOVES[(*tokens, end_phase)]
 
 
 def _parse(tokens: list[str], end_phase: bool) -> Move:
@@ -115,3 +100,8 @@ def _parse(tokens: list[str], end_phase: bool) -> Move:
             raise MalformedInput(f"expected 'wind FROM:TO' after the take, got {' '.join(rest)!r}")
         wind = parse_wind(rest[1])
     return Move((row, end, count), wind)
+
+
+#: parse() results by (tokens, end_phase): parsing is a pure function of the two and a
+#: Move is immutable, so a replay parses each distinct submission once
+MOVES: Memo[tuple, Move] = Memo(lambda key: _parse(list(key[:-1]), key[-1]), limit=4096)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from matchledger.ledger.errors import IllegalMove
 
+from ..memo import Memo
 from .cards import SUNSET, back, known_down, shown
 from .film import shoot
-from .notation import Move, TAKE_FORM, WIND_FORM
+from .notation import TAKE_FORM, WIND_FORM, Move
 from .state import PhotoState
 from .table import check, take
 
@@ -80,24 +81,15 @@ def _shots(g: PhotoState, participant: str, count: int):
     return public, private, good
 
 
-#: "FROM:TO" by (from, to): the few winds there are, written once each (bounded)
-_WIND_TEXT: dict[tuple[int, int], str] = {}
-
-
-def _wind_text(wind: tuple[int, int]) -> str:
-    text = _WIND_TEXT.get(wind)
-    if text is None:
-        text = f"{wind[0]}:{wind[1]}"
-        if len(_WIND_TEXT) < 4096:
-            _WIND_TEXT[wind] = text
-    return text
+#: "FROM:TO" by (from, to): the few winds there are, written once each
+WIND_TEXT: Memo[tuple[int, int], str] = Memo(lambda wind: f"{wind[0]}:{wind[1]}", limit=4096)
 
 
 def resolve(g: PhotoState, turn: int, participant: str, move: Move) -> tuple[dict, dict]:
     """Resolve a validated move; returns (public record, private notice)."""
     hand = g.hands[participant]
     wind = move.wind
-    wind_text = None if wind is None else _wind_text(wind)
+    wind_text = None if wind is None else WIND_TEXT[wind]
     if g.phase == "main":
         row, end, count = move.take
         taken = take(g, row - 1, end, count)

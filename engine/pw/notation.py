@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from matchledger.ledger.errors import MalformedInput
 
+from ..memo import Memo
+
 TYPES = ("gift", "learn", "predict", "swap", "unique", "watch")
 
 
@@ -91,25 +93,15 @@ def _split_one(token: str) -> Action | Guess:
 
 
 #: _split_one() by token: a pure function of the token, and Actions and Guesses are
-#: immutable, so each distinct stored token is split once.  At most _SPLIT_LIMIT kept.
-_SPLIT: dict[str, Action | Guess] = {}
-_SPLIT_LIMIT = 8192
+#: immutable, so each distinct stored token is split once
+SPLIT: Memo[str, Action | Guess] = Memo(_split_one, limit=8192)
 
 
 def split_tokens(tokens: list[str]) -> tuple[list[Action], list[Guess]]:
     """Already-normalized tokens (as stored) -> actions and guesses (no validation)."""
     actions: list[Action] = []
     guesses: list[Guess] = []
-    cache = _SPLIT
-    for token in tokens:
-        try:
-            item = cache[token]
-        except KeyError:
-            item = _split_one(token)
-            if len(cache) < _SPLIT_LIMIT:
-                cache[token] = item
-        except TypeError:  # not a string: split it the same way, uncached
-            item = _split_one(token)
+    for item in map(SPLIT.__getitem__, tokens):
         if item.__class__ is Guess:
             guesses.append(item)
         else:
