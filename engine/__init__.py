@@ -1,19 +1,10 @@
-"""The rules: one module or package per game, pure functions, no I/O.
+"""The rules: one package per game, pure functions of the state, no I/O.
 
-The game protocol (see :class:`engine.base.BaseGame`)::
-
-    game = engine.get("lca")
-    [created] = game.create(CreateMatch(...))          # validate a new match
-    state = game.initial(match_id, created)             # the state before any move
-    events = game.decide(state, command)                # validate a command -> new events
-    state = game.apply(state, seq, event)               # fold one event into the state
-    game.status/scores/outcome/reveals(state, view)     # read models for a View
-    game.knowledge(state, participant)                  # one participant's allow-listed view
-
-``decide`` raises :class:`ledger.errors.MalformedInput` or
-:class:`ledger.errors.IllegalMove` and never mutates; ``apply`` never raises on an
-event ``decide`` produced.  Games are looked up by name in a lazy registry so that the
-CLI imports only the game it needs.
+The game protocol is :class:`matchledger.engine.game.Game` (create, decide, apply, the
+read models in every view, explain); a game is one of two kinds, simultaneous rounds
+the host closes (:mod:`.rounds`) or sequential turns resolved as submitted
+(:mod:`.turns`).  Games are looked up by name in this registry, which imports a game's
+package only when it is asked for (a command needs one game, not all of them).
 """
 
 from __future__ import annotations
@@ -29,7 +20,6 @@ _REGISTRY = {
 }
 
 
-
 def register(name: str, module: str, attr: str = "GAME") -> None:
     """Make another game available by name (a plug-in, or a test's toy game)."""
     _REGISTRY[name] = (module, attr)
@@ -42,3 +32,8 @@ def get(name: str):
     except KeyError:
         raise MalformedInput(f"unknown game {name!r} (games: {', '.join(_REGISTRY)})") from None
     return getattr(importlib.import_module(module_name), attr)
+
+
+def names() -> list[str]:
+    """Every registered game's name."""
+    return list(_REGISTRY)

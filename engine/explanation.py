@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .base import MatchState
+from .state import MatchState
 
 
 def line(points: int | Fraction, rule: str, detail: str) -> dict:

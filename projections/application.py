@@ -16,8 +16,8 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
 import msgspec
-from matchledger.engine.base import HOST, MatchState, View
 from matchledger.engine.commands import CreateMatch
+from matchledger.engine.state import HOST, MatchState, View
 from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, UnknownMatch
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
@@ -194,15 +194,16 @@ class Application:
     def execute(self, match_id: str, cmd) -> list[StoredEvent]:
         """Decide ``cmd`` against the match as its log gives it and record the events."""
         state = self.state(match_id)
-        events = self.game_of(state).decide(state, cmd)
+        decision = self.game_of(state).decision(state, cmd)
         try:
             with self.store.transaction():  # the events and a snapshot due after them, together
-                rows = self.store.append(match_id, state.last_seq + 1, events, actor=self.actor, recorded_at=self.clock())
+                rows = self.store.append(match_id, state.last_seq + 1, decision.events, actor=self.actor, recorded_at=self.clock())
                 replayer = self._replayers[match_id]
-                for row in rows:
+                for row, work in zip(rows, decision.work):
                     # Fed as a replay reads it (decoded from the stored body, dict keys in
-                    # the encoder's order), so the cached state is the replayed one exactly.
-                    replayer.feed(row.seq, row.event())
+                    # the encoder's order), so the cached state is the replayed one
+                    # exactly; what deciding worked out (a round's resolution) comes along.
+                    replayer.feed(row.seq, row.event(), work)
                 if rows and self._snapshot_due(match_id, replayer.state):
                     self._save_snapshot(replayer.state, rows[-1])
         except BaseException:

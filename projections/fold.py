@@ -6,9 +6,9 @@ incremental :class:`Replayer`, which must give the same state as a full rebuild)
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
-from matchledger.engine.base import MatchState
+from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import CorruptLog, MatchledgerError
 from matchledger.ledger.events import Event, MatchCreated
 
@@ -36,20 +36,21 @@ class Replayer:
     def last_seq(self) -> int:
         return 0 if self.state is None else self.state.last_seq
 
-    def feed(self, seq: int, event: Event) -> MatchState:
-        return self._guarded(seq, event, rederive=False)
+    def feed(self, seq: int, event: Event, work: Any = None) -> MatchState:
+        """Fold ``event``; ``work``: what deciding it already worked out (the decision's)."""
+        return self._guarded(seq, event, rederive=False, work=work)
 
     def feed_and_rederive(self, seq: int, event: Event) -> Event | None:
         """Feed ``event``; for an announcement, also return what the engine itself would
         have recorded in its place (one resolution serves both: verify's single pass)."""
         return self._guarded(seq, event, rederive=True)
 
-    def _guarded(self, seq: int, event: Event, rederive: bool):
+    def _guarded(self, seq: int, event: Event, rederive: bool, work: Any = None):
         try:
             if rederive and self.state is not None:
                 self._check_seq(seq)
                 return self.game.apply_and_rederive(self.state, seq, event)
-            return self._feed(seq, event)
+            return self._feed(seq, event, work)
         except MatchledgerError:
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
@@ -60,7 +61,7 @@ class Replayer:
                 f"({type(exc).__name__}: {exc})"
             ) from None
 
-    def _feed(self, seq: int, event: Event) -> MatchState:
+    def _feed(self, seq: int, event: Event, work: Any) -> MatchState:
         if self.state is None:
             if not isinstance(event, MatchCreated) or seq != 1:
                 raise CorruptLog(f"match {self.match_id!r} does not start with MatchCreated at seq 1 (seq {seq}: {type(event).__name__})")
@@ -69,7 +70,7 @@ class Replayer:
             self.state.last_seq = seq
             return self.state
         self._check_seq(seq)
-        return self.game.apply(self.state, seq, event)
+        return self.game.apply(self.state, seq, event, work)
 
     def _check_seq(self, seq: int) -> None:
         if seq != self.state.last_seq + 1:
@@ -108,11 +109,11 @@ class InMemoryMatch:
         return self.replayer.state
 
     def do(self, cmd) -> list[Event]:
-        new = self.game.decide(self.state, cmd)
-        for event in new:
+        decision = self.game.decision(self.state, cmd)
+        for event, work in zip(decision.events, decision.work):
             self.events.append(event)
-            self.replayer.feed(len(self.events), event)
-        return new
+            self.replayer.feed(len(self.events), event, work)
+        return decision.events
 
     def pairs(self) -> list[tuple[int, Event]]:
         return list(enumerate(self.events, start=1))

@@ -10,7 +10,7 @@ the first).  `verify`, `verify --all` (in parallel processes or not), `audit`, `
 from __future__ import annotations
 
 import msgspec
-from matchledger.engine.base import MatchState
+from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.store import Store, StoredEvent

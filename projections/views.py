@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matchledger.engine.base import HOST, PUBLIC, MatchState, View, as_participant
+from matchledger.engine.state import HOST, PUBLIC, MatchState, View, as_participant
 from matchledger.ledger.errors import MalformedInput
 
 from matchledger import engine

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from matchledger.engine.base import MatchState
 from matchledger.engine.explanation import category, explanation, line
-from matchledger.ledger.errors import IllegalMove
+from matchledger.engine.state import MatchState
 
 from .actions import CAP, DISTANCE_POINTS, LINE_POINTS
 from .cameras import block
@@ -231,10 +230,7 @@ def filming_lines(state: MatchState, g, p: str) -> list[dict]:
 
 
 def explain(state: MatchState, participant: str) -> dict:
-    if participant not in state.players:
-        raise IllegalMove(
-            f"{participant!r} is not a player of {state.match_id!r} (players: {', '.join(state.players)})"
-        )
+    state.require_participant(participant)
     g = state.g
     categories = []
     if g.lights is not None:

@@ -1,16 +1,20 @@
-"""The BaseGame subclass for Lights, Camera, Action! (``lca``)."""
+"""Lights, Camera, Action! (``lca``) as a game of three simultaneous rounds."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from matchledger.engine.base import BaseGame, MatchState, OptionSpec, parse_bool, parse_int
+from matchledger.engine.options import OptionSpec, parse_bool, parse_int
+from matchledger.engine.rounds import RoundsGame
+from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 from . import submissions, views
 from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
+from .explain import explain
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
 from .studio import Studio, cell_names, parse_cells, parse_studio_text
@@ -39,7 +43,7 @@ class LcaState:
         return self.filming is not None
 
 
-class LcaGame(BaseGame):
+class LcaGame(RoundsGame):
     name = "lca"
     views = views  # the read models: this package's views module
     STATE_TYPE = LcaState
@@ -157,9 +161,11 @@ class LcaGame(BaseGame):
 
     # ---- read models
 
-    def explain(self, state: MatchState, participant: str) -> dict:
-        from .explain import explain
+    def fork_game_state(self, g: LcaState) -> LcaState:
+        # storing a round only sets one of these fields: the results themselves are shared
+        return dataclasses.replace(g)
 
+    def explain(self, state: MatchState, participant: str) -> dict:
         return explain(state, participant)
 
 

@@ -3,7 +3,7 @@ fields; nothing is copied from the host's dict and trimmed."""
 
 from __future__ import annotations
 
-from matchledger.engine.base import MatchState, View, as_participant
+from matchledger.engine.state import MatchState, View, as_participant
 
 from . import endgame
 from .studio import cell_name

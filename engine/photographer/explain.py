@@ -8,19 +8,19 @@ whole numbers: ``exact`` equals ``score``.
 
 from __future__ import annotations
 
-from matchledger.engine.base import MatchState
 from matchledger.engine.explanation import category, explanation, line
-from matchledger.ledger.errors import IllegalMove
+from matchledger.engine.state import MatchState
 
 from .cards import known_down
 from .film import sequence
 from .scoring import BLURRED, GOOD_SHOT, MISSING
+from .views import scoring_options
 
 
-def explain(state: MatchState, participant: str, row_points: dict[str, int]) -> dict:
+def explain(state: MatchState, participant: str) -> dict:
+    state.require_participant(participant)
     g = state.g
-    if participant not in g.players:
-        raise IllegalMove(f"{participant!r} is not a player of {state.match_id!r} (players: {', '.join(g.players)})")
+    row_points = scoring_options(state)["row_points"]
     rows, blurred, missing, good = [], [], [], []
     for colour in g.colours:
         row = g.film[participant][colour]

@@ -14,6 +14,7 @@ What a view may show (rules, "What each player may know"):
 
 from __future__ import annotations
 
+from ..state import PUBLIC, MatchState, View
 from .cards import shown
 from .scoring import player_scores, standings
 from .state import PhotoState
@@ -88,3 +89,101 @@ def turn_public(record: dict) -> dict:
 
 def turn_private(record: dict, participant: str) -> dict | None:
     return record["private"].get(participant)
+
+
+# --------------------------------------------------------------------------- read models
+
+
+def scoring_options(state: MatchState) -> dict:
+    """The options in force at the game's last turn (or the turn now open)."""
+    turn = state.round - 1 if state.g.phase == "finished" else state.round
+    return state.options_for(max(turn, 1))
+
+
+def status(state: MatchState, view: View) -> dict:
+    g = state.g
+    viewer = view.participant if view.kind == "participant" else None
+    data = common_view(state, g, view.is_host, viewer)
+    if view.is_host:
+        data["hands"] = {p: list(g.hands[p]) for p in g.players}
+        data["deck_order"] = list(g.deck)
+    elif viewer is not None:
+        data["hand"] = list(g.hands[viewer])
+    return data
+
+
+def scores(state: MatchState, view: View) -> dict:
+    # Every component (face-up row lengths, blurred count, missing colours, successful
+    # shots) is public, so provisional points are the same in every view.
+    g = state.g
+    return {
+        "match": state.match_id,
+        "game": state.game,
+        "finished": g.phase == "finished",
+        "scores": score_rows(g, scoring_options(state)["row_points"]),
+    }
+
+
+def outcome(state: MatchState, view: View) -> dict:
+    # The same in every view: every component of the points is public.
+    return _outcome(state, _standings(state))
+
+
+def _standings(state: MatchState) -> list[dict]:
+    g = state.g
+    return final_standings(g, scoring_options(state)["row_points"]) if g.phase == "finished" else []
+
+
+def _outcome(state: MatchState, rows: list[dict]) -> dict:
+    return {
+        "match": state.match_id,
+        "game": state.game,
+        "finished": state.g.phase == "finished",
+        "standings": rows,
+        "awards": [],
+    }
+
+
+def final_outcome(state: MatchState) -> tuple[dict, dict]:
+    """``outcome`` for the host and for the public: the same standings, scored once; the
+    public copy shares no object with the host's."""
+    rows = _standings(state)
+    copy = [dict(row, scores=dict(row["scores"])) for row in rows]
+    return _outcome(state, rows), _outcome(state, copy)
+
+
+def reveals(state: MatchState, view: View) -> dict:
+    g = state.g
+    turns = []
+    for record in g.turns:
+        entry = {"turn": record["turn"], "participant": record["participant"], "public": record["public"]}
+        if view.is_host:
+            entry["private"] = record["private"]
+        elif view.kind == "participant" and record["participant"] == view.participant:
+            entry["private"] = record["private"][view.participant]
+        turns.append(entry)
+    return {
+        "match": state.match_id,
+        "game": state.game,
+        "turns": turns,
+        "outcome": outcome(state, PUBLIC) if g.phase == "finished" else None,
+    }
+
+
+def knowledge(state: MatchState, participant: str) -> dict:
+    state.require_participant(participant)
+    g = state.g
+    data = common_view(state, g, host=False, viewer=participant)
+    data["participant"] = participant
+    data["hand"] = list(g.hands[participant])
+    turns = []
+    for record in g.turns:
+        entry = {"turn": record["turn"], "participant": record["participant"], "public": record["public"]}
+        if record["participant"] == participant:
+            submission = state.current_submission(record["turn"], participant)
+            entry["tokens"] = list(submission.tokens) if submission else []
+            entry["private"] = record["private"][participant]
+        turns.append(entry)
+    data["turns"] = turns
+    data["outcome"] = outcome(state, PUBLIC)
+    return data

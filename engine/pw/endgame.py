@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matchledger.engine.base import MatchState
+from matchledger.engine.state import MatchState
 
 from .model import PWState
 

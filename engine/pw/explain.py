@@ -9,9 +9,8 @@ Predict, as rounds close), then, once Round 3 is closed, ``unique`` (W8) and
 
 from __future__ import annotations
 
-from matchledger.engine.base import MatchState
 from matchledger.engine.explanation import category, explanation, line
-from matchledger.ledger.errors import IllegalMove
+from matchledger.engine.state import MatchState
 
 from .model import PWState
 
@@ -111,9 +110,8 @@ def guess_lines(g: PWState, p: str) -> list[dict]:
 
 
 def explain(state: MatchState, participant: str) -> dict:
+    state.require_participant(participant)
     g: PWState = state.g
-    if participant not in g.partner:
-        raise IllegalMove(f"{participant!r} is not a participant of {state.match_id!r}")
     categories = [category("round points", round_lines(g, participant))]
     if 3 in g.rounds:  # Unique and guesses are applied when Round 3 closes
         categories.append(category("unique", unique_lines(g, participant)))

@@ -1,21 +1,23 @@
-"""Parallel Worlds as a :class:`engine.base.BaseGame`."""
+"""Parallel Worlds (``pw``) as a game of three simultaneous rounds."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from matchledger.engine.base import HOST, PUBLIC, BaseGame, MatchState
+from matchledger.engine.rounds import RoundsGame
+from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove
 from matchledger.ledger.events import MatchCreated
 
 from . import views
-from .endgame import endgame
-from .model import PWState, RoundResult, public_order
+from .explain import explain
+from .model import PWState, RoundResult
 from .resolve import resolve
 from .validation import check_setup, check_submission, parse_contract
 
 
-class ParallelWorlds(BaseGame):
+class ParallelWorlds(RoundsGame):
     name = "pw"
     views = views  # the read models: this package's views module
     STATE_TYPE = PWState
@@ -30,10 +32,10 @@ class ParallelWorlds(BaseGame):
         players = list(cmd.players)
         return players + [setup["pairs"][p] for p in players], setup
 
-    def participants_from(self, created: MatchCreated) -> tuple[list[str], None]:
+    def participants_from(self, created: MatchCreated) -> list[str]:
         # Players as listed, then guests in the order of their partners (host-only order).
         pairs = created.setup["pairs"]
-        return list(created.players) + [pairs[p] for p in created.players], None
+        return list(created.players) + [pairs[p] for p in created.players]
 
     def init_game(self, state: MatchState) -> PWState:
         pairs = state.setup["pairs"]
@@ -90,18 +92,11 @@ class ParallelWorlds(BaseGame):
             }
         return public, private
 
-    # ---- read models
+    # ---- read models (the views module) and explain
 
-    def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
-        # As BaseGame's (the host and the public outcome), with the end of the match
-        # (a pure function of the state) computed once for both.
-        end = endgame(state) if views.finished(state) else None
-        return views.outcome(state, HOST, end), views.outcome(state, PUBLIC, end)
+    def fork_game_state(self, g: PWState) -> PWState:
+        # storing a round adds one entry to ``rounds``: the results themselves are shared
+        return dataclasses.replace(g, rounds=dict(g.rounds))
 
     def explain(self, state: MatchState, participant: str) -> dict:
-        from .explain import explain
-
         return explain(state, participant)
-
-
-__all__ = ["ParallelWorlds", "public_order"]

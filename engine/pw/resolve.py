@@ -3,7 +3,7 @@ Unique (W8) and guesses when Round 3 closes.  Pure."""
 
 from __future__ import annotations
 
-from matchledger.engine.base import MatchState
+from matchledger.engine.state import MatchState
 
 from .model import PWState, RoundResult, public_order, zero_counts
 from .notation import Action, split_tokens

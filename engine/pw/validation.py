@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from matchledger.engine.base import MatchState
+from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 from .model import PWState

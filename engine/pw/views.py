@@ -6,10 +6,10 @@ partners, which would leak the pairing): players as listed, guests by name."""
 
 from __future__ import annotations
 
-from matchledger.engine.base import MatchState, View
+from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 
 from .endgame import Endgame, endgame, ranking
-from .model import PWState, public_order
+from .model import PWState
 from .notation import TYPES
 
 
@@ -225,4 +225,11 @@ def knowledge(state: MatchState, me: str) -> dict:
     }
 
 
-__all__ = ["status", "scores", "outcome", "reveals", "knowledge", "public_order"]
+def final_outcome(state: MatchState) -> tuple[dict, dict]:
+    """The host's and the public outcome, the end of the match (a pure function of the
+    state) computed once for both."""
+    end = endgame(state) if finished(state) else None
+    return outcome(state, HOST, end), outcome(state, PUBLIC, end)
+
+
+__all__ = ["status", "scores", "outcome", "reveals", "knowledge", "final_outcome"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from matchledger.engine.base import View
+from matchledger.engine.state import View
 
 from .games import presentation_module
 

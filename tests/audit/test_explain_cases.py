@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matchledger.engine.base import HOST
+from matchledger.engine.state import HOST
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
 from matchledger.projections.fold import InMemoryMatch
 from tests.helpers import REPO, read_json, run_script

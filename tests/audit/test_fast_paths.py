@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from matchledger.engine.base import HOST, PUBLIC
+from matchledger.engine.state import HOST, PUBLIC
 from matchledger.engine.lca import GAME as LCA
 from matchledger.engine.lca import endgame
 from matchledger.engine.lca import views as lca_views

@@ -1,14 +1,14 @@
 """The CLI skeleton on a temp database, driven through the toy game."""
 
 import json
+import sqlite3
 import subprocess
 import sys
-import sqlite3
 
 import click
 import pytest
-
 from matchledger.commands.cli import COMMANDS, cli
+
 from tests.helpers import invoke, read_json
 
 SCRIPT = """\

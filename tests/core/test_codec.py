@@ -4,7 +4,6 @@ import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from matchledger.ledger import codec
 from matchledger.ledger.errors import CorruptLog
 from matchledger.ledger.events import (

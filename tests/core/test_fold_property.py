@@ -3,9 +3,8 @@ from any split point, and a rejected command never writes anything."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from matchledger.engine.base import HOST
 from matchledger.engine.commands import AddNote, Amend, CloseRound, CreateMatch, Submit, Void
+from matchledger.engine.state import HOST
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application

@@ -12,13 +12,13 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from matchledger import engine
 from matchledger.ledger.store import Store
 from matchledger.projections import snapshots
 from matchledger.projections.application import SNAPSHOT_EVERY, Application
 from matchledger.projections.fold import Replayer, replay
 from matchledger.projections.views import all_read_models
+
+from matchledger import engine
 from tests.core.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
 from tests.photographer import support as photo

@@ -3,7 +3,6 @@
 import sqlite3
 
 import pytest
-
 from matchledger.ledger.codec import GENESIS_HASH, chain_hash
 from matchledger.ledger.errors import CorruptLog, LogConflict, UnknownMatch
 from matchledger.ledger.events import MatchCreated, NoteAdded

@@ -12,12 +12,12 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from matchledger.ledger.codec import GENESIS_HASH, ChainHasher, chain_hash, decode_event, encode
 from matchledger.ledger.errors import CorruptLog
 from matchledger.ledger.events import MatchCreated, NoteAdded, RoundClosed
-from matchledger.ledger.store import StoredEvent, Store
+from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain, verify_chain_rows
+
 from tests.core.test_verify_tamper import tamper
 
 T = "2026-01-01T00:00:00.000000Z"

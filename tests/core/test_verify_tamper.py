@@ -7,7 +7,6 @@ and would fail if the corresponding check were removed from ledger.verify.
 import sqlite3
 
 import pytest
-
 from matchledger.ledger.codec import chain_hash
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store

@@ -4,11 +4,13 @@ exists only in tests, registered as ``toy``."""
 
 from __future__ import annotations
 
-from matchledger.engine.base import BaseGame, OptionSpec, View, parse_int
+from matchledger.engine.options import OptionSpec, parse_int
+from matchledger.engine.rounds import RoundsGame
+from matchledger.engine.state import View
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
 
-class ToyGame(BaseGame):
+class ToyGame(RoundsGame):
     name = "toy"
     ROUNDS = 3
     OPTIONS = {"multiplier": OptionSpec("multiplier", 1, parse_int, "points per pip")}

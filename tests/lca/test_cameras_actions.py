@@ -137,6 +137,6 @@ def test_merged_action_names_its_sharers_in_player_order_and_host_status_shows_t
         {"bob": "B2 E2 H2"},
         {"bob": "I3 H3 G3", "ann": "G3 A3 B3"},
     ])
-    from matchledger.engine.base import HOST
+    from matchledger.engine.state import HOST
     assert m.game.status(m.state, HOST)["actions"] == {"A3": ["ann"], "B3": ["ann"], "G3": ["ann", "bob"], "H3": ["bob"], "I3": ["bob"]}
     assert {cell_name(c) for c in m.state.g.actions.sharers} == {"A3", "B3", "G3", "H3", "I3"}

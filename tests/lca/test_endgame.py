@@ -137,7 +137,7 @@ def test_contracts_from_a_played_match():
     g = m.state.g
     assert len(g.lights.lit_by["ann"]) == 72 and len(g.lights.lit_by["dan"]) == 48
     assert g.cameras.exclusive("bob") == 2 and g.cameras.exclusive("ann") == 2
-    from matchledger.engine.base import HOST
+    from matchledger.engine.state import HOST
     out = m.game.outcome(m.state, HOST)
     assert [a for a in out["awards"] if a["kind"] in ("shards", "mark")] == sorted(
         [

@@ -3,7 +3,7 @@ number (rules file, last section)."""
 
 from fractions import Fraction
 
-from matchledger.engine.base import HOST
+from matchledger.engine.state import HOST
 from matchledger.engine.lca.studio import parse_cell
 
 from .util import new_match, play, studio_text

@@ -14,7 +14,7 @@ from itertools import combinations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matchledger.engine.base import PUBLIC, as_participant
+from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.engine.commands import CloseRound, RecordContract, Submit
 from matchledger.engine.lca import GAME
 from matchledger.engine.lca.cameras import block
@@ -155,4 +155,4 @@ def test_replay_equals_incremental_state(plan_list):
     for seq, event in m.pairs():
         if type(event).__name__ in ("RoundClosed", "OutcomeAnnounced"):
             before = replay("m1", m.pairs(), upto=seq - 1)
-            assert GAME.rederive(before, event) == event
+            assert GAME.apply_and_rederive(before, seq, event) == event

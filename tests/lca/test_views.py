@@ -4,7 +4,7 @@ import pytest
 
 from matchledger.ledger.errors import IllegalMove
 
-from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import Amend, Submit
 from matchledger.engine.lca import GAME
 from matchledger.projections.presentation.text import read_model_text

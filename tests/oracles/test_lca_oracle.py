@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from matchledger.engine.base import HOST
+from matchledger.engine.state import HOST
 from matchledger.engine.commands import Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.fold import InMemoryMatch

@@ -10,7 +10,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import Submit
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.cards import COLOURS, all_cards, colours_for

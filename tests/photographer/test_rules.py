@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import Amend
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.film import continues

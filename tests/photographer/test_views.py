@@ -4,7 +4,7 @@ catching a doctored announcement, and the terminal picture."""
 from __future__ import annotations
 
 import msgspec
-from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.photographer import GAME
 from matchledger.ledger.events import TurnResolved
 from matchledger.projections.presentation.text import read_model_text

@@ -2,7 +2,7 @@
 
 import random
 
-from matchledger.engine.base import HOST, PUBLIC, MatchState, as_participant
+from matchledger.engine.state import HOST, PUBLIC, as_participant, MatchState
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.engine.pw.endgame import ecs, endgame, ranking

@@ -14,7 +14,7 @@ import random
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from matchledger.engine.base import HOST, PUBLIC, as_participant
+from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.pw import GAME
 

@@ -4,7 +4,7 @@ Unique (W8) and guesses at Round 3.  Every number is worked out by hand in comme
 Pairs: ann-zed, bob-yul, cat-xio.  Public order for lists shown to participants:
 players as listed (ann, bob, cat), then guests by name (xio, yul, zed)."""
 
-from matchledger.engine.base import HOST
+from matchledger.engine.state import HOST
 from matchledger.engine.commands import RecordContract
 from matchledger.engine.pw import GAME
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from matchledger import engine
-from matchledger.engine.base import View, as_participant
+from matchledger.engine.state import as_participant, View
 from matchledger.ledger.codec import encode
 from matchledger.ledger.events import MatchCreated
 from matchledger.projections.fold import InMemoryMatch, Replayer

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from matchledger.engine.base import PUBLIC
+from matchledger.engine.state import PUBLIC
 from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
 from matchledger.projections.fold import Replayer
 from matchledger.projections.presentation.text import read_model_text

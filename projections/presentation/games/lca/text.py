@@ -5,8 +5,8 @@ only what the public dict holds."""
 
 from __future__ import annotations
 
-from matchledger.engine.base import View
 from matchledger.engine.lca.studio import column_name, parse_cell
+from matchledger.engine.state import View
 
 
 def _header(width: int) -> list[str]:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from matchledger.engine.base import View
+from matchledger.engine.state import View
 
 LEGEND = (
     "Legend: red-7 face up; red-[1-6] / red-[7-12] face down (colour and range public); "

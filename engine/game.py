@@ -1,0 +1,320 @@
+"""The game protocol, and what every game shares whatever its kind.
+
+A game is one object (registered by name in :mod:`matchledger.engine`) that offers::
+
+    [created] = game.create(CreateMatch(...))      # validate a new match
+    state = game.initial(match_id, created)         # the state before any move
+    decision = game.decision(state, command)        # validate a command -> new events
+    events = game.decide(state, command)            # the same, the events only
+    game.apply(state, seq, event, work=None)        # fold one event into the state
+    expected = game.apply_and_rederive(state, seq, event)   # verify's single pass
+    game.status/scores/outcome/reveals(state, view) # read models, JSON-ready dicts
+    game.knowledge(state, participant)              # one participant's allow-listed view
+    game.explain(state, participant)                # a score line by line
+    game.final_outcome(state)                       # (host outcome, public outcome)
+
+Two kinds of game build on :class:`Game`: simultaneous rounds that the host closes
+(:class:`~matchledger.engine.rounds.RoundsGame`: lca, pw) and sequential turns resolved
+as each is submitted (:class:`~matchledger.engine.turns.TurnsGame`: photographer).
+
+``decide`` raises :class:`MalformedInput` or :class:`IllegalMove` and never mutates;
+``apply`` mutates and returns the state it is given (the fold owns it) and never raises
+on an event ``decide`` produced.  What deciding already worked out for an event (a
+closed round's resolution, a resolved turn) travels with the decision as its ``work``,
+so that folding the recorded events does not work it out again; the fold given no work
+(a replay) works it out itself, by the same code.  Nothing here reads a clock, a file or
+a random source.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, ClassVar
+
+from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
+from matchledger.ledger.events import (
+    Event,
+    MatchCreated,
+    NoteAdded,
+    OutcomeAnnounced,
+    RuleAmended,
+    SubmissionRecorded,
+)
+
+from .commands import AddNote, Amend, CreateMatch, RecordOutcome
+from .options import OptionSpec
+from .state import HOST, PUBLIC, MatchState, Submission, View
+
+
+class Decision:
+    """The events a command gives, and for each what deciding it already worked out
+    (None where nothing was): the fold is handed it instead of working it out again."""
+
+    __slots__ = ("events", "work")
+
+    def __init__(self, events: list[Event], work: list[Any] | None = None):
+        self.events = events
+        self.work = work if work is not None else [None] * len(events)
+
+
+def decides(command_type: type) -> Callable:
+    """Marks the method that decides commands of ``command_type``."""
+
+    def mark(method: Callable) -> Callable:
+        method.decides = command_type
+        return method
+
+    return mark
+
+
+def applies(event_type: type) -> Callable:
+    """Marks the method that folds events of ``event_type`` into a state:
+    ``method(self, state, seq, event, work)``."""
+
+    def mark(method: Callable) -> Callable:
+        method.applies = event_type
+        return method
+
+    return mark
+
+
+def rederives(event_type: type) -> Callable:
+    """Marks the method that folds an announcement of ``event_type`` and returns what
+    the engine itself would have recorded in its place: ``method(self, state, seq, event)``."""
+
+    def mark(method: Callable) -> Callable:
+        method.rederives = event_type
+        return method
+
+    return mark
+
+
+class Game:
+    name: ClassVar[str] = ""
+    OPTIONS: ClassVar[dict[str, OptionSpec]] = {}
+    ROUND_WORD: ClassVar[str] = "round"  # what --from-round counts
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int | None] = None
+    #: The type of ``state.g`` with every field annotated exactly (msgspec-decodable), so
+    #: that a state snapshot can be decoded back into an equal state; None: no snapshots.
+    STATE_TYPE: ClassVar[type | None] = None
+    #: A module with the read models as functions ``status(state, view)``, ``scores``,
+    #: ``outcome``, ``reveals``, ``knowledge(state, participant)`` and optionally
+    #: ``final_outcome(state)`` (the host's and the public's outcome, sharing the work).
+    views: ClassVar[Any] = None
+
+    _deciders: ClassVar[dict[type, Callable]] = {}
+    _appliers: ClassVar[dict[type, Callable]] = {}
+    _rederivers: ClassVar[dict[type, Callable]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # The marked methods, the most derived one for each type.
+        found: dict[str, dict[type, str]] = {"decides": {}, "applies": {}, "rederives": {}}
+        for klass in reversed(cls.__mro__):
+            for attribute, value in vars(klass).items():
+                for mark, table in found.items():
+                    if hasattr(value, mark):
+                        table[getattr(value, mark)] = attribute
+        cls._deciders = {kind: getattr(cls, name) for kind, name in found["decides"].items()}
+        cls._appliers = {kind: getattr(cls, name) for kind, name in found["applies"].items()}
+        cls._rederivers = {kind: getattr(cls, name) for kind, name in found["rederives"].items()}
+
+    # ------------------------------------------------------------------ creation
+
+    def parse_options(self, raw: dict[str, str]) -> dict[str, Any]:
+        options = {name: copy.deepcopy(spec.default) for name, spec in self.OPTIONS.items()}
+        for key, text in raw.items():
+            options[key] = self.parse_option(key, text)
+        return options
+
+    def parse_option(self, key: str, text: str) -> Any:
+        spec = self.OPTIONS.get(key)
+        if spec is None:
+            known = ", ".join(sorted(self.OPTIONS)) or "none"
+            raise MalformedInput(f"unknown option {key!r} for {self.name} (options: {known})")
+        try:
+            return spec.parse(text)
+        except ValueError as exc:
+            raise MalformedInput(f"option {key}={text!r}: {exc}") from None
+
+    def check_players(self, players: list[str]) -> None:
+        if len(players) < self.MIN_PLAYERS:
+            raise MalformedInput(f"{self.name} needs at least {self.MIN_PLAYERS} players, got {len(players)}")
+        if self.MAX_PLAYERS is not None and len(players) > self.MAX_PLAYERS:
+            raise MalformedInput(f"{self.name} takes at most {self.MAX_PLAYERS} players, got {len(players)}")
+        seen = set()
+        for name in players:
+            if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
+                raise MalformedInput(f"bad participant name {name!r} (letters, digits, - _ . only)")
+            if name in seen:
+                raise MalformedInput(f"participant {name!r} is listed twice")
+            seen.add(name)
+
+    def create(self, cmd: CreateMatch) -> list[Event]:
+        self.check_players(cmd.players)
+        options = self.parse_options(cmd.options)
+        _participants, setup = self.build_setup(cmd, options)
+        return [MatchCreated(game=self.name, players=list(cmd.players), options=options, setup=setup)]
+
+    def build_setup(self, cmd: CreateMatch, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+        if cmd.setup:
+            raise MalformedInput(f"{self.name} takes no {', '.join('--' + k for k in cmd.setup)}")
+        return list(cmd.players), {}
+
+    def initial(self, match_id: str, created: MatchCreated) -> MatchState:
+        state = MatchState(
+            match_id=match_id,
+            game=created.game,
+            players=list(created.players),
+            participants=self.participants_from(created),
+            options=dict(created.options),
+            setup=created.setup,
+        )
+        state.g = self.init_game(state)
+        return state
+
+    def participants_from(self, created: MatchCreated) -> list[str]:
+        return list(created.players)
+
+    def init_game(self, state: MatchState) -> Any:
+        return None
+
+    # ------------------------------------------------------------------ deciding
+
+    def decide(self, state: MatchState, cmd) -> list[Event]:
+        return self.decision(state, cmd).events
+
+    def decision(self, state: MatchState, cmd) -> Decision:
+        decider = self._deciders.get(type(cmd))
+        if decider is None:
+            raise MalformedInput(f"{self.name} does not understand {type(cmd).__name__}")
+        decided = decider(self, state, cmd)
+        return decided if isinstance(decided, Decision) else Decision(decided)
+
+    def require_open(self, state: MatchState) -> None:
+        """Refuse anything more once the match is over."""
+        if state.finished or self.play_is_over(state):
+            raise IllegalMove(f"match {state.match_id!r} is finished; nothing more can be recorded")
+
+    def play_is_over(self, state: MatchState) -> bool:
+        """Whether every round or turn has been played (final results may then be recorded)."""
+        raise NotImplementedError
+
+    def last_round(self) -> int | None:
+        """The last round an amendment may take effect from (None: no fixed number)."""
+        return None
+
+    @decides(AddNote)
+    def decide_note(self, state: MatchState, cmd: AddNote) -> list[Event]:
+        if not cmd.text.strip():
+            raise MalformedInput("a note needs some text")
+        return [NoteAdded(text=cmd.text)]
+
+    @decides(Amend)
+    def decide_amend(self, state: MatchState, cmd: Amend) -> list[Event]:
+        self.require_open(state)
+        value = self.parse_option(cmd.option, cmd.value)
+        spec = self.OPTIONS[cmd.option]
+        unit = self.ROUND_WORD
+        if spec.fixed_because is not None:
+            raise IllegalMove(f"{cmd.option} cannot be amended: {spec.fixed_because}")
+        if cmd.from_round < state.round:
+            raise IllegalMove(
+                f"--from-round {cmd.from_round}: {unit} {cmd.from_round} is already over; amendments take "
+                f"effect from the open {unit} ({state.round}) on"
+            )
+        last = self.last_round()
+        if last is not None and cmd.from_round > last:
+            raise MalformedInput(f"--from-round {cmd.from_round}: {self.name} has {last} rounds")
+        if spec.last_round_used is not None and cmd.from_round > spec.last_round_used:
+            raise IllegalMove(
+                f"{cmd.option} is only read when {unit} {spec.last_round_used} closes; an amendment from "
+                f"{unit} {cmd.from_round} would change nothing"
+            )
+        if not cmd.reason.strip():
+            raise MalformedInput("an amendment needs a --reason")
+        return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]
+
+    @decides(RecordOutcome)
+    def decide_record_outcome(self, state: MatchState, cmd: RecordOutcome) -> list[Event]:
+        if not self.play_is_over(state):
+            raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last round or turn")
+        if state.outcome is not None:
+            raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
+        if not isinstance(cmd.announced, dict) or "standings" not in cmd.announced:
+            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+        return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
+
+    # ------------------------------------------------------------------ folding
+
+    def apply(self, state: MatchState, seq: int, event: Event, work: Any = None) -> MatchState:
+        state.last_seq = seq
+        applier = self._appliers.get(type(event))
+        if applier is None:
+            raise CorruptLog(f"{self.name} cannot apply {type(event).__name__} (seq {seq})")
+        applier(self, state, seq, event, work)
+        return state
+
+    def apply_and_rederive(self, state: MatchState, seq: int, event: Event) -> Event | None:
+        """``apply``, also returning what the engine itself would have recorded in place
+        of an announcement (None for any other event): verify compares the two, and one
+        pass serves both."""
+        rederiver = self._rederivers.get(type(event))
+        if rederiver is None:
+            self.apply(state, seq, event)
+            return None
+        return rederiver(self, state, seq, event)
+
+    @applies(SubmissionRecorded)
+    def _apply_submission(self, state: MatchState, seq: int, event: SubmissionRecorded, work) -> None:
+        state.submissions.setdefault(event.round, {}).setdefault(event.participant, []).append(
+            Submission(seq, event.participant, event.round, list(event.tokens))
+        )
+
+    @applies(OutcomeAnnounced)
+    def _apply_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced, work) -> None:
+        state.outcome = event
+
+    @rederives(OutcomeAnnounced)
+    def _rederive_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced) -> Event:
+        outcome, public = self.final_outcome(state)
+        self.apply(state, seq, event)
+        return OutcomeAnnounced(outcome=outcome, public=public)
+
+    @applies(RuleAmended)
+    def _apply_amendment(self, state: MatchState, seq: int, event: RuleAmended, work) -> None:
+        state.amendments.append(event)
+
+    @applies(NoteAdded)
+    def _apply_note(self, state: MatchState, seq: int, event: NoteAdded, work) -> None:
+        state.notes.append((seq, event.text))
+
+    # ------------------------------------------------------------------ read models
+
+    def status(self, state: MatchState, view: View) -> dict:
+        return self.views.status(state, view)
+
+    def scores(self, state: MatchState, view: View) -> dict:
+        return self.views.scores(state, view)
+
+    def outcome(self, state: MatchState, view: View) -> dict:
+        return self.views.outcome(state, view)
+
+    def reveals(self, state: MatchState, view: View) -> dict:
+        return self.views.reveals(state, view)
+
+    def knowledge(self, state: MatchState, participant: str) -> dict:
+        return self.views.knowledge(state, participant)
+
+    def explain(self, state: MatchState, participant: str) -> dict:
+        """``participant``'s points line by line, with the rule behind each (host view)."""
+        raise MalformedInput(f"{self.name} cannot explain its scores")
+
+    def final_outcome(self, state: MatchState) -> tuple[dict, dict]:
+        """The outcome for the host and for the public (a views module may compute both
+        at once, sharing the scoring the two views have in common)."""
+        both = getattr(self.views, "final_outcome", None)
+        if both is not None:
+            return both(state)
+        return self.outcome(state, HOST), self.outcome(state, PUBLIC)

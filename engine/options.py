@@ -1,0 +1,35 @@
+"""Ruleset options: how each game declares them and how their text is read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+def parse_bool(text: str) -> bool:
+    lowered = str(text).strip().lower()
+    if lowered in ("true", "yes", "1", "on"):
+        return True
+    if lowered in ("false", "no", "0", "off"):
+        return False
+    raise ValueError(f"expected true or false, got {text!r}")
+
+
+def parse_int(text: str) -> int:
+    try:
+        return int(str(text).strip())
+    except ValueError:
+        raise ValueError(f"expected a whole number, got {text!r}") from None
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    default: Any
+    parse: Callable[[str], Any]
+    help: str = ""
+    # The last round whose resolution reads this option (None: any round may).  An
+    # amendment taking effect after it could change nothing, so it is refused.
+    last_round_used: int | None = None
+    # Why the option can never be amended (None: it can), e.g. it shaped the set-up.
+    fixed_because: str | None = None

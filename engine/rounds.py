@@ -1,0 +1,245 @@
+"""Games of simultaneous rounds that the host closes (lca, pw).
+
+Every participant submits for the open round (a later submission supersedes an earlier
+one); the host closes the round, which resolves it and records what is announced.  A
+submission of the open round, or with ``--reopen`` of the last closed round, can be
+voided or corrected; reopening supersedes that round's announcements until it is closed
+again.
+
+Closing a round has one path, :meth:`RoundsGame.closing`: ``decide`` records what it
+announces and hands its resolution to the fold as the decision's work; the fold given
+no work (a replay) resolves the round itself; verify's single pass resolves and
+announces it once and compares.  A game fills in the hooks below.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar, NamedTuple
+
+from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.events import (
+    ContractRecorded,
+    Event,
+    OutcomeAnnounced,
+    RoundClosed,
+    RoundReopened,
+    SubmissionCorrected,
+    SubmissionRecorded,
+    SubmissionVoided,
+)
+
+from .commands import CloseRound, Correct, RecordContract, Submit, Void
+from .game import Decision, Game, applies, decides, rederives
+from .state import MatchState, Submission
+
+
+class Closing(NamedTuple):
+    """What closing the open round gives: its resolution and what it announces."""
+
+    round: int
+    result: Any
+    public: dict
+    private: dict
+
+
+class RoundsGame(Game):
+    """Hooks (all pure): ``ROUNDS``; ``parse_submission``, ``parse_contract``,
+    ``check_can_close``; ``resolve_round`` -> result, ``announce_round`` -> (public,
+    private), ``store_round``/``unstore_round`` (the result into ``state.g`` and out),
+    ``fork_game_state`` (a copy of ``state.g`` that storing a round leaves the original
+    of untouched); ``init_game``; the read models."""
+
+    ROUNDS: ClassVar[int] = 3
+
+    # ------------------------------------------------------------------ hooks
+
+    def parse_submission(
+        self, state: MatchState, participant: str, round_no: int, tokens: list[str], replacing: int | None = None
+    ) -> list[str]:
+        raise NotImplementedError
+
+    def parse_contract(self, state: MatchState, participant: str, names: list[str]) -> list[str]:
+        raise IllegalMove(f"{self.name} has no contracts")
+
+    def check_can_close(self, state: MatchState) -> None:
+        return None
+
+    def resolve_round(self, state: MatchState, round_no: int) -> Any:
+        raise NotImplementedError
+
+    def announce_round(self, state: MatchState, round_no: int, result: Any) -> tuple[dict, dict]:
+        raise NotImplementedError
+
+    def store_round(self, state: MatchState, round_no: int, result: Any) -> None:
+        raise NotImplementedError
+
+    def unstore_round(self, state: MatchState, round_no: int) -> None:
+        """Forget what closing ``round_no`` stored; by default rebuild the game state
+        from the rounds still closed (a game may do it more cheaply)."""
+        state.g = self.init_game(state)
+        for earlier in sorted(r for r in state.announcements if r < round_no):
+            self.store_round(state, earlier, self.resolve_round(state, earlier))
+
+    def fork_game_state(self, g: Any) -> Any:
+        return copy.deepcopy(g)
+
+    # ------------------------------------------------------------------ the round
+
+    def play_is_over(self, state: MatchState) -> bool:
+        return state.round > self.ROUNDS
+
+    def last_round(self) -> int:
+        return self.ROUNDS
+
+    def closing(self, state: MatchState) -> Closing:
+        """Close the open round (without changing ``state``): the one path every close
+        takes, whether decided, folded or re-derived."""
+        self.require_open(state)
+        self.check_can_close(state)
+        round_no = state.round
+        result = self.resolve_round(state, round_no)
+        public, private = self.announce_round(state, round_no, result)
+        return Closing(round_no, result, public, private)
+
+    def _store_close(self, state: MatchState, event: RoundClosed, result: Any) -> None:
+        state.announcements[event.round] = event
+        self.store_round(state, event.round, result)
+        state.round = event.round + 1
+
+    def _after_close(self, state: MatchState, event: RoundClosed, result: Any) -> MatchState:
+        """The match as it stands once ``event`` closes the round with ``result``,
+        ``state`` itself untouched (storing a round changes only these parts)."""
+        after = copy.copy(state)
+        after.announcements = dict(state.announcements)
+        after.g = self.fork_game_state(state.g)
+        after.last_seq = state.last_seq + 1
+        self._store_close(after, event, result)
+        return after
+
+    # ------------------------------------------------------------------ deciding
+
+    @decides(Submit)
+    def decide_submit(self, state: MatchState, cmd: Submit) -> list[Event]:
+        self.require_open(state)
+        state.require_participant(cmd.participant)
+        tokens = self.parse_submission(state, cmd.participant, state.round, list(cmd.tokens))
+        return [SubmissionRecorded(participant=cmd.participant, round=state.round, tokens=tokens)]
+
+    @decides(RecordContract)
+    def decide_contract(self, state: MatchState, cmd: RecordContract) -> list[Event]:
+        self.require_open(state)
+        if cmd.participant not in state.players:
+            raise IllegalMove(f"{cmd.participant!r} is not a player of {state.match_id!r}; only players hold contracts")
+        if state.round > 1:
+            raise IllegalMove(f"contracts are recorded before Round 1 closes; round 1 of {state.match_id!r} is closed")
+        names = self.parse_contract(state, cmd.participant, list(cmd.names))
+        return [ContractRecorded(participant=cmd.participant, contracts=names)]
+
+    @decides(CloseRound)
+    def decide_close(self, state: MatchState, cmd: CloseRound) -> Decision:
+        closing = self.closing(state)
+        if cmd.announced is None:
+            closed = RoundClosed(round=closing.round, public=closing.public, private=closing.private)
+        else:
+            closed = RoundClosed(
+                round=closing.round,
+                public=cmd.announced.get("public", {}),
+                private=cmd.announced.get("private", {}),
+                source="host",
+            )
+        events: list[Event] = [closed]
+        # A hand-scored match records its results with `outcome --announced`; the
+        # computed outcome is never written in their place.
+        if closing.round == self.ROUNDS and closed.source == "computed":
+            outcome, public_outcome = self.final_outcome(self._after_close(state, closed, closing.result))
+            events.append(OutcomeAnnounced(outcome=outcome, public=public_outcome))
+        return Decision(events, [closing.result] + [None] * (len(events) - 1))
+
+    def _correctable(self, state: MatchState, seq: int, verb: str, reopen: bool, reason: str) -> tuple[Submission, list[Event]]:
+        """The submission at ``seq`` if it may be corrected now, and the events that must
+        precede the correction (a RoundReopened when it belongs to the last closed round)."""
+        target = state.submission_at(seq)
+        if target is None:
+            raise IllegalMove(f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}")
+        if target.seq in state.voided:
+            raise IllegalMove(f"submission {seq} is already voided or corrected")
+        if target.round == state.round and not state.finished:
+            return target, []
+        last_closed = state.round - 1
+        if target.round != last_closed:
+            raise IllegalMove(
+                f"submission {seq} belongs to round {target.round}; only the open round "
+                f"({state.round if state.round <= self.ROUNDS else 'none'}) or, with --reopen, the last closed "
+                f"round ({last_closed}) can be corrected"
+            )
+        if not reopen:
+            raise IllegalMove(
+                f"submission {seq} belongs to round {target.round}, which is closed; add --reopen to supersede "
+                f"that round's announcements (the round must then be closed again)"
+            )
+        return target, [RoundReopened(round=target.round, reason=reason)]
+
+    @decides(Void)
+    def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
+        if not cmd.reason.strip():
+            raise MalformedInput("a void needs a --reason")
+        _target, before = self._correctable(state, cmd.seq, "voided", cmd.reopen, cmd.reason)
+        return before + [SubmissionVoided(target_seq=cmd.seq, reason=cmd.reason)]
+
+    @decides(Correct)
+    def decide_correct(self, state: MatchState, cmd: Correct) -> list[Event]:
+        if not cmd.reason.strip():
+            raise MalformedInput("a correction needs a --reason")
+        target, before = self._correctable(state, cmd.seq, "corrected", cmd.reopen, cmd.reason)
+        if before:  # validate against the match as it will stand once the round is reopened
+            state = copy.deepcopy(state)
+            for event in before:
+                self.apply(state, state.last_seq + 1, event)
+        tokens = self.parse_submission(state, target.participant, target.round, list(cmd.tokens), replacing=target.seq)
+        return before + [SubmissionCorrected(target_seq=cmd.seq, tokens=tokens, reason=cmd.reason)]
+
+    # ------------------------------------------------------------------ folding
+
+    @applies(RoundClosed)
+    def _apply_close(self, state: MatchState, seq: int, event: RoundClosed, work: Any) -> None:
+        self._store_close(state, event, work if work is not None else self.resolve_round(state, event.round))
+
+    @rederives(RoundClosed)
+    def _rederive_close(self, state: MatchState, seq: int, event: RoundClosed) -> Event:
+        closing = self.closing(state)
+        if event.round == closing.round:
+            state.last_seq = seq
+            self._store_close(state, event, closing.result)
+        else:  # the log closes another round than the open one: fold what it says
+            self.apply(state, seq, event)
+        return RoundClosed(round=closing.round, public=closing.public, private=closing.private)
+
+    @applies(ContractRecorded)
+    def _apply_contract(self, state: MatchState, seq: int, event: ContractRecorded, work) -> None:
+        state.contracts[event.participant] = list(event.contracts)
+
+    @applies(SubmissionVoided)
+    def _apply_void(self, state: MatchState, seq: int, event: SubmissionVoided, work) -> None:
+        state.voided.add(event.target_seq)
+        state.corrections.append((seq, event))
+
+    @applies(SubmissionCorrected)
+    def _apply_correction(self, state: MatchState, seq: int, event: SubmissionCorrected, work) -> None:
+        target = state.submission_at(event.target_seq)
+        state.voided.add(event.target_seq)
+        if target is not None:
+            state.submissions[target.round][target.participant].append(
+                Submission(seq, target.participant, target.round, list(event.tokens))
+            )
+        state.corrections.append((seq, event))
+
+    @applies(RoundReopened)
+    def _apply_reopen(self, state: MatchState, seq: int, event: RoundReopened, work) -> None:
+        old = state.announcements.pop(event.round, None)
+        if old is not None:
+            state.superseded.append(old)
+        state.round = event.round
+        state.outcome = None
+        self.unstore_round(state, event.round)
+        state.corrections.append((seq, event))

@@ -1,0 +1,129 @@
+"""A match as the fold leaves it, and who is looking at it.
+
+:class:`MatchState` is what every game shares: players, options and amendments, the
+submissions of every round or turn, corrections, announcements, notes, and ``g``, the
+game's own derived state.  The fold owns it and mutates it event by event; ``decide``
+only reads it.  A :class:`View` says who is looking: the host (everything), the public,
+or one participant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.events import (
+    OutcomeAnnounced,
+    RoundClosed,
+    RoundReopened,
+    RuleAmended,
+    SubmissionCorrected,
+    SubmissionVoided,
+    TurnResolved,
+)
+
+
+@dataclass(frozen=True)
+class View:
+    """Who is looking: the host (everything), the public, or one participant."""
+
+    kind: str  # "host" | "public" | "participant"
+    participant: str | None = None
+
+    @property
+    def is_host(self) -> bool:
+        return self.kind == "host"
+
+    @property
+    def is_public(self) -> bool:
+        return self.kind == "public"
+
+    def label(self) -> str:
+        return self.participant if self.kind == "participant" else self.kind
+
+
+HOST = View("host")
+PUBLIC = View("public")
+
+
+def as_participant(name: str) -> View:
+    return View("participant", name)
+
+
+@dataclass
+class Submission:
+    seq: int
+    participant: str
+    round: int
+    tokens: list[str]
+
+
+@dataclass
+class MatchState:
+    match_id: str
+    game: str
+    players: list[str]
+    participants: list[str]
+    options: dict[str, Any]
+    setup: dict[str, Any]
+    amendments: list[RuleAmended] = field(default_factory=list)
+    round: int = 1  # the round now open; rounds + 1 once every round is closed
+    submissions: dict[int, dict[str, list[Submission]]] = field(default_factory=dict)
+    voided: set[int] = field(default_factory=set)
+    contracts: dict[str, list[str]] = field(default_factory=dict)
+    announcements: dict[int, RoundClosed] = field(default_factory=dict)
+    superseded: list[RoundClosed] = field(default_factory=list)  # reopened rounds' old reveals
+    turns: list[TurnResolved] = field(default_factory=list)
+    outcome: OutcomeAnnounced | None = None
+    corrections: list[tuple[int, SubmissionVoided | SubmissionCorrected | RoundReopened]] = field(default_factory=list)
+    notes: list[tuple[int, str]] = field(default_factory=list)
+    last_seq: int = 0
+    g: Any = None  # the game's own derived state
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    def options_for(self, round_no: int) -> dict[str, Any]:
+        """The ruleset in force for ``round_no``: creation options plus amendments
+        that take effect at or before it, in log order."""
+        result = dict(self.options)
+        for amendment in self.amendments:
+            if amendment.from_round <= round_no:
+                result[amendment.option] = amendment.value
+        return result
+
+    def current_submission(self, round_no: int, participant: str) -> Submission | None:
+        """The latest submission of ``participant`` for ``round_no`` that is not voided."""
+        for submission in reversed(self.submissions.get(round_no, {}).get(participant, [])):
+            if submission.seq not in self.voided:
+                return submission
+        return None
+
+    def round_submissions(self, round_no: int) -> dict[str, Submission]:
+        """Every participant's counting submission for ``round_no``, in participant order."""
+        result = {}
+        for participant in self.participants:
+            submission = self.current_submission(round_no, participant)
+            if submission is not None:
+                result[participant] = submission
+        return result
+
+    def require_participant(self, name: str, flag: str | None = None) -> str:
+        """The one participant check: ``name`` itself when it is a participant of this
+        match.  ``flag``: the option that named it, for the message (``--as``)."""
+        if name in self.participants:
+            return name
+        listing = ", ".join(self.participants)
+        if flag is not None:
+            raise MalformedInput(f"{flag} {name!r}: not a participant of {self.match_id!r} (participants: {listing})")
+        raise IllegalMove(f"{name!r} is not a participant of {self.match_id!r} (participants: {listing})")
+
+    def submission_at(self, seq: int) -> Submission | None:
+        for by_participant in self.submissions.values():
+            for history in by_participant.values():
+                for submission in history:
+                    if submission.seq == seq:
+                        return submission
+        return None
