@@ -35,6 +35,11 @@ def register(name: str, module: str, attr: str = "GAME") -> None:
     _REGISTRY[name] = (module, attr)
 
 
+def names() -> list[str]:
+    """Every registered game's name, in registration order."""
+    return list(_REGISTRY)
+
+
 def get(name: str):
     """The game object registered under ``name``."""
     try:

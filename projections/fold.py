@@ -2,14 +2,17 @@
 
 The CLI, the tests, the auditor and the benchmarks all use :func:`replay` (or the
 incremental :class:`Replayer`, which must give the same state as a full rebuild).
+:class:`InMemoryMatch` decides and folds with no database; :func:`play` drives one
+through a game's random legal match.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from matchledger import engine
 from matchledger.engine.base import MatchState
+from matchledger.engine.sample import Sample
 from matchledger.ledger.errors import CorruptLog, MatchledgerError
 from matchledger.ledger.events import Event, MatchCreated
 
@@ -115,3 +118,20 @@ class InMemoryMatch:
 
     def pairs(self) -> list[tuple[int, Event]]:
         return list(enumerate(self.events, start=1))
+
+
+def play(sample: Sample, observe: Callable[[InMemoryMatch], None] | None = None, limit: int = 10_000) -> InMemoryMatch:
+    """Play a game's random legal match (``game.sample(rng, ...)``) in memory until it
+    offers no next command; ``observe(match)`` once created and after every command.  A
+    sample still going after ``limit`` commands has a bug: RuntimeError."""
+    match = InMemoryMatch(sample.create)
+    if observe is not None:
+        observe(match)
+    for _ in range(limit):
+        command = sample.next_command(match.state)
+        if command is None:
+            return match
+        match.do(command)
+        if observe is not None:
+            observe(match)
+    raise RuntimeError(f"a sample of {sample.create.game!r} did not end within {limit} commands")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchledger.engine.base import BaseGame, MatchState, OptionSpec, View, parse_bool, parse_int
 from matchledger.ledger.errors import IllegalMove, MalformedInput
@@ -15,6 +15,11 @@ from .cameras import CamerasResult, resolve_cameras
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
 from .studio import Studio, cell_names, parse_cells, parse_studio_text
+
+if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
+    import random
+
+    from matchledger.engine.sample import Sample
 
 
 def _divisor(text: str) -> int:
@@ -165,6 +170,12 @@ class LcaGame(BaseGame):
         from .explain import explain
 
         return explain(state, participant)
+
+    def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
+        """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""
+        from .sample import sample
+
+        return sample(rng, match_id, **knobs)
 
 
 GAME = LcaGame()

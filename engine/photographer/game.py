@@ -16,7 +16,7 @@ amended: the deck was built for it at creation.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from matchledger.engine.base import PUBLIC, BaseGame, MatchState, OptionSpec, View, parse_bool
 from matchledger.engine.commands import CloseRound, Correct, CreateMatch, Submit, Void
@@ -29,6 +29,11 @@ from .scoring import DEFAULT_ROW_POINTS, parse_row_points
 from .state import PhotoState
 from .table import deal
 from .turn import resolve, validate
+
+if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
+    import random
+
+    from matchledger.engine.sample import Sample
 
 
 def parse_end_trigger(text: str) -> str:
@@ -296,3 +301,8 @@ class PhotographerGame(BaseGame):
 
         return explain(state, participant, self._scoring_options(state)["row_points"])
 
+    def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
+        """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""
+        from .sample import sample
+
+        return sample(rng, match_id, **knobs)

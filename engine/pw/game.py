@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchledger.engine.base import HOST, PUBLIC, BaseGame, MatchState
 from matchledger.ledger.errors import IllegalMove
@@ -13,6 +13,11 @@ from .endgame import endgame
 from .model import PWState, RoundResult, public_order
 from .resolve import resolve
 from .validation import check_setup, check_submission, parse_contract
+
+if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
+    import random
+
+    from matchledger.engine.sample import Sample
 
 
 class ParallelWorlds(BaseGame):
@@ -102,6 +107,12 @@ class ParallelWorlds(BaseGame):
         from .explain import explain
 
         return explain(state, participant)
+
+    def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
+        """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""
+        from .sample import sample
+
+        return sample(rng, match_id, **knobs)
 
 
 __all__ = ["ParallelWorlds", "public_order"]
