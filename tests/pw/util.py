@@ -16,6 +16,14 @@ def new_match(pairs=None, match_id="t1", players=None) -> InMemoryMatch:
     return InMemoryMatch(CreateMatch(match_id=match_id, game="pw", players=players, setup={"pairs": pairs}))
 
 
+def play(create: CreateMatch, commands) -> InMemoryMatch:
+    """Play ``commands`` in memory (a plan of ``engine.pw.sample``, perhaps altered)."""
+    m = InMemoryMatch(create)
+    for cmd in commands:
+        m.do(cmd)
+    return m
+
+
 def play_round(m: InMemoryMatch, subs: dict[str, str], close: bool = True) -> None:
     for who, line in subs.items():
         m.do(Submit(who, line.split()))

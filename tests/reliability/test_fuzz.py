@@ -162,19 +162,19 @@ def run(db, args):
 
 
 def legal_photographer_move(db, match, seed) -> list[str]:
-    """A legal turn for whoever is to play (tests/photographer/support.random_move)."""
+    """A legal turn for whoever is to play (the engine's sampler), or a close once play is over."""
+    from matchledger.engine.photographer.sample import random_turn
     from matchledger.projections.application import Application
-    from tests.photographer.support import random_move
 
     store = Store(db, create=False)
     try:
         state = Application(store).state(match)
     finally:
         store.close()
-    g = state.g
-    if g.phase == "finished":
+    turn = random_turn(state, random.Random(seed))
+    if turn is None:
         return ["close", match]
-    return ["submit", match, g.current, *random_move(g, random.Random(seed))]
+    return ["submit", match, turn.participant, *turn.tokens]
 
 
 def check_commands(db, match, cmds, tally):
