@@ -27,7 +27,6 @@ from pathlib import Path
 
 from matchledger import engine
 from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
-from matchledger.engine.sample import Sample
 from matchledger.ledger.events import Event
 from matchledger.projections.fold import InMemoryMatch, play, replay
 
@@ -187,15 +186,7 @@ GENERATED = {
 def generated(game: str, seed: int, knobs: dict) -> Template:
     """The random legal match the game's sampler draws from ``seed`` with ``knobs``."""
     sample = engine.get(game).sample(random.Random(seed), "g", **knobs)
-    commands = []
-
-    def recorded(state):
-        command = sample.next_command(state)
-        if command is not None:
-            commands.append(command)
-        return command
-
-    play(Sample(sample.create, recorded))
+    commands = play(sample).commands
     size = knobs.get("n_players", knobs.get("n"))
     template = Template(f"{game}:gen{seed}x{size}", game, sample.create, commands,
                         create_line=_create_line(sample.create), lines=_lines_for(commands))

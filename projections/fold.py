@@ -102,6 +102,7 @@ class InMemoryMatch:
     def __init__(self, create_cmd):
         self.game = engine.get(create_cmd.game)
         self.events: list[Event] = list(self.game.create(create_cmd))
+        self.commands: list = []  # every command done, in order (``events`` came of them)
         self.replayer = Replayer(create_cmd.match_id)
         self.replayer.feed(1, self.events[0])
 
@@ -111,6 +112,7 @@ class InMemoryMatch:
 
     def do(self, cmd) -> list[Event]:
         new = self.game.decide(self.state, cmd)
+        self.commands.append(cmd)
         for event in new:
             self.events.append(event)
             self.replayer.feed(len(self.events), event)
