@@ -1,5 +1,6 @@
-"""Invariants over random legal games: they end, never lose or duplicate a card, never
-show a player a value they may not know, and replay (and verify) to the same result."""
+"""Invariants over random legal games: they end, never lose or duplicate a card, and
+never show a player a value they may not know.  (That they replay and re-derive to the
+same result, every game checks in tests/contracts.)"""
 
 from __future__ import annotations
 
@@ -13,8 +14,7 @@ from hypothesis import strategies as st
 from matchledger.engine.base import HOST, PUBLIC, as_participant
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.cards import COLOURS, all_cards, colours_for
-from matchledger.projections.fold import play, replay
-from matchledger.projections.rederive import rederive
+from matchledger.projections.fold import play
 
 from .support import PLAYERS, new_match
 
@@ -52,7 +52,7 @@ def test_value_regex_reads_faces_and_ignores_backs():
     trigger=st.sampled_from(["deck_empty", "sunset"]),
     wind=st.booleans(),
 )
-def test_random_games_end_conserve_cards_and_replay(n, seed, moves, trigger, wind):
+def test_random_games_end_and_conserve_cards(n, seed, moves, trigger, wind):
     options = {"end_trigger": trigger, "wind_required": str(wind).lower()}
     full = sorted(all_cards(colours_for(n)))
 
@@ -72,12 +72,8 @@ def test_random_games_end_conserve_cards_and_replay(n, seed, moves, trigger, win
         assert g.end_reason == "sunset" and g.set_aside == ["sunset"]
     else:
         assert g.end_reason == "deck_empty" and g.deck == []
-    rebuilt = replay("m1", m.pairs())
-    assert rebuilt == m.state
-    assert GAME.outcome(rebuilt, HOST) == m.events[-1].outcome
-    assert rederive("m1", m.pairs()) == []
     # P9 ranks are consistent with totals.
-    standings = GAME.outcome(rebuilt, PUBLIC)["standings"]
+    standings = GAME.outcome(m.state, PUBLIC)["standings"]
     for s in standings:
         assert s["rank"] == 1 + sum(1 for o in standings if o["total"] > s["total"])
 

@@ -8,7 +8,7 @@ from matchledger.engine.base import HOST
 from matchledger.engine.commands import RecordContract
 from matchledger.engine.pw import GAME
 
-from .util import dumps, new_match, play_round, replayed
+from .util import new_match, play_round
 
 ROUND_SWAP = {
     "ann": "gift:bob predict:cat=swap",
@@ -190,9 +190,3 @@ def test_full_match_final_totals_and_round3_notice():
                       "watch": [{"target": "ann", "seen": ["cat", "yul"]}]}
     # xio watch:zed -> E=ann: bob swap:zed->ann and xio.
     assert m.state.announcements[3].private["xio"]["watch"] == [{"target": "zed", "seen": ["bob", "xio"]}]
-
-
-def test_replay_equals_incremental_state():
-    m = full_match()
-    assert replayed(m) == m.state
-    assert dumps(GAME.outcome(replayed(m), HOST)) == dumps(GAME.outcome(m.state, HOST))

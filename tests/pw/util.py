@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
-from matchledger.projections.fold import InMemoryMatch, replay
+from matchledger.projections.fold import InMemoryMatch
 
 PAIRS3 = {"ann": "zed", "bob": "yul", "cat": "xio"}
 
@@ -33,7 +33,3 @@ def play_round(m: InMemoryMatch, subs: dict[str, str], close: bool = True) -> No
 
 def dumps(data) -> str:
     return json.dumps(data, sort_keys=True)
-
-
-def replayed(m: InMemoryMatch):
-    return replay(m.state.match_id, m.pairs())
