@@ -31,7 +31,7 @@ from .actions import ACTIONS
 from .cameras import CAMERAS, block_inside
 from .endgame import CHOICES, SUPREMACY
 from .game import LcaGame
-from .lights import PRIORITIES
+from .lights import MAX_LIGHTS, PRIORITIES
 from .studio import Cell, Studio, cell_names, parse_studio_text
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim"]  # the card's 11
@@ -53,7 +53,7 @@ def sample(rng: random.Random, match_id: str = "m1", n_players: int | None = Non
     floor cells and, after the lights, three cells for each player's actions)."""
     if n_players is None:
         n_players = rng.randint(2, len(PLAYERS))
-    text = random_studio(rng, n_players) if studio is None else studio
+    text = _random_studio(rng, n_players) if studio is None else studio
     options = {name: rng.choice(values) for name, values in OPTION_VALUES.items() if rng.random() < 0.2}
     create = CreateMatch(
         match_id=match_id, game="lca", players=PLAYERS[:n_players], options=options, setup={"studio": text}
@@ -61,12 +61,12 @@ def sample(rng: random.Random, match_id: str = "m1", n_players: int | None = Non
     return Sample(create, _Chooser(rng, Studio.from_rows(parse_studio_text(text))).choose)
 
 
-def random_studio(rng: random.Random, n_players: int) -> str:
+def _random_studio(rng: random.Random, n_players: int) -> str:
     """A map of 6–14 columns by 6–13 rows (room for three cameras apart), up to an eighth
     of it walls, with a floor cell for every light (3 a player) and 3 more for actions."""
     width, height = rng.randint(6, 14), rng.randint(6, 13)
     cells = [(r, c) for r in range(height) for c in range(width)]
-    room = len(cells) - 3 * n_players - ACTIONS
+    room = len(cells) - MAX_LIGHTS * n_players - ACTIONS
     walls = set(rng.sample(cells, max(0, min(rng.randint(0, len(cells) // 8), room))))
     return "".join("".join("#" if (r, c) in walls else "." for c in range(width)) + "\n" for r in range(height))
 

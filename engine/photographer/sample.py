@@ -26,16 +26,16 @@ def sample(
     n_players: int | None = None,
     seed: int | None = None,
     deck: str | None = None,
-    options: dict[str, Any] | None = None,
+    options: dict[str, str] | None = None,
 ) -> Sample:
-    """A random legal match of ``n_players`` (2–4; drawn when None) dealt from ``deck``
-    (a deck file's text) or from ``seed`` (drawn when neither is given), under
-    ``options`` (raw KEY=VALUE text; drawn when None).  Only what is left to chance here
-    is drawn from ``rng`` before the first turn."""
+    """A random legal match of ``n_players`` (2–4) dealt from ``deck`` (a deck file's
+    text) or from ``seed``, under ``options`` (raw KEY=VALUE text).  What is not given is
+    drawn from ``rng`` first (a seed when there is no deck); with everything given, the
+    turns take ``rng``'s draws from the first one on."""
     if n_players is None:
         n_players = rng.randint(2, 4)
     if options is None:
-        options = random_options(rng)
+        options = _random_options(rng)
     if deck is not None:
         setup: dict[str, Any] = {"deck": deck}
     else:
@@ -44,7 +44,7 @@ def sample(
     return Sample(create, lambda state: random_turn(state, rng))
 
 
-def random_options(rng: random.Random) -> dict[str, str]:
+def _random_options(rng: random.Random) -> dict[str, str]:
     """Sometimes winding optional, the Sunset ending or another row table."""
     options = {}
     if rng.random() < 0.3:

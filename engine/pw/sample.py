@@ -24,7 +24,7 @@ GUESTS = ["zed", "yul", "xio", "wim", "vik", "ura", "tof"]
 CONTRACTS = ["diversity", "generosity", "espionage"]
 
 
-def type_schedule(rng: random.Random) -> list[tuple[list[str], list[str]]]:
+def _type_schedule(rng: random.Random) -> list[tuple[list[str], list[str]]]:
     """For each round, the player's two types and the guest's two (disjoint)."""
     pool = [t for t in TYPES for _ in range(2)]
     rng.shuffle(pool)
@@ -67,7 +67,7 @@ def plan(
     forbid = forbid or {}
     partner = {**pairs, **{g: p for p, g in pairs.items()}}
     everyone = players + [pairs[p] for p in players]
-    schedules = {p: type_schedule(rng) for p in players}
+    schedules = {p: _type_schedule(rng) for p in players}
     if twin:
         schedules[twin[1]] = schedules[twin[0]]
     commands: list[Command] = []
