@@ -25,21 +25,23 @@ CONTRACTS = ["diversity", "generosity", "espionage"]
 
 
 def _type_schedule(rng: random.Random) -> list[tuple[list[str], list[str]]]:
-    """For each round, the player's two types and the guest's two (disjoint)."""
-    pool = [t for t in TYPES for _ in range(2)]
-    rng.shuffle(pool)
-    rounds = []
-    for r in range(3):
-        chunk = pool[4 * r : 4 * r + 4]
-        splits = []
-        for pick in itertools.combinations(range(4), 2):
-            a = [chunk[i] for i in pick]
-            b = [chunk[i] for i in range(4) if i not in pick]
-            if not set(a) & set(b):
-                splits.append((a, b))
-        a, b = rng.choice(splits)
-        rounds.append((a, b))
-    return rounds
+    """For each round, the player's two types and the guest's two: each type twice over
+    the match (W4), the 12 slots shuffled into rounds of four."""
+    slots = [t for t in TYPES for _ in range(2)]
+    rng.shuffle(slots)
+    return [rng.choice(_disjoint_halves(slots[4 * r : 4 * r + 4])) for r in range(3)]
+
+
+def _disjoint_halves(four: list[str]) -> list[tuple[list[str], list[str]]]:
+    """Every way to hand two of ``four`` types to one member of a pair and the other two
+    to the partner, so that the pair shares no type within the round (W3)."""
+    halves = []
+    for mine in itertools.combinations(range(4), 2):
+        first = [four[i] for i in mine]
+        second = [four[i] for i in range(4) if i not in mine]
+        if not set(first) & set(second):
+            halves.append((first, second))
+    return halves
 
 
 def plan(
