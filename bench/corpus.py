@@ -1,12 +1,16 @@
 """Realistic matches for the benchmark, played by the engines themselves.
 
-Templates come from two sources, for each game:
+The corpus holds, for each game, templates from two sources:
 
-- the recorded fixtures (``fixtures/<game>/*.txt``), parsed with :mod:`shlex` the way
-  ``matchledger script`` splits its lines, turned into engine commands and played with
-  :class:`projections.fold.InMemoryMatch`;
-- the random legal-match generators of the test suite (``tests/pw/gen.py``,
-  ``tests/photographer/support.py``) with fixed seeds.
+- every recorded fixture (``fixtures/<game>/*.txt``; not the hand-scored audit fixtures
+  ``disputed-*``), parsed with :mod:`shlex` the way ``matchledger script`` splits its
+  lines, turned into engine commands and played with
+  :class:`projections.fold.InMemoryMatch`: 3 lca, 3 pw and 4 photographer matches;
+- four random legal matches per game from the game's own sampler, reached through the
+  registry (``engine.get(game).sample``) with fixed seeds and sizes like the fixtures':
+  lca with 3, 5, 8 and 11 players on random studios (contracts, amendments, voids,
+  corrections, reopened rounds and notes as the sampler draws them), pw with 4 to 7
+  pairs, photographer with 2 to 4 players.
 
 A database of N matches cycles through the templates game by game (lca, pw,
 photographer, lca, ...) under fresh match ids; the events of each match are appended with
@@ -21,9 +25,11 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from matchledger.engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
+from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.ledger.events import Event
-from matchledger.projections.fold import InMemoryMatch, replay
+from matchledger.projections.fold import InMemoryMatch, play, replay
+
+from matchledger import engine
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -137,44 +143,55 @@ def _lines_for(commands) -> list[str]:
             lines.append(f"contract {{match}} {cmd.participant} {_quote(cmd.names)}")
         elif isinstance(cmd, CloseRound):
             lines.append("close {match}")
+        elif isinstance(cmd, Amend):
+            lines.append(f"amend {{match}} --option {cmd.option}={cmd.value} --from-round {cmd.from_round} "
+                         f"--reason {shlex.quote(cmd.reason)}")
+        elif isinstance(cmd, (Void, Correct)):
+            verb, tokens = ("void", []) if isinstance(cmd, Void) else ("correct", cmd.tokens)
+            reopen = " --reopen" if cmd.reopen else ""
+            lines.append(f"{verb} {{match}} {_quote([str(cmd.seq), *tokens])} --reason {shlex.quote(cmd.reason)}{reopen}")
+        elif isinstance(cmd, AddNote):
+            lines.append(f"note {{match}} {shlex.quote(cmd.text)}")
         else:
             raise ValueError(f"no script line for {cmd!r}")
     return lines
 
 
-# --------------------------------------------------------------------------- generators
+def _create_line(create: CreateMatch) -> str:
+    """The ``new`` line of a script for ``create`` (a studio or deck in ``{setup_file}``)."""
+    args = ["new", create.game, "{match}", "--players", ",".join(create.players)]
+    for key, value in create.options.items():
+        args += ["--option", f"{key}={value}"]
+    for flag in ("studio", "deck"):
+        if flag in create.setup:
+            args += [f"--{flag}", "{setup_file}"]
+    if "seed" in create.setup:
+        args += ["--seed", str(create.setup["seed"])]
+    for player, guest in create.setup.get("pairs", {}).items():
+        args += ["--pair", f"{player}={guest}"]
+    return " ".join(args)
 
 
-def generated_pw(seed: int, n_pairs: int) -> Template:
-    from tests.pw.gen import make_match
+# --------------------------------------------------------------------------- generated
 
-    create, commands = make_match(random.Random(seed), n=n_pairs)
-    pairs = create.setup["pairs"]
-    line = "new pw {match} --players " + ",".join(create.players) + "".join(
-        f" --pair {p}={g}" for p, g in pairs.items()
-    )
-    template = Template(f"pw:gen{seed}x{n_pairs}", "pw", create, list(commands), create_line=line)
-    template.lines = _lines_for(commands)
+#: game -> (seed, the sampler's knobs) of each generated match
+GENERATED = {
+    # seeds 27 and 6 draw a void, a correction and a reopened round among other extras
+    "lca": [(1, {"n_players": 3}), (27, {"n_players": 5}), (3, {"n_players": 8}), (6, {"n_players": 11})],
+    "pw": [(1, {"n": 4}), (2, {"n": 5}), (3, {"n": 6}), (4, {"n": 7})],
+    # each deck shuffled from the seed of its moves, under the default rules
+    "photographer": [(seed, {"n_players": n, "seed": seed, "options": {}}) for seed, n in ((1, 2), (2, 3), (3, 4), (4, 2))],
+}
+
+
+def generated(game: str, seed: int, knobs: dict) -> Template:
+    """The random legal match the game's sampler draws from ``seed`` with ``knobs``."""
+    sample = engine.get(game).sample(random.Random(seed), "g", **knobs)
+    commands = play(sample).commands
+    size = knobs.get("n_players", knobs.get("n"))
+    template = Template(f"{game}:gen{seed}x{size}", game, sample.create, commands,
+                        create_line=_create_line(sample.create), lines=_lines_for(commands))
     return _play(template)
-
-
-def generated_photographer(seed: int, n_players: int) -> Template:
-    from tests.photographer.support import PLAYERS, random_move
-
-    create = CreateMatch(match_id="g", game="photographer", players=PLAYERS[n_players], setup={"seed": seed})
-    m = InMemoryMatch(create)
-    rng = random.Random(seed)
-    template = Template(f"photographer:gen{seed}x{n_players}", "photographer", create,
-                        create_line=f"new photographer {{match}} --players {','.join(PLAYERS[n_players])} --seed {seed}")
-    template.groups = [list(m.events)]
-    while m.state.g.phase != "finished":
-        g = m.state.g
-        cmd = Submit(g.current, random_move(g, rng))
-        template.commands.append(cmd)
-        template.groups.append(list(m.do(cmd)))
-        assert len(template.commands) < 500
-    template.lines = _lines_for(template.commands)
-    return template
 
 
 def templates() -> dict[str, list[Template]]:
@@ -188,10 +205,8 @@ def templates() -> dict[str, list[Template]]:
             if path.stem.startswith("disputed-"):
                 continue  # hand-scored on purpose wrong: an audit fixture, not a played match
             by_game[game].append(parse_fixture(path))
-    for seed, n in ((1, 4), (2, 5), (3, 6), (4, 7)):
-        by_game["pw"].append(generated_pw(seed, n))
-    for seed, n in ((1, 2), (2, 3), (3, 4), (4, 2)):
-        by_game["photographer"].append(generated_photographer(seed, n))
+    for game, drawn in GENERATED.items():
+        by_game[game] += [generated(game, seed, knobs) for seed, knobs in drawn]
     return by_game
 
 

@@ -25,6 +25,11 @@ def register(name: str, module: str, attr: str = "GAME") -> None:
     _REGISTRY[name] = (module, attr)
 
 
+def names() -> list[str]:
+    """Every registered game's name, in registration order."""
+    return list(_REGISTRY)
+
+
 def get(name: str):
     """The game object registered under ``name``."""
     try:
@@ -32,8 +37,3 @@ def get(name: str):
     except KeyError:
         raise MalformedInput(f"unknown game {name!r} (games: {', '.join(_REGISTRY)})") from None
     return getattr(importlib.import_module(module_name), attr)
-
-
-def names() -> list[str]:
-    """Every registered game's name."""
-    return list(_REGISTRY)

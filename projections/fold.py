@@ -2,12 +2,15 @@
 
 The CLI, the tests, the auditor and the benchmarks all use :func:`replay` (or the
 incremental :class:`Replayer`, which must give the same state as a full rebuild).
+:class:`InMemoryMatch` decides and folds with no database; :func:`play` drives one
+through a game's random legal match.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
+from matchledger.engine.sample import Sample
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import CorruptLog, MatchledgerError
 from matchledger.ledger.events import Event, MatchCreated
@@ -101,6 +104,7 @@ class InMemoryMatch:
     def __init__(self, create_cmd):
         self.game = engine.get(create_cmd.game)
         self.events: list[Event] = list(self.game.create(create_cmd))
+        self.commands: list = []  # every command done, in order (``events`` came of them)
         self.replayer = Replayer(create_cmd.match_id)
         self.replayer.feed(1, self.events[0])
 
@@ -110,6 +114,7 @@ class InMemoryMatch:
 
     def do(self, cmd) -> list[Event]:
         decision = self.game.decision(self.state, cmd)
+        self.commands.append(cmd)
         for event, work in zip(decision.events, decision.work):
             self.events.append(event)
             self.replayer.feed(len(self.events), event, work)
@@ -117,3 +122,20 @@ class InMemoryMatch:
 
     def pairs(self) -> list[tuple[int, Event]]:
         return list(enumerate(self.events, start=1))
+
+
+def play(sample: Sample, observe: Callable[[InMemoryMatch], None] | None = None, limit: int = 10_000) -> InMemoryMatch:
+    """Play a game's random legal match (``game.sample(rng, ...)``) in memory until it
+    offers no next command; ``observe(match)`` once created and after every command.  A
+    sample still going after ``limit`` commands has a bug: RuntimeError."""
+    match = InMemoryMatch(sample.create)
+    if observe is not None:
+        observe(match)
+    for _ in range(limit):
+        command = sample.next_command(match.state)
+        if command is None:
+            return match
+        match.do(command)
+        if observe is not None:
+            observe(match)
+    raise RuntimeError(f"a sample of {sample.create.game!r} did not end within {limit} commands")

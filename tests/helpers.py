@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from matchledger.commands.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,11 +1,16 @@
-"""The benchmark runs in its smallest mode and prints every expected row.
+"""The benchmark runs in its smallest mode and prints every expected row; its corpus
+replays alike, and a generated match's script lines record the very same events.
 
 Only the shape of the table is checked, never a number (no timed assertions).
 """
 
+from matchledger.ledger.codec import encode
+from matchledger.ledger.store import Store
+from matchledger.projections.fold import replay
+
 from bench import corpus
 from bench.run import run, table
-from matchledger.projections.fold import replay
+from tests.helpers import invoke
 
 
 def test_bench_quick_mode_has_every_row():
@@ -33,3 +38,27 @@ def test_corpus_matches_are_finished_and_replay_alike():
             groups = corpus.play_as(template, "bench-x")
             pairs = list(enumerate((e for g in groups for e in g), start=1))
             assert replay("bench-x", pairs).outcome is not None, template.name
+
+
+def test_generated_matches_record_the_same_events_from_their_script_lines(tmp_path):
+    generated = [t for templates in corpus.templates().values() for t in templates if ":gen" in t.name]
+    kinds = set()
+    for index, template in enumerate(generated):
+        mid = corpus.match_id(index, template)
+        files = {}
+        setup = template.create.setup
+        if "studio" in setup:
+            files["setup_file"] = tmp_path / f"{mid}.txt"
+            files["setup_file"].write_text(setup["studio"], encoding="utf-8")
+        script = tmp_path / f"{mid}.script"
+        script.write_text(template.script(mid, files), encoding="utf-8")
+        invoke(tmp_path / "all.db", "script", script)
+        store = Store(tmp_path / "all.db", create=False)
+        try:
+            recorded = [encode(event) for _seq, event in store.events(mid)]
+        finally:
+            store.close()
+        assert recorded == [encode(e) for group in corpus.play_as(template, mid) for e in group], template.name
+        kinds |= {type(cmd).__name__ for cmd in template.commands}
+    # every kind of host command a script line is written for
+    assert kinds >= {"RecordContract", "Submit", "CloseRound", "Amend", "Void", "Correct", "AddNote"}

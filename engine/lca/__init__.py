@@ -4,7 +4,7 @@ Modules: ``studio`` (map, cell names, reading order), ``lights`` (L2 placement, 
 illumination, lights score), ``cameras`` (L4, camera score), ``actions`` (merge, L5
 diamond, line, distance), ``filming``, ``endgame`` (L1 ranking, ToLs, L6, ECs,
 contracts), ``submissions`` (validation), ``views`` (read models), ``explain`` (a
-player's score line by line), ``game`` (the BaseGame subclass).
+player's score line by line), ``game`` (the game of three rounds).
 
 Decisions where the rules leave room (each also noted at its code):
 - Round 1's public ``brightness`` is a dict {cell: level} of every cell with level >= 1,

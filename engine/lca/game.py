@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchledger.engine.options import OptionSpec, parse_bool, parse_int
 from matchledger.engine.rounds import RoundsGame
@@ -18,6 +18,11 @@ from .explain import explain
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
 from .studio import Studio, cell_names, parse_cells, parse_studio_text
+
+if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
+    import random
+
+    from matchledger.engine.sample import Sample
 
 
 def _divisor(text: str) -> int:
@@ -167,6 +172,12 @@ class LcaGame(RoundsGame):
 
     def explain(self, state: MatchState, participant: str) -> dict:
         return explain(state, participant)
+
+    def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
+        """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""
+        from .sample import sample
+
+        return sample(rng, match_id, **knobs)
 
 
 GAME = LcaGame()

@@ -14,7 +14,7 @@ the deck was built for it at creation.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
@@ -29,6 +29,11 @@ from .scoring import DEFAULT_ROW_POINTS, parse_row_points
 from .state import PhotoState
 from .table import deal
 from .turn import resolve, validate
+
+if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
+    import random
+
+    from matchledger.engine.sample import Sample
 
 
 def parse_end_trigger(text: str) -> str:
@@ -111,3 +116,9 @@ class PhotographerGame(TurnsGame):
 
     def explain(self, state: MatchState, participant: str) -> dict:
         return explain(state, participant)
+
+    def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
+        """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""
+        from .sample import sample  # not loaded with the game: only tests and the benchmark play samples
+
+        return sample(rng, match_id, **knobs)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
@@ -15,6 +15,11 @@ from .explain import explain
 from .model import PWState, RoundResult
 from .resolve import resolve
 from .validation import check_setup, check_submission, parse_contract
+
+if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
+    import random
+
+    from matchledger.engine.sample import Sample
 
 
 class ParallelWorlds(RoundsGame):
@@ -100,3 +105,10 @@ class ParallelWorlds(RoundsGame):
 
     def explain(self, state: MatchState, participant: str) -> dict:
         return explain(state, participant)
+
+    def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
+        """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""
+        from .sample import sample
+
+        return sample(rng, match_id, **knobs)
+

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from matchledger.engine.state import HOST
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
+from matchledger.engine.state import HOST
 from matchledger.projections.fold import InMemoryMatch
+
 from tests.helpers import REPO, read_json, run_script
 from tests.lca.util import new_match, play, studio_text
 

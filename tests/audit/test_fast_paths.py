@@ -13,15 +13,15 @@ import json
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
-
-from matchledger.engine.state import HOST, PUBLIC
 from matchledger.engine.lca import GAME as LCA
 from matchledger.engine.lca import endgame
 from matchledger.engine.lca import views as lca_views
+from matchledger.engine.state import HOST, PUBLIC
 from matchledger.ledger.codec import decode_event, encode
 from matchledger.ledger.events import ANNOUNCEMENTS, OutcomeAnnounced
-from matchledger.projections.rederive import rederive
 from matchledger.projections.fold import Replayer
+from matchledger.projections.rederive import rederive
+
 from tests.lca.test_properties import PLAYERS, plans, run
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

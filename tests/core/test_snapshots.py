@@ -15,14 +15,12 @@ from hypothesis import strategies as st
 from matchledger.ledger.store import Store
 from matchledger.projections import snapshots
 from matchledger.projections.application import SNAPSHOT_EVERY, Application
-from matchledger.projections.fold import Replayer, replay
+from matchledger.projections.fold import Replayer, play, replay
 from matchledger.projections.views import all_read_models
 
 from matchledger import engine
 from tests.core.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
-from tests.photographer import support as photo
-from tests.pw import gen as pw_gen
 
 FIXTURES = sorted(
     path for path in (REPO / "fixtures").glob("*/*.txt") if not path.name.startswith(("studio", "deck"))
@@ -67,17 +65,15 @@ def test_a_snapshot_after_any_event_of_a_fixture_resumes_to_the_full_rebuild(scr
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 4))
 def test_random_photographer_matches_resume_from_any_snapshot(seed, n_players):
-    m = photo.new_match(n_players, seed=seed)
-    photo.play_random(m, random.Random(seed))
-    _assert_resumes_everywhere("m1", m.pairs())
+    m = play(engine.get("photographer").sample(random.Random(seed), n_players=n_players, seed=seed, options={}))
+    _assert_resumes_everywhere(m.state.match_id, m.pairs())
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000))
 def test_random_pw_matches_resume_from_any_snapshot(seed):
-    create, commands = pw_gen.make_match(random.Random(seed))
-    m = pw_gen.play(create, commands)
-    _assert_resumes_everywhere(create.match_id, m.pairs())
+    m = play(engine.get("pw").sample(random.Random(seed)))
+    _assert_resumes_everywhere(m.state.match_id, m.pairs())
 
 
 # --------------------------------------------------------------------------- in the store

@@ -3,7 +3,6 @@
 from fractions import Fraction
 
 import pytest
-
 from matchledger.engine.lca.actions import resolve_actions
 from matchledger.engine.lca.cameras import resolve_cameras
 from matchledger.engine.lca.lights import resolve_lights

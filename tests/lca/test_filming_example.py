@@ -3,8 +3,8 @@ number (rules file, last section)."""
 
 from fractions import Fraction
 
-from matchledger.engine.state import HOST
 from matchledger.engine.lca.studio import parse_cell
+from matchledger.engine.state import HOST
 
 from .util import new_match, play, studio_text
 

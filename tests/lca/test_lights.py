@@ -1,9 +1,9 @@
 """Round 1: placement (L2), illumination (L3), brightness cap, lights score."""
 
-from matchledger.engine.state import HOST
 from matchledger.engine.lca.lights import light_reach, place_lights, resolve_lights
 from matchledger.engine.lca.studio import Studio, cell_name, parse_cell
 from matchledger.engine.lca.studio import parse_studio_text as rows
+from matchledger.engine.state import HOST
 
 from .util import new_match, open_floor, play, studio_text
 

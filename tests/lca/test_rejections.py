@@ -4,7 +4,6 @@ A rejected command leaves the state untouched."""
 import copy
 
 import pytest
-
 from matchledger.engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
 from matchledger.engine.lca import GAME
 from matchledger.engine.lca.studio import cell_name, column_name, parse_cell

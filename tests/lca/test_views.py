@@ -1,12 +1,10 @@
 """Read models: what each view holds at each stage, the amendment on replay, pictures."""
 
 import pytest
-
-from matchledger.ledger.errors import IllegalMove
-
-from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import Amend, Submit
 from matchledger.engine.lca import GAME
+from matchledger.engine.state import HOST, PUBLIC, as_participant
+from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.presentation.text import read_model_text
 
 from . import test_filming_example as ex

@@ -10,8 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from matchledger.engine.state import HOST
 from matchledger.engine.commands import Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.engine.state import HOST
 from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.fold import InMemoryMatch
 

@@ -12,8 +12,8 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-from matchledger.engine.state import HOST
 from matchledger.engine.commands import CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.engine.state import HOST
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.fold import InMemoryMatch
 

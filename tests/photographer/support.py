@@ -1,14 +1,14 @@
-"""Shared helpers for the photographer tests: explicit decks and driving matches."""
+"""Shared helpers for the photographer tests: explicit decks and hand-played matches
+(random ones come from the engine's sampler, ``engine.photographer.sample``)."""
 
 from __future__ import annotations
 
-import random
-
 from matchledger.engine.commands import CreateMatch, Submit
 from matchledger.engine.photographer.cards import all_cards, colours_for
+from matchledger.engine.photographer.sample import PLAYERS as SEATS
 from matchledger.projections.fold import InMemoryMatch
 
-PLAYERS = {2: ["ann", "bob"], 3: ["ann", "bob", "cat"], 4: ["ann", "bob", "cat", "dan"]}
+PLAYERS = {n: SEATS[:n] for n in (2, 3, 4)}  # the sampler's players, by count
 
 
 def deck_text(n_players: int, top: list[str], sunset_at: int | None = None) -> str:
@@ -33,35 +33,3 @@ def new_match(n_players=2, *, seed=None, deck=None, options=None, match_id="m1")
 def play(m: InMemoryMatch, who: str, text: str):
     return m.do(Submit(who, text.split()))
 
-
-def random_move(g, rng: random.Random, wind_required: bool = True) -> list[str]:
-    """A random legal move for the player to act, chosen from public facts only (row
-    sizes, hand size) and ``rng``: the same rng stream gives the same tokens whatever
-    the hidden card values are."""
-    if g.phase == "main":
-        rows = [r for r in range(g.n_rows) if any(p is not None for p in g.table[r])]
-        row = rng.choice(rows)
-        in_row = sum(1 for p in g.table[row] if p is not None)
-        count = rng.randint(1, min(3, in_row))
-        size = len(g.hands[g.current]) + count
-        tokens = ["take", str(row + 1), rng.choice(["left", "right"]), str(count)]
-    else:
-        size = len(g.hands[g.current])
-        tokens = []
-    if wind_required or rng.random() < 0.7:
-        frm = rng.randint(1, size - 1)
-        to = rng.randint(frm + 1, size)
-        tokens += ["wind", f"{frm}:{to}"]
-    return tokens
-
-
-def play_random(m: InMemoryMatch, rng: random.Random, wind_required: bool = True, on_step=None, limit=500):
-    steps = 0
-    while m.state.g.phase != "finished":
-        g = m.state.g
-        m.do(Submit(g.current, random_move(g, rng, wind_required)))
-        steps += 1
-        if on_step is not None:
-            on_step(m)
-        assert steps < limit, "game did not end"
-    return steps

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-
 from matchledger.engine.commands import Amend, CloseRound, Correct, RecordContract, Void
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 from matchledger.projections.fold import replay

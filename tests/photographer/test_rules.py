@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.commands import Amend
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.film import continues
+from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger.events import OutcomeAnnounced, SubmissionRecorded, TurnResolved
 from matchledger.projections.fold import replay
 
@@ -196,9 +195,8 @@ def test_p5_row_with_gaps_and_count_limits():
 def test_refill_running_the_deck_dry_midway():
     # Table-level: 2 cards left in the deck, 9 empty places.  P5 refills until the deck
     # runs out; the game goes on.  At the next check with <= 3 cards it ends.
-    from matchledger.engine.photographer.table import check, deal
-
     from matchledger.engine.photographer.cards import all_cards, colours_for
+    from matchledger.engine.photographer.table import check, deal
 
     g = deal(["ann", "bob"], all_cards(colours_for(2)))
     for r, c in [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0)]:
@@ -304,10 +302,9 @@ def test_p8_row_points_option_and_p9_shared_rank_by_amendment():
 
 
 def test_p9_ties_list_in_seat_order():
+    from matchledger.engine.photographer.cards import all_cards, colours_for
     from matchledger.engine.photographer.scoring import DEFAULT_ROW_POINTS, standings
     from matchledger.engine.photographer.table import deal
-
-    from matchledger.engine.photographer.cards import all_cards, colours_for
 
     g = deal(["ann", "bob", "cat", "dan"], all_cards(colours_for(4)))
     # 7 colours each missing: -21 each.  dan gets a 1-card row (+1, -18 missing) -> -17.
@@ -323,10 +320,9 @@ def test_p9_ties_list_in_seat_order():
 
 
 def test_row_of_more_than_seven_scores_the_seven_value():
+    from matchledger.engine.photographer.cards import all_cards, colours_for
     from matchledger.engine.photographer.scoring import DEFAULT_ROW_POINTS, player_scores
     from matchledger.engine.photographer.table import deal
-
-    from matchledger.engine.photographer.cards import all_cards, colours_for
 
     g = deal(["ann", "bob"], all_cards(colours_for(2)))
     g.film["ann"]["blue"] = [(f"blue-{v}", True) for v in range(1, 10)]  # 9 face-up cards

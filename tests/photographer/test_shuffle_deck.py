@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.cards import all_cards, colours_for
@@ -152,7 +151,6 @@ def test_options_parsed_and_checked():
 def test_p2_replay_uses_the_recorded_order_not_the_seed():
     # An auditor's replay deals from setup["deck"]; the seed is only a record.
     import msgspec
-
     from matchledger.projections.fold import replay
 
     m = new_match(2, seed=7)

@@ -4,8 +4,8 @@ catching a doctored announcement, and the terminal picture."""
 from __future__ import annotations
 
 import msgspec
-from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.engine.photographer import GAME
+from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger.events import TurnResolved
 from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.rederive import rederive

@@ -2,14 +2,15 @@
 
 import random
 
-from matchledger.engine.state import HOST, PUBLIC, as_participant, MatchState
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.engine.pw.endgame import ecs, endgame, ranking
 from matchledger.engine.pw.model import PWState, RoundResult
+from matchledger.engine.pw.sample import plan
+from matchledger.engine.state import HOST, PUBLIC, MatchState, as_participant
 
-from .gen import make_match, play
 from .test_resolution import full_match
+from .util import play
 
 P7 = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
 G7 = ["zed", "yul", "xio", "wim", "vik", "ura", "tof"]
@@ -171,7 +172,7 @@ def test_sabotage_on_a_player_without_a_contract_is_met():
 
 def _espionage_match(guesses: list[tuple[str, bool]], seed: int):
     """A random legal 6-pair match where ann (espionage) adds the given Round-3 guesses."""
-    create, cmds = make_match(random.Random(seed), n=6, contracts=False, guesses=False)
+    create, cmds = plan(random.Random(seed), n=6, contracts=False, guesses=False)
     pairs = create.setup["pairs"]
     last = max(i for i, c in enumerate(cmds) if isinstance(c, Submit) and c.participant == "ann")
     extra = [f"guess:{who}={pairs[who] if right else pairs['bob']}" for who, right in guesses]

@@ -1,7 +1,6 @@
 """Creation, notation and the submission-shape rulings W1/W2; contracts."""
 
 import pytest
-
 from matchledger.engine.commands import CreateMatch, RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.ledger.errors import IllegalMove, MalformedInput

@@ -2,7 +2,6 @@
 mandatory actions)."""
 
 import pytest
-
 from matchledger.engine.commands import CloseRound, Correct, Submit, Void
 from matchledger.ledger.errors import IllegalMove
 

@@ -26,13 +26,15 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-from matchledger import engine
-from matchledger.engine.state import as_participant, View
+from matchledger.engine.sample import Sample
+from matchledger.engine.state import View, as_participant
 from matchledger.ledger.codec import encode
 from matchledger.ledger.events import MatchCreated
 from matchledger.projections.fold import InMemoryMatch, Replayer
 from matchledger.projections.presentation.games import presentation_module
 from matchledger.projections.views import all_read_models
+
+from matchledger import engine
 
 MODELS = ("status", "scores", "outcome", "reveals")
 
@@ -83,7 +85,7 @@ class Stats:
 
 def play(create, commands) -> InMemoryMatch:
     """Play ``commands``: a list whose items may be callable(state) -> command (chosen at
-    play time), or one callable(match) that drives the whole match itself."""
+    play time), or a game's :class:`Sample` of the match ``create`` makes, to its end."""
     m = InMemoryMatch(create)
     m.batches = [1]  # the seq each command's events start at (commands are atomic)
     do = m.do
@@ -93,8 +95,9 @@ def play(create, commands) -> InMemoryMatch:
         return do(cmd)
 
     m.do = recording_do
-    if callable(commands):
-        commands(m)
+    if isinstance(commands, Sample):
+        while (cmd := commands.next_command(m.state)) is not None:
+            m.do(cmd)
         return m
     for cmd in commands:
         m.do(cmd(m.state) if callable(cmd) else cmd)
@@ -112,7 +115,7 @@ def command_events(m, seq: int) -> list:
 
 def assert_noninterference(build_a: Callable[[], tuple], build_b: Callable[[], tuple], viewer: str, *,
                            until_told: bool = False) -> Stats:
-    """``build_a``/``build_b`` return (create command, commands) of the two matches."""
+    """``build_a``/``build_b`` return (create command, commands) of the two matches (see :func:`play`)."""
     a, b = play(*build_a()), play(*build_b())
     pairs_a, pairs_b = a.pairs(), b.pairs()
     assert len(pairs_a) == len(pairs_b), "the two matches differ in length: the perturbation is public"

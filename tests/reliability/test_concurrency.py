@@ -27,7 +27,6 @@ import sqlite3
 import time
 
 import click
-
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import BUSY_TIMEOUT_MS, Store

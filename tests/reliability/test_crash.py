@@ -20,12 +20,11 @@ import os
 import random
 import re
 import signal
-import sys
 import sqlite3
+import sys
 import time
 
 import pytest
-
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.ledger.verify import verify_chain

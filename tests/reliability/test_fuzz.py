@@ -23,7 +23,6 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from matchledger.commands.cli import cli
 from matchledger.ledger import codec
 from matchledger.ledger.errors import CorruptLog
@@ -42,6 +41,7 @@ from matchledger.ledger.events import (
 )
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store
+
 from tests.helpers import REPO, invoke
 
 from .support import FIXTURE_MATCHES, T, all_rows, copy_db, findings, match_id_of, soak
@@ -162,19 +162,19 @@ def run(db, args):
 
 
 def legal_photographer_move(db, match, seed) -> list[str]:
-    """A legal turn for whoever is to play (tests/photographer/support.random_move)."""
+    """A legal turn for whoever is to play (the engine's sampler), or a close once play is over."""
+    from matchledger.engine.photographer.sample import random_turn
     from matchledger.projections.application import Application
-    from tests.photographer.support import random_move
 
     store = Store(db, create=False)
     try:
         state = Application(store).state(match)
     finally:
         store.close()
-    g = state.g
-    if g.phase == "finished":
+    turn = random_turn(state, random.Random(seed))
+    if turn is None:
         return ["close", match]
-    return ["submit", match, g.current, *random_move(g, random.Random(seed))]
+    return ["submit", match, turn.participant, *turn.tokens]
 
 
 def check_commands(db, match, cmds, tally):

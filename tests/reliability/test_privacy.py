@@ -10,12 +10,12 @@ import random
 import re
 
 import pytest
-
-from matchledger.engine.state import PUBLIC
 from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
+from matchledger.engine.state import PUBLIC
 from matchledger.projections.fold import Replayer
 from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.views import all_read_models
+
 from tests.helpers import REPO, invoke, run_script
 
 from .privacy import assert_noninterference, play
@@ -35,6 +35,7 @@ def total(stats_list):
 def lca_match(rng):
     """A random legal lca match (the plans of tests/lca/test_properties), as commands."""
     from matchledger.engine.lca.studio import cell_name
+
     from tests.lca.test_properties import CONTRACTS, FLOOR, PLAYERS, STUDIO, TRIPLES
 
     def actions(p, perm):
@@ -55,6 +56,7 @@ def lca_alternative(rng, p, index, cmds):
     """Another legal command of the same kind as ``cmds[index]`` by player ``p``, drawn
     from ``rng`` (a callable choosing at play time for Round-3 actions)."""
     from matchledger.engine.lca.studio import cell_name
+
     from tests.lca.test_properties import CONTRACTS, FLOOR, TRIPLES
 
     if isinstance(cmds[index], RecordContract):
@@ -110,12 +112,12 @@ def swapped_targets(tokens):
 
 @pytest.mark.parametrize("viewer", ["ann", "zed-partner", "public"])
 def test_pw_superseded_submissions_of_others_are_invisible(viewer):
-    from tests.pw.gen import make_match
+    from matchledger.engine.pw.sample import plan
 
     results = []
     for seed in SEEDS:
         rng = random.Random(seed)
-        create, cmds = make_match(rng, n=4)
+        create, cmds = plan(rng, n=4)
         who = viewer
         if viewer == "zed-partner":  # a guest viewer
             who = create.setup["pairs"]["ann"]
@@ -133,7 +135,8 @@ def test_pw_superseded_submissions_of_others_are_invisible(viewer):
 
 
 def test_pw_other_pairs_exchanging_guests_is_invisible_until_told():
-    from tests.pw.gen import GUESTS, PLAYERS
+    from matchledger.engine.pw.sample import GUESTS, PLAYERS
+
     from tests.pw.test_privacy import N, exchanged_pair
 
     results = []
@@ -152,14 +155,14 @@ def names_a_guest(text: str, guests) -> list[str]:
 
 
 def test_pw_public_read_models_never_name_a_guest_at_any_seq():
-    from tests.pw.gen import make_match
+    from matchledger.engine.pw.sample import plan
 
     checked = 0
     for seed in SEEDS:
-        create, cmds = make_match(random.Random(seed), n=5)
+        create, cmds = plan(random.Random(seed), n=5)
         m = play(create, cmds)
         guests = sorted(create.setup["pairs"].values())
-        replayer = Replayer("g1")
+        replayer = Replayer(create.match_id)
         for seq, event in m.pairs():
             state = replayer.feed(seq, event)
             for key, data in all_read_models(state).items():
@@ -194,12 +197,14 @@ def test_pw_public_cli_output_never_names_a_guest_at_any_at(tmp_path, monkeypatc
 # --------------------------------------------------------------------------- photographer
 
 
-def photographer_pair(rng, n_players, viewer):
-    """Two decks that differ by swapping two cards ``viewer`` has not seen at the deal."""
-    from matchledger.engine.photographer.cards import TABLE_COLUMNS, TABLE_ROWS, HAND_SIZE, all_cards, colours_for, shown
-    from tests.photographer.support import PLAYERS
+def photographer_pair(rng, n_players, viewer, moves_seed):
+    """Two samples whose decks differ by swapping two cards ``viewer`` has not seen at the
+    deal, their moves drawn from the same seed."""
+    from matchledger.engine.photographer import GAME
+    from matchledger.engine.photographer.cards import HAND_SIZE, TABLE_COLUMNS, TABLE_ROWS, all_cards, colours_for, shown
+    from matchledger.engine.photographer.sample import PLAYERS
 
-    players = PLAYERS[n_players]
+    players = PLAYERS[:n_players]
     deck = all_cards(colours_for(n_players))
     rng.shuffle(deck)
     table = TABLE_ROWS[n_players] * TABLE_COLUMNS
@@ -212,23 +217,22 @@ def photographer_pair(rng, n_players, viewer):
             break
     other = list(deck)
     other[i], other[j] = other[j], other[i]
-    return [CreateMatch(match_id="m1", game="photographer", players=players, setup={"deck": "\n".join(d) + "\n"})
+    return [GAME.sample(random.Random(moves_seed), n_players=n_players, deck="\n".join(d) + "\n", options={})
             for d in (deck, other)]
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_photographer_unseen_cards_are_invisible_until_told(n_players):
-    from tests.photographer.support import PLAYERS, play_random
+    from matchledger.engine.photographer.sample import PLAYERS
 
     results = []
     for seed in SEEDS:
         rng = random.Random(seed)
-        viewer = rng.choice(PLAYERS[n_players] + ["public"])
-        create_a, create_b = photographer_pair(rng, n_players, viewer)
+        viewer = rng.choice(PLAYERS[:n_players] + ["public"])
         # The moves are drawn from public facts and a seeded rng only, so both matches
         # receive the same moves for as long as the public facts agree.
-        drive = lambda m, s=seed: play_random(m, random.Random(s))  # noqa: E731
-        results.append(assert_noninterference(lambda: (create_a, drive), lambda: (create_b, drive), viewer,
-                                              until_told=True))
+        sample_a, sample_b = photographer_pair(rng, n_players, viewer, moves_seed=seed)
+        results.append(assert_noninterference(lambda: (sample_a.create, sample_a), lambda: (sample_b.create, sample_b),
+                                              viewer, until_told=True))
     compared, parted, host_differs = total(results)
     assert compared >= 12 * 5 and parted > 0 and host_differs > 0, (compared, parted, host_differs)

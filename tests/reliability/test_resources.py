@@ -14,11 +14,11 @@ import random
 import subprocess
 import sys
 
-import msgspec
-
 from matchledger.engine.commands import AddNote, CloseRound, CreateMatch, Submit
 from matchledger.ledger.store import Store
-from matchledger.projections.fold import InMemoryMatch
+from matchledger.projections.fold import InMemoryMatch, play
+
+from matchledger import engine
 from tests.helpers import REPO
 
 from .support import T
@@ -90,11 +90,8 @@ def long_toy_match() -> list:
 
 
 def short_pw_match(match_id: str, seed: int) -> list:
-    """A random legal 4-pair Parallel Worlds match (tests/pw/gen.py), ~33 events."""
-    from tests.pw.gen import make_match, play
-
-    create, cmds = make_match(random.Random(seed), n=4)
-    return play(msgspec.structs.replace(create, match_id=match_id), cmds).events
+    """A random legal 4-pair Parallel Worlds match (the engine's sampler), ~33 events."""
+    return play(engine.get("pw").sample(random.Random(seed), match_id, n=4)).events
 
 
 def test_memory_of_a_long_match_and_a_file_of_many(tmp_path):

@@ -13,10 +13,10 @@ import json
 import random
 
 import pytest
-
 from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.projections.comparison import first_parting
+
 from tests.helpers import invoke
 
 from .support import build_fixture_db, copy_db, raw
