@@ -7,7 +7,7 @@ import os
 import random
 from pathlib import Path
 
-from .dumped import recorded_seqs, chosen_seqs, dump_audit, dump_reads
+from .dumped import chosen_seqs, dump_audit, dump_reads, recorded_seqs
 from .session import FIXTURES, NAMES, Session
 
 # --------------------------------------------------------------------------- fixtures

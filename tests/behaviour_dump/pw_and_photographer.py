@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from .dumped import recorded_seqs, chosen_seqs, dump_audit, dump_reads
+from .dumped import chosen_seqs, dump_audit, dump_reads, recorded_seqs
 from .lca_and_fixtures import hand_scored_close
 from .session import GUESTS, NAMES, PW_TYPES, Session
 
