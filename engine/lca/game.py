@@ -6,7 +6,6 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from matchledger.engine.options import OptionSpec, parse_bool, parse_int
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove, MalformedInput
@@ -17,19 +16,13 @@ from .cameras import CamerasResult, resolve_cameras
 from .explain import explain
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
+from .options import OPTIONS, ROUNDS
 from .studio import Studio, cell_names, parse_cells, parse_studio_text
 
 if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
     import random
 
     from matchledger.engine.sample import Sample
-
-
-def _divisor(text: str) -> int:
-    value = parse_int(text)
-    if value < 1:
-        raise ValueError(f"must be at least 1, got {value}")
-    return value
 
 
 @dataclass
@@ -52,21 +45,9 @@ class LcaGame(RoundsGame):
     name = "lca"
     views = views  # the read models: this package's views module
     STATE_TYPE = LcaState
-    ROUNDS = 3
+    ROUNDS = ROUNDS
     MIN_PLAYERS = 2
-    OPTIONS = {
-        "lights_light_lights": OptionSpec(
-            "lights_light_lights", True, parse_bool, "L3: a light's cell can be brightened by other lights",
-            last_round_used=1,  # brightness is fixed, and announced, when Round 1 closes
-        ),
-        "diamond_center_must_be_empty": OptionSpec(
-            "diamond_center_must_be_empty", True, parse_bool, "L5: a diamond's centre cell must hold no action", last_round_used=3
-        ),
-        "filming_lights_divisor": OptionSpec(
-            "filming_lights_divisor", 2, _divisor, "filming lights part A(X) / (divisor x |C|); 2 since the Amendment",
-            last_round_used=3,
-        ),
-    }
+    OPTIONS = OPTIONS
 
     # ---- creation
 

@@ -30,8 +30,8 @@ from matchledger.engine.state import MatchState
 from .actions import ACTIONS
 from .cameras import CAMERAS, block_inside
 from .endgame import CHOICES, SUPREMACY
-from .game import LcaGame
 from .lights import MAX_LIGHTS, PRIORITIES
+from .options import OPTIONS, ROUNDS
 from .studio import Cell, Studio, cell_names, parse_studio_text
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim"]  # the card's 11
@@ -140,7 +140,7 @@ class _Chooser:
         if len(state.amendments) >= MAX_AMENDMENTS or self.rng.random() >= 0.04:
             return None
         # an option may be amended from the open round up to the last round that reads it
-        last = {name: spec.last_round_used or LcaGame.ROUNDS for name, spec in LcaGame.OPTIONS.items()}
+        last = {name: spec.last_round_used or ROUNDS for name, spec in OPTIONS.items()}
         names = [name for name in OPTION_VALUES if last[name] >= state.round]
         name = self.rng.choice(names)
         value = self.rng.choice(OPTION_VALUES[name])
