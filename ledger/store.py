@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .codec import GENESIS_HASH, BatchHasher, decode_event, encode
+from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, LogConflict, UnknownMatch
 from .events import Event
 
@@ -80,7 +80,6 @@ class Store:
         # Rows appended in the open transaction, inserted together (one executemany)
         # before any read and before COMMIT: a batch pays SQLite's per-call cost once.
         self._pending: list[tuple] = []  # rows as INSERT parameters (column order)
-        self._hashers: dict[tuple[str, str, str], BatchHasher] = {}  # per transaction
 
     def _ensure_schema(self) -> None:
         exists = self.conn.execute(
@@ -147,14 +146,12 @@ class Store:
             self._depth -= 1
             if self._depth == 0:
                 self._heads.clear()
-                self._hashers.clear()
                 self._pending.clear()
                 self.conn.execute("ROLLBACK")
             raise
         self._depth -= 1
         if self._depth == 0:
             self._heads.clear()
-            self._hashers.clear()
             self.conn.execute("COMMIT")
 
     def _flush_for(self, match_id: str) -> None:
@@ -319,19 +316,14 @@ class Store:
                 f"match {match_id!r} moved on: expected to write seq {expected_seq} but the log "
                 f"already ends at seq {last_seq}; re-read and try again"
             )
-        # One hasher per match, actor and time for the whole transaction: a batch
-        # appends many commands of one match with the same envelope fields.
-        hasher_key = (match_id, recorded_at, actor)
-        digest_of = self._hashers.get(hasher_key)
-        if digest_of is None:
-            digest_of = self._hashers[hasher_key] = BatchHasher(match_id=match_id, recorded_at=recorded_at, actor=actor)
+        actor_json, match_id_json, recorded_at_json = encode(actor), encode(match_id), encode(recorded_at)
         rows = []
         pending = self._pending
         seq = expected_seq
         for event in events:
             body = encode(event)
             kind = type(event).__name__
-            digest = digest_of(prev_hash, seq, kind, body)
+            digest = envelope_hash(actor_json, body, kind, match_id_json, prev_hash, recorded_at_json, seq)
             row = (match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest)
             pending.append(row)  # the INSERT's parameters, in column order
             rows.append(StoredEvent(*row))

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from msgspec.structs import astuple
 
-from .codec import GENESIS_HASH, ChainHasher, decode_event
+from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, MalformedInput
 from .store import StoredEvent
 
@@ -92,7 +92,7 @@ def _intact_events(match_id: str, rows: Sequence[tuple]) -> list | None:
         return []
     try:
         seqs, kinds, bodies, _recorded_at, _actors, prev_hashes, hashes = zip(*rows)
-        digests = ChainHasher(match_id).digests(rows)
+        digests = _recomputed(match_id, rows)
         events = list(map(decode_event, bodies))
     except Exception:  # a body that does not decode, a column of an unexpected type: the walk meets it in its place
         return None
@@ -107,7 +107,6 @@ def _intact_events(match_id: str, rows: Sequence[tuple]) -> list | None:
 
 def _first_break(match_id: str, rows: Sequence[tuple], head: tuple[int, str] | None, decoded: list | None) -> list[Finding]:
     """The first finding, row by row, each row's checks in the order listed at the top."""
-    hash_of = ChainHasher(match_id)
     prev_hash = GENESIS_HASH
     for index, row in enumerate(rows):
         seq, kind, body, _recorded_at, _actor, row_prev_hash, row_hash = row
@@ -116,7 +115,7 @@ def _first_break(match_id: str, rows: Sequence[tuple], head: tuple[int, str] | N
             if seq > expected_seq:
                 return [Finding(match_id, expected_seq, f"event {expected_seq} is missing (next stored seq is {seq})")]
             return [Finding(match_id, seq, f"seq {seq} appears out of order after seq {index}")]
-        [recomputed] = hash_of.digests([row])
+        [recomputed] = _recomputed(match_id, [row])
         if row_prev_hash != prev_hash:
             # The row before was changed and re-hashed (it verifies alone), or this row
             # was moved here from elsewhere: either way the link between them is broken.
@@ -144,6 +143,15 @@ def _first_break(match_id: str, rows: Sequence[tuple], head: tuple[int, str] | N
             decoded.append((seq, event))
         prev_hash = row_hash
     return _head_finding(match_id, rows, head) if head is not None else []
+
+
+def _recomputed(match_id: str, rows: Sequence[tuple]) -> list[str]:
+    """Each row's hash as its own fields give it."""
+    match_id_json = encode(match_id)
+    return [
+        envelope_hash(encode(actor), body.encode("utf-8"), kind, match_id_json, prev_hash, encode(recorded_at), seq)
+        for seq, kind, body, recorded_at, actor, prev_hash, _hash in rows
+    ]
 
 
 def _head_finding(match_id: str, rows: Sequence[tuple], head: tuple[int, str]) -> list[Finding]:

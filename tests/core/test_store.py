@@ -4,10 +4,11 @@ import sqlite3
 
 import pytest
 
-from matchledger.ledger.codec import GENESIS_HASH, chain_hash
+from matchledger.ledger.codec import GENESIS_HASH
 from matchledger.ledger.errors import CorruptLog, LogConflict, UnknownMatch
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
+from tests.helpers import own_hash
 
 T = "2026-01-01T00:00:00.000000Z"
 
@@ -30,8 +31,7 @@ def test_rows_are_chained_from_genesis(store):
     assert rows[0].prev_hash == GENESIS_HASH
     for before, after in zip(rows, rows[1:]):
         assert after.prev_hash == before.hash
-    r = rows[1]
-    assert r.hash == chain_hash(r.prev_hash, match_id="m1", seq=2, recorded_at=T, actor="h", kind="NoteAdded", body=r.body.encode())
+    assert [r.hash for r in rows] == [own_hash(r) for r in rows]
 
 
 @pytest.mark.parametrize("sql", ["UPDATE events SET body = '{}' WHERE seq = 2", "DELETE FROM events WHERE seq = 3",
