@@ -28,7 +28,7 @@ def verify_cmd(match_id, all_matches, head, as_json):
       matchledger verify --all --json
     """
     from matchledger.ledger.errors import MalformedInput, UnknownMatch, VerificationFailed
-    from matchledger.ledger.verify import parse_head, verify_chain_rows
+    from matchledger.ledger.verify import parse_head, verify_chain
     from matchledger.projections import snapshots
     from matchledger.projections.audit import rederive
 
@@ -45,12 +45,12 @@ def verify_cmd(match_id, all_matches, head, as_json):
     report = []
     progress = _progress(ids) if all_matches and not as_json and sys.stderr.isatty() else None
     for mid in ids:
-        rows = store.chain_rows(mid)
+        rows = store.rows(mid)
         events: list = []
-        found = verify_chain_rows(mid, rows, published, decoded=events)
+        found = verify_chain(mid, rows, published, decoded=events)
         if not found:
             stored = store.snapshot(mid, snapshots.revision()) if snapshots.revision() else None
-            found = rederive(mid, events, bodies=[row[2] for row in rows], snapshot=stored and stored[:2])
+            found = rederive(mid, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
         findings += found
         report.append({"match": mid, "events": len(rows), "ok": not found, "findings": [f.to_json() for f in found]})
         if progress:

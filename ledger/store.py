@@ -202,26 +202,6 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
 
-    def chain_rows(self, match_id: str) -> list[tuple]:
-        """``rows`` as plain tuples without the match id, which the query fixes: (seq,
-        kind, body, recorded_at, actor, prev_hash, hash).  verify's hot path: every
-        column read costs, and no row object is needed."""
-        self._flush_for(match_id)
-        sql, params = self._select(", ".join(COLUMNS[1:]), match_id, 0, None)
-        try:
-            return self.conn.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as exc:
-            if "decode" not in str(exc):
-                raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-            # As in ``rows``: a body that is not UTF-8 is read anyway, for verify to name.
-            self.conn.text_factory = lambda data: data.decode("utf-8", "replace")
-            try:
-                return self.conn.execute(sql, params).fetchall()
-            finally:
-                self.conn.text_factory = str
-        except sqlite3.DatabaseError as exc:
-            raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-
     def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
         """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
         # The replay hot path: only the two columns the fold needs, no row objects.
