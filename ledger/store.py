@@ -9,18 +9,20 @@ race gets :class:`LogConflict` and nothing of its batch is written.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
+from itertools import starmap
+from pathlib import Path
+from typing import Iterable, Iterator
 
 import msgspec
 from msgspec.structs import astuple
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Iterable, Iterator
 
 from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, LogConflict, UnknownMatch
 from .events import Event
 
 COLUMNS = ("match_id", "seq", "kind", "body", "recorded_at", "actor", "prev_hash", "hash")
+_ROW_COLUMNS = ", ".join(COLUMNS)  # in StoredEvent's field order
 
 _TRIGGERS = (
     "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "
@@ -175,56 +177,53 @@ class Store:
             return True
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
 
-    @staticmethod
-    def _select(columns: str, match_id: str, after: int, upto: int | None) -> tuple[str, list]:
+    def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """The match's rows with seq in (``after``, ``upto``], in seq order ([] for an
+        unknown match).  A text that is not UTF-8 is read with replacement characters
+        (see ``_read``), so that verify names the row rather than failing to read it."""
+        return list(starmap(StoredEvent, self._read(_ROW_COLUMNS, match_id, after, upto, replace_bad_utf8=True)))
+
+    def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
+        """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
+        # The replay hot path: only the two columns the fold needs, no row objects.
+        pairs = self._read("seq, body", match_id, after, upto, replace_bad_utf8=False)
+        if not pairs and after == 0 and not self.has_match(match_id):
+            raise UnknownMatch(f"no match {match_id!r} in {self.path!r}")
+        events = []
+        for seq, body in pairs:
+            try:
+                events.append((seq, decode_event(body)))
+            except CorruptLog as exc:
+                raise CorruptLog(f"match {match_id!r} seq {seq}: {exc}") from None
+        return events
+
+    def _read(self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool) -> list[tuple]:
+        """``columns`` of the match's rows with seq in (``after``, ``upto``], in seq order.
+
+        Only a row edited behind the store's back holds text that is not UTF-8.  With
+        ``replace_bad_utf8`` such text is read with replacement characters (its hash can
+        no longer match, so verify names the row); without, the read fails as any
+        unreadable file does, with :class:`CorruptLog`.
+        """
+        self._flush_for(match_id)
         sql = f"SELECT {columns} FROM events WHERE match_id = ? AND seq > ?"
         params: list = [match_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        return sql + " ORDER BY seq", params
-
-    def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        self._flush_for(match_id)
-        sql, params = self._select(", ".join(COLUMNS), match_id, after, upto)
+        sql += " ORDER BY seq"
         try:
-            return [StoredEvent(*row) for row in self.conn.execute(sql, params)]
+            return self.conn.execute(sql, params).fetchall()
         except sqlite3.OperationalError as exc:
-            if "decode" not in str(exc):
+            if not replace_bad_utf8 or "decode" not in str(exc):
                 raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-            # A body that is not UTF-8 was tampered with: read it anyway (its hash can no
-            # longer match) so that verify names the seq instead of failing to read.
             self.conn.text_factory = lambda data: data.decode("utf-8", "replace")
             try:
-                return [StoredEvent(*row) for row in self.conn.execute(sql, params)]
+                return self.conn.execute(sql, params).fetchall()
             finally:
                 self.conn.text_factory = str
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-
-    def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
-        """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
-        # The replay hot path: only the two columns the fold needs, no row objects.
-        self._flush_for(match_id)
-        sql, params = self._select("seq, body", match_id, after, upto)
-        try:
-            pairs = self.conn.execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-        if not pairs and after == 0 and not self.has_match(match_id):
-            raise UnknownMatch(f"no match {match_id!r} in {self.path!r}")
-        decode = decode_event
-        try:
-            return [(seq, decode(body)) for seq, body in pairs]
-        except CorruptLog:
-            pass
-        result = []  # name the first bad seq
-        for seq, body in pairs:
-            try:
-                result.append((seq, decode(body)))
-            except CorruptLog as exc:
-                raise CorruptLog(f"match {match_id!r} seq {seq}: {exc}") from None
-        return result
 
     # ---- snapshots (a cache of folded states; see projections/snapshots.py)
 
