@@ -147,12 +147,13 @@ def _rows_of(chosen) -> tuple[list[tuple], list[tuple[str, list[list]]]]:
         mid = corpus.match_id(index, template)
         groups = corpus.play_as(template, mid)
         matches.append((mid, groups))
+        match_id_json = encode(mid)
         prev, seq = GENESIS_HASH, 0
         for group in groups:
             for event in group:
                 seq += 1
                 body = encode(event)
-                digest = envelope_hash(actor_json, body, kind_of(event), encode(mid), prev, recorded_at_json, seq)
+                digest = envelope_hash(actor_json, body, kind_of(event), match_id_json, prev, recorded_at_json, seq)
                 rows.append((mid, seq, kind_of(event), body.decode(), corpus.RECORDED_AT, "bench", prev, digest))
                 prev = digest
     return rows, matches
