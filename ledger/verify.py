@@ -67,8 +67,10 @@ def verify_chain(
     if not rows:
         return _head_finding(match_id, (), head)
     match_ids, seqs, kinds, bodies, recorded_ats, actors, prev_hashes, hashes = zip(*map(astuple, rows))
-    # Each check runs down its whole column (an intact log is the common case), up to
-    # the first failure of the checks before it: the finding is the first failure.
+    # Each check runs down its whole column at once (an intact log is the common case),
+    # as far as the checks before it hold: where each row sits (match, seq), then its
+    # hashes (link, own), then its body (decodes, kind).  The first failure is the
+    # finding.  ``placed`` and ``hashed`` count the leading rows that pass so far.
     size = len(rows)
     placed = min(_first_mismatch(match_ids, (match_id,) * size), _first_mismatch(seqs, tuple(range(1, size + 1))))
     recomputed = tuple(
