@@ -11,7 +11,7 @@ published head (seq + hash) catches truncation and a consistently rewritten tail
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress, count, repeat
+from itertools import compress, count
 from operator import ne
 from typing import Any, Sequence
 
@@ -73,17 +73,12 @@ def verify_chain(
     # finding.  ``placed`` and ``hashed`` count the leading rows that pass so far.
     size = len(rows)
     placed = min(_first_mismatch(match_ids, (match_id,) * size), _first_mismatch(seqs, tuple(range(1, size + 1))))
+    match_id_json = encode(match_id)
     recomputed = tuple(
-        map(
-            envelope_hash,
-            map(encode, actors),
-            map(str.encode, bodies),
-            kinds,
-            repeat(encode(match_id)),
-            prev_hashes,
-            map(encode, recorded_ats),
-            seqs[:placed],
-        )
+        [
+            envelope_hash(encode(actor), body.encode("utf-8"), kind, match_id_json, prev_hash, encode(recorded_at), seq)
+            for seq, kind, body, recorded_at, actor, prev_hash in zip(seqs[:placed], kinds, bodies, recorded_ats, actors, prev_hashes)
+        ]
     )
     linked = _first_mismatch(prev_hashes[:placed], (GENESIS_HASH, *hashes)[:placed])
     hashed = min(linked, _first_mismatch(recomputed, hashes[:placed]))
