@@ -143,21 +143,22 @@ def verify_all(path: Path, jobs: int = 1) -> None:
 
 def _rows_of(chosen) -> tuple[list[tuple], list[tuple[str, list[list]]]]:
     """Pre-built rows (what raw INSERTs write) and the per-match event groups."""
-    from matchledger.ledger.codec import GENESIS_HASH, chain_hash, encode
+    from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
     from matchledger.ledger.events import kind_of
 
     rows, matches = [], []
+    actor_json, recorded_at_json = encode("bench"), encode(corpus.RECORDED_AT)
     for index, template in enumerate(chosen):
         mid = corpus.match_id(index, template)
         groups = corpus.play_as(template, mid)
         matches.append((mid, groups))
+        match_id_json = encode(mid)
         prev, seq = GENESIS_HASH, 0
         for group in groups:
             for event in group:
                 seq += 1
                 body = encode(event)
-                digest = chain_hash(prev, match_id=mid, seq=seq, recorded_at=corpus.RECORDED_AT, actor="bench",
-                                    kind=kind_of(event), body=body)
+                digest = envelope_hash(actor_json, body, kind_of(event), match_id_json, prev, recorded_at_json, seq)
                 rows.append((mid, seq, kind_of(event), body.decode(), corpus.RECORDED_AT, "bench", prev, digest))
                 prev = digest
     return rows, matches

@@ -9,18 +9,20 @@ race gets :class:`LogConflict` and nothing of its batch is written.
 from __future__ import annotations
 
 import sqlite3
-
-import msgspec
-from msgspec.structs import astuple
 from contextlib import contextmanager
+from itertools import starmap
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from .codec import GENESIS_HASH, BatchHasher, decode_event, encode
+import msgspec
+from msgspec.structs import astuple
+
+from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, LogConflict, UnknownMatch
 from .events import Event
 
 COLUMNS = ("match_id", "seq", "kind", "body", "recorded_at", "actor", "prev_hash", "hash")
+_ROW_COLUMNS = ", ".join(COLUMNS)  # in StoredEvent's field order
 
 _TRIGGERS = (
     "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "
@@ -80,7 +82,6 @@ class Store:
         # Rows appended in the open transaction, inserted together (one executemany)
         # before any read and before COMMIT: a batch pays SQLite's per-call cost once.
         self._pending: list[tuple] = []  # rows as INSERT parameters (column order)
-        self._hashers: dict[tuple[str, str, str], BatchHasher] = {}  # per transaction
 
     def _ensure_schema(self) -> None:
         exists = self.conn.execute(
@@ -147,14 +148,12 @@ class Store:
             self._depth -= 1
             if self._depth == 0:
                 self._heads.clear()
-                self._hashers.clear()
                 self._pending.clear()
                 self.conn.execute("ROLLBACK")
             raise
         self._depth -= 1
         if self._depth == 0:
             self._heads.clear()
-            self._hashers.clear()
             self.conn.execute("COMMIT")
 
     def _flush_for(self, match_id: str) -> None:
@@ -178,45 +177,46 @@ class Store:
             return True
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
 
-    @staticmethod
-    def _select(columns: str, match_id: str, after: int, upto: int | None) -> tuple[str, list]:
+    def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """The match's rows with seq in (``after``, ``upto``], in seq order ([] for an
+        unknown match).  A text that is not UTF-8 is read with replacement characters
+        (see ``_read``), so that verify names the row rather than failing to read it."""
+        return list(starmap(StoredEvent, self._read(_ROW_COLUMNS, match_id, after, upto, replace_bad_utf8=True)))
+
+    def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
+        """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
+        # The replay hot path: only the two columns the fold needs, no row objects.
+        pairs = self._read("seq, body", match_id, after, upto, replace_bad_utf8=False)
+        if not pairs and after == 0 and not self.has_match(match_id):
+            raise UnknownMatch(f"no match {match_id!r} in {self.path!r}")
+        events = []
+        for seq, body in pairs:
+            try:
+                events.append((seq, decode_event(body)))
+            except CorruptLog as exc:
+                raise CorruptLog(f"match {match_id!r} seq {seq}: {exc}") from None
+        return events
+
+    def _read(self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool) -> list[tuple]:
+        """``columns`` of the match's rows with seq in (``after``, ``upto``], in seq order.
+
+        Only a row edited behind the store's back holds text that is not UTF-8.  With
+        ``replace_bad_utf8`` such text is read with replacement characters (its hash can
+        no longer match, so verify names the row); without, the read fails as any
+        unreadable file does, with :class:`CorruptLog`.
+        """
+        self._flush_for(match_id)
         sql = f"SELECT {columns} FROM events WHERE match_id = ? AND seq > ?"
         params: list = [match_id, after]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
-        return sql + " ORDER BY seq", params
-
-    def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        self._flush_for(match_id)
-        sql, params = self._select(", ".join(COLUMNS), match_id, after, upto)
-        try:
-            return [StoredEvent(*row) for row in self.conn.execute(sql, params)]
-        except sqlite3.OperationalError as exc:
-            if "decode" not in str(exc):
-                raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-            # A body that is not UTF-8 was tampered with: read it anyway (its hash can no
-            # longer match) so that verify names the seq instead of failing to read.
-            self.conn.text_factory = lambda data: data.decode("utf-8", "replace")
-            try:
-                return [StoredEvent(*row) for row in self.conn.execute(sql, params)]
-            finally:
-                self.conn.text_factory = str
-        except sqlite3.DatabaseError as exc:
-            raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-
-    def chain_rows(self, match_id: str) -> list[tuple]:
-        """``rows`` as plain tuples without the match id, which the query fixes: (seq,
-        kind, body, recorded_at, actor, prev_hash, hash).  verify's hot path: every
-        column read costs, and no row object is needed."""
-        self._flush_for(match_id)
-        sql, params = self._select(", ".join(COLUMNS[1:]), match_id, 0, None)
+        sql += " ORDER BY seq"
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.OperationalError as exc:
-            if "decode" not in str(exc):
+            if not replace_bad_utf8 or "decode" not in str(exc):
                 raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-            # As in ``rows``: a body that is not UTF-8 is read anyway, for verify to name.
             self.conn.text_factory = lambda data: data.decode("utf-8", "replace")
             try:
                 return self.conn.execute(sql, params).fetchall()
@@ -224,30 +224,6 @@ class Store:
                 self.conn.text_factory = str
         except sqlite3.DatabaseError as exc:
             raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-
-    def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
-        """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
-        # The replay hot path: only the two columns the fold needs, no row objects.
-        self._flush_for(match_id)
-        sql, params = self._select("seq, body", match_id, after, upto)
-        try:
-            pairs = self.conn.execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
-        if not pairs and after == 0 and not self.has_match(match_id):
-            raise UnknownMatch(f"no match {match_id!r} in {self.path!r}")
-        decode = decode_event
-        try:
-            return [(seq, decode(body)) for seq, body in pairs]
-        except CorruptLog:
-            pass
-        result = []  # name the first bad seq
-        for seq, body in pairs:
-            try:
-                result.append((seq, decode(body)))
-            except CorruptLog as exc:
-                raise CorruptLog(f"match {match_id!r} seq {seq}: {exc}") from None
-        return result
 
     # ---- snapshots (a cache of folded states; see projections/snapshots.py)
 
@@ -319,19 +295,14 @@ class Store:
                 f"match {match_id!r} moved on: expected to write seq {expected_seq} but the log "
                 f"already ends at seq {last_seq}; re-read and try again"
             )
-        # One hasher per match, actor and time for the whole transaction: a batch
-        # appends many commands of one match with the same envelope fields.
-        hasher_key = (match_id, recorded_at, actor)
-        digest_of = self._hashers.get(hasher_key)
-        if digest_of is None:
-            digest_of = self._hashers[hasher_key] = BatchHasher(match_id=match_id, recorded_at=recorded_at, actor=actor)
+        actor_json, match_id_json, recorded_at_json = encode(actor), encode(match_id), encode(recorded_at)
         rows = []
         pending = self._pending
         seq = expected_seq
         for event in events:
             body = encode(event)
             kind = type(event).__name__
-            digest = digest_of(prev_hash, seq, kind, body)
+            digest = envelope_hash(actor_json, body, kind, match_id_json, prev_hash, recorded_at_json, seq)
             row = (match_id, seq, kind, body.decode("utf-8"), recorded_at, actor, prev_hash, digest)
             pending.append(row)  # the INSERT's parameters, in column order
             rows.append(StoredEvent(*row))

@@ -1,20 +1,23 @@
 """Chain verification: every way a stored log can be tampered with names its first bad seq.
 
-Checks, per match, in seq order: no gap and no reordering (seqs are 1, 2, 3 …), every
-row belongs to the match, every ``prev_hash`` is the previous row's ``hash``, every
-``hash`` is recomputed from the row's own fields, the ``kind`` column matches the
-body's tag, and every body decodes.  A published head (seq + hash) catches truncation
-and a consistently rewritten tail.
+The rows of a match are checked in seq order, each row in this order: it belongs to the
+match (not spliced in from another), its seq is the next one (no gap, no reordering:
+1, 2, 3 …), its ``prev_hash`` is the previous row's ``hash``, its ``hash`` is
+recomputed from its own fields, its body decodes, and the ``kind`` column matches the
+body's tag.  The first failing check of the first failing row is the finding.  A
+published head (seq + hash) catches truncation and a consistently rewritten tail.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, count
+from operator import ne
 from typing import Any, Sequence
 
 from msgspec.structs import astuple
 
-from .codec import GENESIS_HASH, ChainHasher, decode_event
+from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, MalformedInput
 from .store import StoredEvent
 
@@ -50,106 +53,91 @@ def parse_head(text: str) -> tuple[int, str]:
 
 def verify_chain(
     match_id: str,
-    rows: list[StoredEvent],
+    rows: Sequence[StoredEvent],
     head: tuple[int, str] | None = None,
     decoded: list | None = None,
 ) -> list[Finding]:
-    """The first chain finding of ``rows`` (plus a head finding), or [] when intact.
-    Each body is decoded on the way; pass a list as ``decoded`` to keep the (seq, event)
-    pairs for a replay that follows, so nothing is decoded twice."""
-    # Rows from elsewhere (an import) may name another match: the rows before the
-    # first such row are checked as ever, then that row is the finding.
-    spliced = next((index for index, row in enumerate(rows) if row.match_id != match_id), None)
-    own = rows if spliced is None else rows[:spliced]
-    found = verify_chain_rows(match_id, [astuple(row)[1:] for row in own], head if spliced is None else None, decoded)
-    if found or spliced is None:
-        return found
-    row = rows[spliced]
-    return [Finding(match_id, row.seq, f"row belongs to match {row.match_id!r}, spliced in")]
+    """The first finding in ``rows`` (the match's rows in seq order, as ``Store.rows``
+    reads them), else the finding against ``head`` if one is given, else [].
 
-
-def verify_chain_rows(
-    match_id: str,
-    rows: Sequence[tuple],
-    head: tuple[int, str] | None = None,
-    decoded: list | None = None,
-) -> list[Finding]:
-    """``verify_chain`` for rows of ``match_id`` as ``Store.chain_rows`` reads them:
-    tuples (seq, kind, body, recorded_at, actor, prev_hash, hash)."""
-    events = _intact_events(match_id, rows)
-    if events is None:
-        return _first_break(match_id, rows, head, decoded)
-    if decoded is not None:
-        decoded += zip([row[0] for row in rows], events)
-    return _head_finding(match_id, rows, head) if head is not None else []
-
-
-def _intact_events(match_id: str, rows: Sequence[tuple]) -> list | None:
-    """The rows' events if every check holds for every row, else None.  The common case
-    (an intact log), checked column by column; ``_first_break`` walks the rows one by
-    one to name the first break."""
+    Bodies are decoded up to the first finding; pass a list as ``decoded`` to keep the
+    (seq, event) pairs of the rows before it (every row of an intact log) for a replay
+    that follows, so nothing is decoded twice.
+    """
     if not rows:
-        return []
-    try:
-        seqs, kinds, bodies, _recorded_at, _actors, prev_hashes, hashes = zip(*rows)
-        digests = ChainHasher(match_id).digests(rows)
-        events = list(map(decode_event, bodies))
-    except Exception:  # a body that does not decode, a column of an unexpected type: the walk meets it in its place
-        return None
-    intact = (
-        seqs == tuple(range(1, len(rows) + 1))
-        and prev_hashes == (GENESIS_HASH, *hashes[:-1])
-        and tuple(digests) == hashes
-        and tuple([type(event).__name__ for event in events]) == kinds
+        return _head_finding(match_id, (), head)
+    match_ids, seqs, kinds, bodies, recorded_ats, actors, prev_hashes, hashes = zip(*map(astuple, rows))
+    # Each check runs down its whole column at once (an intact log is the common case),
+    # as far as the checks before it hold: where each row sits (match, seq), then its
+    # hashes (link, own), then its body (decodes, kind).  The first failure is the
+    # finding.  ``placed`` and ``hashed`` count the leading rows that pass so far.
+    size = len(rows)
+    placed = min(_first_mismatch(match_ids, (match_id,) * size), _first_mismatch(seqs, tuple(range(1, size + 1))))
+    match_id_json = encode(match_id)
+    recomputed = tuple(
+        [
+            envelope_hash(encode(actor), body.encode("utf-8"), kind, match_id_json, prev_hash, encode(recorded_at), seq)
+            for seq, kind, body, recorded_at, actor, prev_hash in zip(seqs[:placed], kinds, bodies, recorded_ats, actors, prev_hashes)
+        ]
     )
-    return events if intact else None
-
-
-def _first_break(match_id: str, rows: Sequence[tuple], head: tuple[int, str] | None, decoded: list | None) -> list[Finding]:
-    """The first finding, row by row, each row's checks in the order listed at the top."""
-    hash_of = ChainHasher(match_id)
-    prev_hash = GENESIS_HASH
-    for index, row in enumerate(rows):
-        seq, kind, body, _recorded_at, _actor, row_prev_hash, row_hash = row
-        expected_seq = index + 1
-        if seq != expected_seq:
-            if seq > expected_seq:
-                return [Finding(match_id, expected_seq, f"event {expected_seq} is missing (next stored seq is {seq})")]
-            return [Finding(match_id, seq, f"seq {seq} appears out of order after seq {index}")]
-        [recomputed] = hash_of.digests([row])
-        if row_prev_hash != prev_hash:
-            # The row before was changed and re-hashed (it verifies alone), or this row
-            # was moved here from elsewhere: either way the link between them is broken.
-            if recomputed == row_hash and index > 0:
-                return [
-                    Finding(
-                        match_id,
-                        seq - 1,
-                        f"event {seq - 1} was altered: its hash is not the one event {seq} chains to",
-                        "hash",
-                        row_prev_hash,
-                        rows[index - 1][6],
-                    )
-                ]
-            return [Finding(match_id, seq, "prev_hash does not link to the previous event", "prev_hash", row_prev_hash, prev_hash)]
-        if recomputed != row_hash:
-            return [Finding(match_id, seq, "hash does not match the event's contents", "hash", row_hash, recomputed)]
+    linked = _first_mismatch(prev_hashes[:placed], (GENESIS_HASH, *hashes)[:placed])
+    hashed = min(linked, _first_mismatch(recomputed, hashes[:placed]))
+    events = []
+    finding = None
+    for seq, kind, body in zip(seqs[:hashed], kinds, bodies):
         try:
             event = decode_event(body)
         except CorruptLog as exc:
-            return [Finding(match_id, seq, f"body does not decode: {exc}")]
+            finding = Finding(match_id, seq, f"body does not decode: {exc}")
+            break
         if type(event).__name__ != kind:
-            return [Finding(match_id, seq, "kind column disagrees with the body's type", "kind", kind, type(event).__name__)]
-        if decoded is not None:
-            decoded.append((seq, event))
-        prev_hash = row_hash
-    return _head_finding(match_id, rows, head) if head is not None else []
+            finding = Finding(match_id, seq, "kind column disagrees with the body's type", "kind", kind, type(event).__name__)
+            break
+        events.append(event)
+    if finding is None and hashed < size:
+        finding = _envelope_finding(match_id, rows, hashed, recomputed)
+    if decoded is not None:
+        decoded += zip(seqs, events)
+    return [finding] if finding is not None else _head_finding(match_id, hashes, head)
 
 
-def _head_finding(match_id: str, rows: Sequence[tuple], head: tuple[int, str]) -> list[Finding]:
+def _envelope_finding(match_id: str, rows: Sequence[StoredEvent], index: int, recomputed: Sequence[str]) -> Finding:
+    """The finding at ``rows[index]``, the first row whose place in the chain or own hash
+    fails a check (every row before it passes all of them)."""
+    row = rows[index]
+    if row.match_id != match_id:
+        return Finding(match_id, row.seq, f"row belongs to match {row.match_id!r}, spliced in")
+    if row.seq != index + 1:
+        if row.seq > index + 1:
+            return Finding(match_id, index + 1, f"event {index + 1} is missing (next stored seq is {row.seq})")
+        return Finding(match_id, row.seq, f"seq {row.seq} appears out of order after seq {index}")
+    prev_hash = rows[index - 1].hash if index else GENESIS_HASH
+    if row.prev_hash != prev_hash:
+        # The row before was changed and re-hashed (it verifies alone), or this row
+        # was moved here from elsewhere: either way the link between them is broken.
+        if recomputed[index] == row.hash and index > 0:
+            problem = f"event {row.seq - 1} was altered: its hash is not the one event {row.seq} chains to"
+            return Finding(match_id, row.seq - 1, problem, "hash", row.prev_hash, prev_hash)
+        return Finding(match_id, row.seq, "prev_hash does not link to the previous event", "prev_hash", row.prev_hash, prev_hash)
+    # The one check left: the row's own hash.
+    return Finding(match_id, row.seq, "hash does not match the event's contents", "hash", row.hash, recomputed[index])
+
+
+def _first_mismatch(column: tuple, expected: tuple) -> int:
+    """The first index at which ``column`` differs from ``expected`` (as long), or the
+    column's length when it never does."""
+    if column == expected:  # an intact log: one comparison at C speed
+        return len(column)
+    return next(compress(count(), map(ne, column, expected)), len(column))
+
+
+def _head_finding(match_id: str, hashes: Sequence[str], head: tuple[int, str] | None) -> list[Finding]:
+    """[] or the one finding of a log whose hashes are ``hashes`` against a published head."""
+    if head is None:
+        return []
     head_seq, head_hash = head
-    if head_seq > len(rows):
-        return [Finding(match_id, len(rows) + 1, f"log ends at seq {len(rows)} but the published head is seq {head_seq}: events were removed")]
-    if rows[head_seq - 1][6] != head_hash:
-        return [Finding(match_id, head_seq, "hash differs from the published head: the log was rewritten", "hash", rows[head_seq - 1][6], head_hash)]
+    if head_seq > len(hashes):
+        return [Finding(match_id, len(hashes) + 1, f"log ends at seq {len(hashes)} but the published head is seq {head_seq}: events were removed")]
+    if hashes[head_seq - 1] != head_hash:
+        return [Finding(match_id, head_seq, "hash differs from the published head: the log was rewritten", "hash", hashes[head_seq - 1], head_hash)]
     return []

@@ -21,7 +21,7 @@ from matchledger.engine.state import HOST, MatchState, View
 from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, UnknownMatch
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
-from matchledger.ledger.verify import Finding, verify_chain_rows
+from matchledger.ledger.verify import Finding, verify_chain
 
 from matchledger import engine
 
@@ -301,7 +301,7 @@ class Application:
             rows = application.store.rows(match_id)
             if not rows:
                 application.head(match_id)
-            chain = verify_chain_rows(match_id, [_chain_row(row) for row in rows])
+            chain = verify_chain(match_id, rows)
             sides.append(Side(match_id, application.location, rows, chain))
         return compare(*sides)
 
@@ -340,10 +340,6 @@ class Application:
         if body is not None:
             self.store.save_snapshot(last.match_id, last.seq, last.hash, snapshots.revision(), body)
             self._snapshot_seq[last.match_id] = last.seq
-
-
-def _chain_row(row: StoredEvent) -> tuple:
-    return (row.seq, row.kind, row.body, row.recorded_at, row.actor, row.prev_hash, row.hash)
 
 
 __all__ = ["Application", "Audit", "Comparison", "Finding", "MatchReport", "READ_MODELS", "Reading", "Rescored", "SNAPSHOT_EVERY", "utc_now"]

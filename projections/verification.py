@@ -14,7 +14,7 @@ from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.store import Store, StoredEvent
-from matchledger.ledger.verify import Finding, verify_chain, verify_chain_rows
+from matchledger.ledger.verify import Finding, verify_chain
 
 from . import snapshots
 from .fold import replay
@@ -38,13 +38,13 @@ class MatchReport(msgspec.Struct, frozen=True):
 
 def verify_stored(store: Store, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
     """Verify a match as ``store`` holds it: chain, head, re-derivation, snapshot."""
-    rows = store.chain_rows(match_id)
+    rows = store.rows(match_id)
     events: list = []
-    findings = verify_chain_rows(match_id, rows, head, decoded=events)
+    findings = verify_chain(match_id, rows, head, decoded=events)
     if not findings:
         revision = snapshots.revision()
         stored = store.snapshot(match_id, revision) if revision else None
-        findings = rederive(match_id, events, bodies=[row[2] for row in rows], snapshot=stored and stored[:2])
+        findings = rederive(match_id, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
     return MatchReport(match_id, len(rows), findings)
 
 

@@ -1,4 +1,4 @@
-"""Shared test helpers: run the CLI in-process on a temp database."""
+"""Shared test helpers: run the CLI in-process on a temp database; a row's own hash."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from matchledger.commands.cli import cli
+from matchledger.ledger.codec import encode, envelope_hash
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -26,3 +27,11 @@ def run_script(db, script_path) -> None:
 def read_json(db, *args, expect: int | None = 0):
     result = invoke(db, *args, "--json", expect=expect)
     return json.loads(result.stdout)
+
+
+def own_hash(row) -> str:
+    """The hash a stored row's own fields give: what a forger recomputes after an edit."""
+    return envelope_hash(
+        encode(row.actor), row.body.encode("utf-8"), row.kind, encode(row.match_id), row.prev_hash,
+        encode(row.recorded_at), row.seq,
+    )

@@ -6,11 +6,13 @@ and would fail if the corresponding check were removed from ledger.verify.
 
 import sqlite3
 
+import msgspec
 import pytest
-from matchledger.ledger.codec import chain_hash
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.ledger.verify import verify_chain
+
+from tests.helpers import own_hash
 
 T = "2026-01-01T00:00:00.000000Z"
 
@@ -64,9 +66,8 @@ def test_recomputed_but_unchained_hash_names_the_altered_event(db):
     s = Store(db)
     row = s.rows("m1")[2]  # seq 3
     s.close()
-    body = row.body.replace("n3", "n9")
-    new_hash = chain_hash(row.prev_hash, match_id="m1", seq=3, recorded_at=T, actor="h", kind=row.kind, body=body.encode())
-    tamper(db, f"UPDATE events SET body = '{body}', hash = '{new_hash}' WHERE match_id='m1' AND seq=3")
+    row = msgspec.structs.replace(row, body=row.body.replace("n3", "n9"))
+    tamper(db, f"UPDATE events SET body = '{row.body}', hash = '{own_hash(row)}' WHERE match_id='m1' AND seq=3")
     finding = first_finding(db)
     assert finding.seq == 3 and "altered" in finding.problem
 
