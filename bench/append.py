@@ -1,0 +1,135 @@
+"""Appends against the floor: raw ``INSERT``s of the same finished rows."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sqlite3
+from pathlib import Path
+
+from . import corpus
+from .measure import Row, fresh_database, median_time
+
+# --------------------------------------------------------------------------- append
+
+
+def rows_of(chosen) -> tuple[list[tuple], list[tuple[str, list[list]]]]:
+    """Pre-built rows (what raw INSERTs write) and the per-match event groups."""
+    from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
+    from matchledger.ledger.events import kind_of
+
+    rows, matches = [], []
+    actor_json, recorded_at_json = encode("bench"), encode(corpus.RECORDED_AT)
+    for index, template in enumerate(chosen):
+        mid = corpus.match_id(index, template)
+        groups = corpus.play_as(template, mid)
+        matches.append((mid, groups))
+        match_id_json = encode(mid)
+        prev, seq = GENESIS_HASH, 0
+        for group in groups:
+            for event in group:
+                seq += 1
+                body = encode(event)
+                digest = envelope_hash(actor_json, body, kind_of(event), match_id_json, prev, recorded_at_json, seq)
+                rows.append((mid, seq, kind_of(event), body.decode(), corpus.RECORDED_AT, "bench", prev, digest))
+                prev = digest
+    return rows, matches
+
+
+def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
+    from matchledger.engine.commands import CreateMatch
+    from matchledger.ledger.store import Store
+    from matchledger.projections.application import Application
+
+    rows, matches = rows_of(chosen)
+    n_events = len(rows)
+    path = tmp / "append.db"
+    result = []
+
+    def fresh_store():
+        fresh_database(path)
+        Store(path).close()
+
+    def raw_insert():
+        conn = sqlite3.connect(str(path), isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?)",
+            rows,
+        )
+        conn.execute("COMMIT")
+        conn.close()
+
+    raw = median_time(raw_insert, runs, fresh_store)
+    raw_rate = n_events / raw
+    result.append(Row("append", "raw INSERT, one transaction", len(chosen), n_events, raw_rate, raw_rate, 1.0, "events/s"))
+
+    def append_every_command(store):
+        for mid, groups in matches:
+            seq = 1
+            for group in groups:
+                store.append(mid, seq, group, actor="bench", recorded_at=corpus.RECORDED_AT)
+                seq += len(group)
+
+    def store_batch():
+        store = Store(path)
+        with store.transaction():
+            append_every_command(store)
+        store.close()
+
+    t = median_time(store_batch, runs, fresh_store)
+    result.append(Row("append", "Store.append batch", len(chosen), n_events, n_events / t, raw_rate,
+                      (n_events / t) / raw_rate, "events/s", "append, Store.append batch",
+                      "encode + hash + insert, one transaction"))
+
+    def store_per_command():
+        store = Store(path)
+        append_every_command(store)
+        store.close()
+
+    t = median_time(store_per_command, runs, fresh_store)
+    result.append(Row("append", "Store.append, 1 txn per command", len(chosen), n_events, n_events / t, raw_rate,
+                      (n_events / t) / raw_rate, "events/s", None, "a commit per host command"))
+
+    def ledger_per_command():
+        store = Store(path)
+        app = Application(store, actor="bench", clock=lambda: corpus.RECORDED_AT)
+        for index, template in enumerate(chosen):
+            mid = corpus.match_id(index, template)
+            app.create(CreateMatch(mid, template.create.game, template.create.players, template.create.options,
+                                   template.create.setup))
+            for cmd in template.commands:
+                app.execute(mid, cmd)
+        store.close()
+
+    t = median_time(ledger_per_command, runs, fresh_store)
+    result.append(Row("append", "Application.execute, 1 txn per command", len(chosen), n_events, n_events / t, raw_rate,
+                      (n_events / t) / raw_rate, "events/s", None, "decide (engine) + append"))
+
+    scripts = tmp / "scripts"
+    scripts.mkdir(exist_ok=True)
+    script_files = []
+    for index, template in enumerate(chosen):
+        mid = corpus.match_id(index, template)
+        files = {}
+        setup = template.create.setup
+        if "studio" in setup or "deck" in setup:
+            setup_file = scripts / f"{mid}.setup.txt"
+            setup_file.write_text(setup.get("studio") or setup.get("deck"), encoding="utf-8")
+            files["setup_file"] = str(setup_file)
+        script_files.append(template.script(mid, files))
+    script_path = scripts / "all.txt"
+    script_path.write_text("".join(script_files), encoding="utf-8")
+
+    def script_batch():
+        from matchledger.commands.cli import cli
+
+        with contextlib.redirect_stdout(io.StringIO()):
+            cli.main(args=["--db", str(path), "script", "--atomic", str(script_path)], prog_name="matchledger",
+                     standalone_mode=False)
+
+    t = median_time(script_batch, runs, fresh_store)
+    result.append(Row("append", "script --atomic batch", len(chosen), n_events, n_events / t, raw_rate,
+                      (n_events / t) / raw_rate, "events/s", "append, script --atomic batch",
+                      "parse + decide (engine) + append, one transaction"))
+    return result
