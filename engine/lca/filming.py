@@ -75,14 +75,6 @@ class FilmingResult:
     scores: dict[str, int]
 
 
-def film_cell(cell: Cell, lights: LightsResult, cameras: CamerasResult, actions: ActionsResult, divisor: int) -> FilmedCell | None:
-    count = lights.count.get(cell, 0)
-    seeing = _watching(cameras, frozenset((cell,))).get(cell)
-    if count < 1 or not seeing:
-        return None
-    return _film(cell, count, seeing, lights.contributors(cell), actions, divisor, None)
-
-
 #: a camera's block as a frozenset, by centre
 BLOCK_SETS: Memo[Cell, frozenset[Cell]] = Memo(lambda centre: frozenset(BLOCKS[centre]))
 
@@ -114,7 +106,7 @@ def _contributors(lights: LightsResult, cells: frozenset[Cell]) -> dict[Cell, li
 def _film(
     cell: Cell, count: int, seeing: list, contributors: list[str], actions: ActionsResult, divisor: int, parts: dict | None
 ) -> FilmedCell:
-    """``film_cell`` for a cell that is lit (``count`` lights) and seen (by the cameras
+    """The filmed cell ``cell``, lit (``count`` lights) and seen (by the cameras
     ``seeing``); with ``parts`` ({player: {denominator: numerator sum}}) each player's
     points from the cell are also added there, as integers."""
     level = count if count < BRIGHTNESS_CAP else BRIGHTNESS_CAP

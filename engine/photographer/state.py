@@ -28,30 +28,9 @@ class PhotoState:
     set_aside: list[str] = field(default_factory=list)  # the Sunset card once reached
     turns: list[dict] = field(default_factory=list)  # engine-computed announcements per turn
 
-    def clone(self) -> "PhotoState":
-        """A copy to resolve a turn on (turns log shared: resolving never touches it)."""
-        return PhotoState(
-            players=list(self.players),
-            colours=list(self.colours),
-            n_rows=self.n_rows,
-            shot_length=self.shot_length,
-            deck=list(self.deck),
-            table=[list(row) for row in self.table],
-            hands={p: list(h) for p, h in self.hands.items()},
-            film={p: {c: list(r) for c, r in rows.items()} for p, rows in self.film.items()},
-            good_shots=dict(self.good_shots),
-            phase=self.phase,
-            to_play=self.to_play,
-            end_queue=list(self.end_queue),
-            end_reason=self.end_reason,
-            ended_by=self.ended_by,
-            set_aside=list(self.set_aside),
-            turns=self.turns,
-        )
-
     def fork(self, participant: str) -> PhotoState:
-        """A copy to resolve ``participant``'s turn on: like :meth:`clone`, but the parts
-        a turn never changes are shared (the other players' hands and film rows, the
+        """A copy to resolve ``participant``'s turn on: the parts a turn changes are
+        copied, the parts it never changes are shared (the other players' hands and film rows, the
         players and colours, the turns log).  Resolving the turn on the fork leaves this
         state untouched; nothing may change the fork afterwards but that one turn."""
         hands = self.hands.copy()

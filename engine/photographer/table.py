@@ -40,17 +40,12 @@ def deal(players: list[str], deck: list[str]) -> PhotoState:
     )
 
 
-def row_cards(g: PhotoState, row: int) -> list[int]:
-    """P5: a row is its cards in column order, whatever places are empty between them;
-    returns the column indexes holding a card."""
-    return [c for c, place in enumerate(g.table[row]) if place is not None]
-
-
 def take(g: PhotoState, row: int, end: str, count: int) -> list[tuple[str, bool]]:
     """Take ``count`` cards from ``end`` of ``row`` (0-based), outermost first; each is put
     on top of the taker's hand by the caller.  Returns (card, was_face_up) in taking order."""
     places = g.table[row]
-    columns = [c for c, place in enumerate(places) if place is not None]  # row_cards(g, row)
+    # P5: a row is its cards in column order, whatever places are empty between them
+    columns = [c for c, place in enumerate(places) if place is not None]
     chosen = columns[:count] if end == "left" else columns[::-1][:count]
     taken = []
     for c in chosen:

@@ -30,7 +30,7 @@ def validate(g: PhotoState, participant: str, move: Move, wind_required: bool) -
         if not 1 <= row <= g.n_rows:
             raise IllegalMove(f"row '{row}' is outside the {g.n_rows}-row table (rows 1-{g.n_rows})")
         places = g.table[row - 1]
-        in_row = len(places) - places.count(None)  # len(row_cards(g, row - 1))
+        in_row = len(places) - places.count(None)  # cards in the row (P5: empty places do not count)
         if in_row == 0:
             raise IllegalMove(f"row '{row}' is empty; take from a row with cards")
         if count > in_row:

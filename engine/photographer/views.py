@@ -83,14 +83,6 @@ def final_standings(g: PhotoState, row_points: dict) -> list[dict]:
     return standings(g, row_points)
 
 
-def turn_public(record: dict) -> dict:
-    return record["public"]
-
-
-def turn_private(record: dict, participant: str) -> dict | None:
-    return record["private"].get(participant)
-
-
 # --------------------------------------------------------------------------- read models
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .notation import TYPES, Action, Guess, split_tokens
+from .notation import TYPES, Action, Guess
 
 
 @dataclass
@@ -35,10 +35,6 @@ class PWState:
     role: dict[str, str]  # participant -> "player" | "guest"
     rounds: dict[int, RoundResult] = field(default_factory=dict)
 
-    def pair_of(self, participant: str) -> str:
-        """The player of ``participant``'s pair."""
-        return participant if self.role[participant] == "player" else self.partner[participant]
-
     def totals(self) -> dict[str, int]:
         """Cumulative points after the last closed round (0 for everyone before)."""
         if not self.rounds:
@@ -54,7 +50,3 @@ def public_order(players: list[str], guests) -> list[str]:
 
 def zero_counts() -> dict[str, int]:
     return {t: 0 for t in TYPES}
-
-
-def parsed(tokens: list[str]) -> tuple[list[Action], list[Guess]]:
-    return split_tokens(tokens)

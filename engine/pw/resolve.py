@@ -36,7 +36,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
             kind = action.type
             if kind == "swap":
                 target = action.target
-                swaps_on[target if role[target] == "player" else partner[target]] += 1  # g.pair_of(target)
+                swaps_on[target if role[target] == "player" else partner[target]] += 1  # the player of its pair
             try:
                 counts[kind] += 1
             except KeyError:
@@ -56,7 +56,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
         targets = []
         for action in acts:
             target = action.target
-            pair = target if role[target] == "player" else partner[target]  # g.pair_of(target)
+            pair = target if role[target] == "player" else partner[target]  # the player of its pair
             if pair in swapped_set:
                 target = partner[target]
             targets.append(target)
