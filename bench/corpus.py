@@ -243,7 +243,7 @@ def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
     """A fresh database holding ``chosen`` (one Store.append per command); the event count.
 
     With ``snapshots`` each finished match also gets the snapshot the CLI stores when a
-    match finishes (``projections.app.Application.execute``)."""
+    match finishes (``projections.application.Application.execute``)."""
     from matchledger.ledger.store import Store
     from matchledger.projections import snapshots as snapshot_codec
 

@@ -52,14 +52,7 @@ def run_script_lines(lines: list[str], source: str, *, atomic: bool, quiet: bool
                     raise click.ClickException(f"{source} line {number} ({line}): exit code {exc.exit_code}") from None
             executed += 1
 
-    if atomic:
-        try:
-            with application.store.transaction():
-                run_all()
-        except BaseException:
-            application.forget()
-            raise
-    else:
+    with application.atomic() if atomic else contextlib.nullcontext():
         run_all()
     return executed
 

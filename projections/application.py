@@ -12,6 +12,7 @@ view.  Verification has one implementation (:mod:`.verification`), used by `veri
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
@@ -231,6 +232,17 @@ class Application:
         self.store.save_snapshot(match_id, seq, digest, snapshots.revision(), body)
         self._snapshot_seq[match_id] = seq
         return seq
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Every command executed inside is written together, or none is (the cached
+        states are dropped when they are rolled back)."""
+        try:
+            with self.store.transaction():
+                yield
+        except BaseException:
+            self.forget()
+            raise
 
     def checkpoint_all(self) -> dict[str, int]:
         """:meth:`checkpoint` of every match, all in one transaction."""

@@ -7,7 +7,7 @@ and otherwise ignored (the match is replayed from its first event):
   the log, even a consistent rewrite, makes it stale);
 - it was written by the same engine revision (a hash of the engine's source, the event
   types and this module), so a rules fix never reads results the old code computed;
-- it decodes into the game's exactly-typed state (``RoundsGame.STATE_TYPE``).
+- it decodes into the game's exactly-typed state (``Game.STATE_TYPE``).
 
 ``verify`` never starts from a snapshot, and reports one that differs from the state the
 log gives.  Tests hold snapshot + tail equal to a full rebuild, state and read models.
