@@ -183,12 +183,16 @@ class Store:
         (see ``_read``), so that verify names the row rather than failing to read it."""
         return list(starmap(StoredEvent, self._read(_ROW_COLUMNS, match_id, after, upto, replace_bad_utf8=True)))
 
+    def unknown_match(self, match_id: str) -> UnknownMatch:
+        """The error for a match this store does not hold (the one place it is worded)."""
+        return UnknownMatch(f"no match {match_id!r} in {self.path!r}")
+
     def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
         """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
         # The replay hot path: only the two columns the fold needs, no row objects.
         pairs = self._read("seq, body", match_id, after, upto, replace_bad_utf8=False)
         if not pairs and after == 0 and not self.has_match(match_id):
-            raise UnknownMatch(f"no match {match_id!r} in {self.path!r}")
+            raise self.unknown_match(match_id)
         events = []
         for seq, body in pairs:
             try:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 import msgspec
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, MatchState, View
-from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, UnknownMatch
+from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
@@ -97,7 +97,7 @@ class Application:
         """(seq, hash) of the match's last event; UnknownMatch when there is none."""
         head = self.store.head(match_id)
         if head is None:
-            raise UnknownMatch(f"no match {match_id!r} in {self.location!r}")
+            raise self.store.unknown_match(match_id)
         return head
 
     def check_at(self, match_id: str, at: int | None) -> None:
