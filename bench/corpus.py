@@ -27,7 +27,7 @@ from pathlib import Path
 
 from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.ledger.events import Event
-from matchledger.projections.fold import InMemoryMatch, play, replay
+from matchledger.projections.fold import InMemoryMatch, play
 
 from matchledger import engine
 
@@ -242,12 +242,14 @@ def _renamed(create: CreateMatch, mid: str) -> CreateMatch:
 def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
     """A fresh database holding ``chosen`` (one Store.append per command); the event count.
 
-    With ``snapshots`` each finished match also gets the snapshot the CLI stores when a
-    match finishes (``projections.application.Application.execute``)."""
+    With ``snapshots`` each finished match also gets the checkpoint the CLI records when
+    a match finishes (``Application.execute``): its snapshot, and the event that vouches
+    for it."""
     from matchledger.ledger.store import Store
-    from matchledger.projections import snapshots as snapshot_codec
+    from matchledger.projections.application import Application
 
     store = Store(path)
+    app = Application(store, actor="bench", clock=lambda: RECORDED_AT)
     count = 0
     try:
         with store.transaction():
@@ -256,14 +258,13 @@ def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
                 seq = 1
                 groups, state = play_with_state(template, mid)
                 for group in groups:
-                    rows = store.append(mid, seq, group, actor="bench", recorded_at=RECORDED_AT)
+                    store.append(mid, seq, group, actor="bench", recorded_at=RECORDED_AT)
                     seq += len(group)
+                if snapshots and state.finished:
+                    app.checkpoint(mid)
+                    app.forget(mid)  # a database of many matches: keep none of them in memory
+                    seq += 1
                 count += seq - 1
-                if snapshots and state.finished and snapshot_codec.can_snapshot(state):
-                    # the state as the CLI holds it: folded from the stored, decoded events
-                    state = replay(mid, store.events(mid))
-                    last = rows[-1]
-                    store.save_snapshot(mid, last.seq, last.hash, snapshot_codec.revision(), snapshot_codec.encode_state(state))
     finally:
         store.close()
     return count

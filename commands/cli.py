@@ -32,7 +32,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "outcome": ("read", "outcome_cmd", "Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset."),
     "reveals": ("read", "reveals_cmd", "What was announced at each round's close (and, with --as, that participant's private notices)."),
     "knowledge": ("read", "knowledge_cmd", "Everything PARTICIPANT may know: the public record, their own moves, their private notices."),
-    "log": ("read", "log_cmd", "The match's events in order, with who recorded them and when (host/auditor view)."),
+    "log": ("read", "log_cmd", "The match's events in order, with who recorded them and when."),
     "head": ("read", "head_cmd", "The match's head (last seq and hash) to publish, so truncation can be caught later."),
     "verify": ("audit", "verify_cmd", "Check the hash chain, then replay and re-derive every announcement."),
     "audit": ("audit", "audit_cmd", "An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement."),

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.picture import picture_svg, pictures_of, read_models
@@ -59,12 +58,6 @@ def render_cmd(match_id, public, as_participant, at, output):
     click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
 
 
-def _detail(view, body: dict) -> str:
-    """What a view may read about an event: the host everything `log` shows; the public
-    and participants only the event's kind (the read models carry the rest)."""
-    return event_summary(body) if view.is_host else ""
-
-
 @click.command("report")
 @click.argument("match_id", metavar="MATCH")
 @view_options
@@ -73,8 +66,9 @@ def report_cmd(match_id, public, as_participant, output):
     """Write a self-contained HTML page to step through the match event by event.
 
     The page needs no network: buttons, a slider or the arrow keys step through the
-    board or table, the reveals, the scores and the outcome in the chosen view.
-    FILE.html#seq=N opens at event N.
+    board or table, the reveals, the scores and the outcome in the chosen view.  A public
+    or participant page steps only through the events that view may know of (as `log`
+    --public or --as lists them).  FILE.html#seq=N opens at event N.
 
     \b
     Examples:
@@ -85,11 +79,11 @@ def report_cmd(match_id, public, as_participant, output):
     application = app()
     view, steps = application.history(match_id, public=public, participant=as_participant)
     frames = []
-    for row, state in steps:
+    for row, state, shown in steps:
         if not frames:
             pictures_of(state.game)  # fails early for a game without pictures
         models = read_models(application.game_of(state), state, view)
-        frames.append(Step.of(row.seq, row.kind, _detail(view, decode_json(row.body)), models))
+        frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)
     _write(output, html.encode("utf-8"))
     click.echo(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import click
 from matchledger.engine.commands import RecordOutcome
-from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
@@ -90,7 +89,7 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
     if announced is None:
         _show("outcome", match_id, at, as_json, public, as_participant)
         return
-    if at is not None or public or as_participant or as_json:
+    if at is not None or public or as_participant is not None or as_json:
         raise MalformedInput("--announced records results; it takes no --at, --public, --as or --json")
     payload = load_json_object(announced, "announced outcome")
     rows = app().execute(match_id, RecordOutcome(payload))
@@ -99,16 +98,23 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
 
 @click.command("log")
 @click.argument("match_id", metavar="MATCH")
+@view_options
 @read_options
-def log_cmd(match_id, at, as_json):
-    """The match's events in order, with who recorded them and when (host/auditor view).
+def log_cmd(match_id, public, as_participant, at, as_json):
+    """The match's events in order, with who recorded them and when.
+
+    The host sees every event whole.  With --public only the events everyone may know
+    of (the match's creation and rules, each close, turn and outcome), with --as a
+    participant also their own submissions and contract and what became of them; each
+    shown with only what that view may see of it.
 
     \b
     Examples:
       matchledger log m1
       matchledger log m1 --json --at 20
+      matchledger log m1 --as ann
     """
-    rows = app().log(match_id, at)
+    view, entries = app().log(match_id, at, public=public, participant=as_participant)
     if as_json:
         emit_json(
             [
@@ -117,20 +123,24 @@ def log_cmd(match_id, at, as_json):
                     "kind": r.kind,
                     "recorded_at": r.recorded_at,
                     "actor": r.actor,
-                    "event": decode_json(r.body),
+                    "event": shown,
                     "prev_hash": r.prev_hash,
                     "hash": r.hash,
                 }
-                for r in rows
+                for r, shown in entries
             ]
         )
         return
     listing = [
-        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": event_summary(decode_json(r.body))}
-        for r in rows
+        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": event_summary(shown)}
+        for r, shown in entries
     ]
-    click.echo(f"log of {match_id}: {len(rows)} events, head {rows[-1].seq}:{rows[-1].hash[:16]}…")
-    click.echo("\n".join(table(listing)))
+    last = entries[-1][0] if entries else None
+    shown_head = f", head {last.seq}:{last.hash[:16]}…" if last is not None else ""
+    label = "" if view.is_host else f" (view: {view.label()})"
+    click.echo(f"log of {match_id}{label}: {len(entries)} events{shown_head}")
+    if entries:
+        click.echo("\n".join(table(listing)))
 
 
 @click.command("head")

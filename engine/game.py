@@ -38,6 +38,7 @@ from matchledger.ledger.events import (
     NoteAdded,
     OutcomeAnnounced,
     RuleAmended,
+    StateCheckpointed,
     SubmissionRecorded,
 )
 
@@ -289,6 +290,10 @@ class Game:
     @applies(NoteAdded)
     def _apply_note(self, state: MatchState, seq: int, event: NoteAdded, work) -> None:
         state.notes.append((seq, event.text))
+
+    @applies(StateCheckpointed)
+    def _apply_checkpoint(self, state: MatchState, seq: int, event: StateCheckpointed, work) -> None:
+        pass  # a record about the state, not a change of it
 
     # ------------------------------------------------------------------ read models
 

@@ -118,6 +118,17 @@ class NoteAdded(Event, frozen=True, kw_only=True):
     text: str
 
 
+class StateCheckpointed(Event, frozen=True, kw_only=True):
+    """The state the log gives after event ``seq`` was stored as a snapshot by engine
+    ``revision``; ``digest`` is the sha256 of the snapshot's bytes.  The digest, chained
+    like every event, is what lets a read start from that snapshot: a cached state is
+    trusted only when the log vouches for it."""
+
+    seq: int
+    revision: str
+    digest: str
+
+
 AnyEvent = Union[
     MatchCreated,
     ContractRecorded,
@@ -130,6 +141,7 @@ AnyEvent = Union[
     SubmissionCorrected,
     RoundReopened,
     NoteAdded,
+    StateCheckpointed,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}

@@ -231,14 +231,14 @@ class Store:
 
     # ---- snapshots (a cache of folded states; see projections/snapshots.py)
 
-    def snapshot(self, match_id: str, revision: str, upto: int | None = None) -> tuple[int, bytes, int] | None:
-        """(seq, body, the log's last seq) of the match's stored snapshot if it was
-        written by ``revision`` after an event still in the log with the same hash (and
-        at or before ``upto``).  The last seq spares a read of an empty tail."""
+    def snapshot(self, match_id: str, revision: str, upto: int | None = None) -> tuple[int, bytes, str] | None:
+        """(seq, body, hash of event seq) of the match's stored snapshot if it was written
+        by ``revision`` after an event still in the log with the same hash (and at or
+        before ``upto``).  Only a cache: the log must vouch for it before it is used."""
         self._flush_for(match_id)
         sql = (
-            "SELECT s.seq, s.body, (SELECT max(seq) FROM events WHERE match_id = s.match_id) "
-            "FROM snapshots s JOIN events e ON e.match_id = s.match_id AND e.seq = s.seq AND e.hash = s.hash "
+            "SELECT s.seq, s.body, s.hash FROM snapshots s "
+            "JOIN events e ON e.match_id = s.match_id AND e.seq = s.seq AND e.hash = s.hash "
             "WHERE s.match_id = ? AND s.revision = ?"
         )
         params: list = [match_id, revision]

@@ -48,6 +48,8 @@ def parse_head(text: str) -> tuple[int, str]:
     seq_text, sep, digest = text.partition(":")
     if not sep or not seq_text.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise MalformedInput(f"--head must be SEQ:HASH with a 64-digit lowercase hex hash, got {text!r}")
+    if int(seq_text) < 1:
+        raise MalformedInput(f"--head {text!r}: events are numbered from 1")
     return int(seq_text), digest
 
 
@@ -56,14 +58,22 @@ def verify_chain(
     rows: Sequence[StoredEvent],
     head: tuple[int, str] | None = None,
     decoded: list | None = None,
+    after: tuple[int, str] = (0, GENESIS_HASH),
 ) -> list[Finding]:
     """The first finding in ``rows`` (the match's rows in seq order, as ``Store.rows``
     reads them), else the finding against ``head`` if one is given, else [].
+
+    ``after``: the (seq, hash) of the event ``rows`` follow; by default the chain's
+    start.  A read that starts from a state the log vouches for checks only the rows
+    after it, continuing from that event's hash.
 
     Bodies are decoded up to the first finding; pass a list as ``decoded`` to keep the
     (seq, event) pairs of the rows before it (every row of an intact log) for a replay
     that follows, so nothing is decoded twice.
     """
+    after_seq, after_hash = after
+    if head is not None and after_seq:
+        raise ValueError("a published head is checked against the whole chain")
     if not rows:
         return _head_finding(match_id, (), head)
     match_ids, seqs, kinds, bodies, recorded_ats, actors, prev_hashes, hashes = zip(*map(astuple, rows))
@@ -72,7 +82,10 @@ def verify_chain(
     # hashes (link, own), then its body (decodes, kind).  The first failure is the
     # finding.  ``placed`` and ``hashed`` count the leading rows that pass so far.
     size = len(rows)
-    placed = min(_first_mismatch(match_ids, (match_id,) * size), _first_mismatch(seqs, tuple(range(1, size + 1))))
+    placed = min(
+        _first_mismatch(match_ids, (match_id,) * size),
+        _first_mismatch(seqs, tuple(range(after_seq + 1, after_seq + size + 1))),
+    )
     match_id_json = encode(match_id)
     recomputed = tuple(
         [
@@ -80,7 +93,7 @@ def verify_chain(
             for seq, kind, body, recorded_at, actor, prev_hash in zip(seqs[:placed], kinds, bodies, recorded_ats, actors, prev_hashes)
         ]
     )
-    linked = _first_mismatch(prev_hashes[:placed], (GENESIS_HASH, *hashes)[:placed])
+    linked = _first_mismatch(prev_hashes[:placed], (after_hash, *hashes)[:placed])
     hashed = min(linked, _first_mismatch(recomputed, hashes[:placed]))
     events = []
     finding = None
@@ -95,23 +108,26 @@ def verify_chain(
             break
         events.append(event)
     if finding is None and hashed < size:
-        finding = _envelope_finding(match_id, rows, hashed, recomputed)
+        finding = _envelope_finding(match_id, rows, hashed, recomputed, after)
     if decoded is not None:
         decoded += zip(seqs, events)
     return [finding] if finding is not None else _head_finding(match_id, hashes, head)
 
 
-def _envelope_finding(match_id: str, rows: Sequence[StoredEvent], index: int, recomputed: Sequence[str]) -> Finding:
+def _envelope_finding(
+    match_id: str, rows: Sequence[StoredEvent], index: int, recomputed: Sequence[str], after: tuple[int, str]
+) -> Finding:
     """The finding at ``rows[index]``, the first row whose place in the chain or own hash
     fails a check (every row before it passes all of them)."""
     row = rows[index]
+    expected = after[0] + index + 1
     if row.match_id != match_id:
         return Finding(match_id, row.seq, f"row belongs to match {row.match_id!r}, spliced in")
-    if row.seq != index + 1:
-        if row.seq > index + 1:
-            return Finding(match_id, index + 1, f"event {index + 1} is missing (next stored seq is {row.seq})")
-        return Finding(match_id, row.seq, f"seq {row.seq} appears out of order after seq {index}")
-    prev_hash = rows[index - 1].hash if index else GENESIS_HASH
+    if row.seq != expected:
+        if row.seq > expected:
+            return Finding(match_id, expected, f"event {expected} is missing (next stored seq is {row.seq})")
+        return Finding(match_id, row.seq, f"seq {row.seq} appears out of order after seq {expected - 1}")
+    prev_hash = rows[index - 1].hash if index else after[1]
     if row.prev_hash != prev_hash:
         # The row before was changed and re-hashed (it verifies alone), or this row
         # was moved here from elsewhere: either way the link between them is broken.

@@ -19,7 +19,9 @@ from typing import Any, Callable, Iterator
 import msgspec
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, MatchState, View
-from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
+from matchledger.ledger.codec import decode_json
+from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.events import StateCheckpointed
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
@@ -29,18 +31,14 @@ from matchledger import engine
 from . import snapshots
 from .audit import audit_report
 from .comparison import Comparison, Side, compare
-from .fold import Replayer
+from .fold import Replayer, replay
+from .reading import Cursor, Reader
 from .rescore import rescore
 from .verification import MatchReport, VerifiedExport, verify_stored
-from .views import resolve_view
+from .views import event_view, resolve_view
 
 #: The read models a front door may ask for by name.
 READ_MODELS = ("status", "scores", "outcome", "reveals", "knowledge")
-
-#: Events folded since the last snapshot after which a command writes a new one (a
-#: finished match gets one after every command).
-SNAPSHOT_EVERY = 64
-
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
@@ -80,8 +78,8 @@ class Application:
         self.actor = actor
         self.clock = clock
         self.use_snapshots = use_snapshots
-        self._replayers: dict[str, Replayer] = {}
-        self._snapshot_seq: dict[str, int] = {}  # match -> seq of its snapshot known here
+        #: how every state is read: chain checked, from a snapshot only when the log vouches for it
+        self.reader = Reader(store, use_snapshots)
 
     # ------------------------------------------------------------------ matches
 
@@ -94,15 +92,17 @@ class Application:
         return self.store.match_ids()
 
     def head(self, match_id: str) -> tuple[int, str]:
-        """(seq, hash) of the match's last event; UnknownMatch when there is none."""
-        head = self.store.head(match_id)
-        if head is None:
-            raise self.store.unknown_match(match_id)
-        return head
+        """(seq, hash) of the match's last event, to publish (the chain checked: a head
+        is published to pin a log, never a broken one); UnknownMatch when there is none."""
+        last = self.reader.checked(match_id)[0][-1]
+        return last.seq, last.hash
 
     def check_at(self, match_id: str, at: int | None) -> None:
         """``--at SEQ`` must name an event of the match."""
-        last = self.head(match_id)[0]
+        head = self.store.head(match_id)
+        if head is None:
+            raise self.store.unknown_match(match_id)
+        last = head[0]
         if at is not None and not 1 <= at <= last:
             raise MalformedInput(f"--at {at} is outside match {match_id!r} (events 1 to {last})")
 
@@ -112,25 +112,9 @@ class Application:
     # ------------------------------------------------------------------ reading
 
     def state(self, match_id: str, at: int | None = None) -> MatchState:
-        """The match after its last event, or after event ``at``."""
-        if at is not None:
-            self.check_at(match_id, at)
-            replayer, caught_up = self._start(match_id, upto=at)
-            if not caught_up:
-                replayer.feed_all(self.store.events(match_id, after=replayer.last_seq, upto=at))
-            return replayer.state
-        replayer = self._replayers.get(match_id)
-        caught_up = False
-        if replayer is None or replayer.state is None:
-            replayer, caught_up = self._start(match_id)
-            self._replayers[match_id] = replayer
-        if not caught_up:
-            replayer.feed_all(self.store.events(match_id, after=replayer.last_seq))
-        if replayer.state is None:  # the match has no events: there is no such match
-            self._replayers.pop(match_id, None)
-            self.head(match_id)
-            raise CorruptLog(f"match {match_id!r} has no events")
-        return replayer.state
+        """The match after its last event, or after event ``at``, as its log gives it
+        (the chain checked: see :mod:`.reading`)."""
+        return self.reader.state(match_id, at)
 
     def read(
         self, match_id: str, model: str, *, public: bool = False, participant: str | None = None, at: int | None = None
@@ -143,10 +127,14 @@ class Application:
         data = game.knowledge(state, view.participant) if model == "knowledge" else getattr(game, model)(state, view)
         return Reading(state, view, data)
 
-    def log(self, match_id: str, at: int | None = None) -> list[StoredEvent]:
-        """The match's stored events (up to ``at``), for the host and auditors."""
+    def log(
+        self, match_id: str, at: int | None = None, *, public: bool = False, participant: str | None = None
+    ) -> tuple[View, list[tuple[StoredEvent, dict]]]:
+        """The match's events (up to ``at``) that the view may know of, each with what it
+        may see of it: every event whole for the host (its stored body)."""
         self.check_at(match_id, at)
-        return self.store.rows(match_id, upto=at)
+        view = self.view(self.state(match_id), public=public, participant=participant)
+        return view, [(row, shown) for row, _state, shown in self._steps(match_id, view, at)]
 
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
         """``participant``'s score line by line (the host's view)."""
@@ -160,26 +148,29 @@ class Application:
 
     def history(
         self, match_id: str, *, public: bool = False, participant: str | None = None
-    ) -> tuple[View, Iterator[tuple[StoredEvent, MatchState]]]:
+    ) -> tuple[View, Iterator[tuple[StoredEvent, MatchState, dict]]]:
         """The view asked for (checked against the match as it stands) and every event
-        with the state right after it, from the first event on (one state object, folded
-        further at each step: use it before asking for the next)."""
+        that view may know of, with the state right after it and what the view may see
+        of the event (one state object, folded further at each step: use it before
+        asking for the next)."""
         view = self.view(self.state(match_id), public=public, participant=participant)
-        rows = self.store.rows(match_id)
+        return view, self._steps(match_id, view)
 
-        def steps() -> Iterator[tuple[StoredEvent, MatchState]]:
-            replayer = Replayer(match_id)
-            for row in rows:
-                yield row, replayer.feed(row.seq, row.event())
-
-        return view, steps()
+    def _steps(self, match_id: str, view: View, at: int | None = None) -> Iterator[tuple[StoredEvent, MatchState, dict]]:
+        rows, events = self.reader.checked(match_id, at)
+        replayer = Replayer(match_id)
+        for row, (seq, event) in zip(rows, events):
+            shown = decode_json(row.body) if view.is_host else event_view(view, event, replayer.state)
+            state = replayer.feed(seq, event)
+            if shown is not None:
+                yield row, state, shown
 
     def rescore(self, match_id: str, options: dict[str, str]) -> Rescored:
         """The host's outcome as recorded and under other option values (nothing written)."""
         state = self.state(match_id)
         game = self.game_of(state)
         overrides = {key: game.parse_option(key, value) for key, value in options.items()}
-        alternative = rescore(match_id, self.store.events(match_id), overrides)
+        alternative = rescore(match_id, self.reader.checked(match_id)[1], overrides)
         return Rescored(overrides, game.outcome(state, HOST), game.outcome(alternative, HOST))
 
     # ------------------------------------------------------------------ writing
@@ -193,44 +184,52 @@ class Application:
         return self.store.append(cmd.match_id, 1, events, actor=self.actor, recorded_at=self.clock())
 
     def execute(self, match_id: str, cmd) -> list[StoredEvent]:
-        """Decide ``cmd`` against the match as its log gives it and record the events."""
-        state = self.state(match_id)
+        """Decide ``cmd`` against the match as its log gives it and record the events;
+        the command that finishes a match also records a checkpoint of its state."""
+        cursor = self.reader.cursor(match_id)
+        state = cursor.state
+        was_finished = state.finished
         decision = self.game_of(state).decision(state, cmd)
         try:
-            with self.store.transaction():  # the events and a snapshot due after them, together
-                rows = self.store.append(match_id, state.last_seq + 1, decision.events, actor=self.actor, recorded_at=self.clock())
-                replayer = self._replayers[match_id]
-                for row, work in zip(rows, decision.work):
-                    # Fed as a replay reads it (decoded from the stored body, dict keys in
-                    # the encoder's order), so the cached state is the replayed one
-                    # exactly; what deciding worked out (a round's resolution) comes along.
-                    replayer.feed(row.seq, row.event(), work)
-                if rows and self._snapshot_due(match_id, replayer.state):
-                    self._save_snapshot(replayer.state, rows[-1])
+            with self.store.transaction():  # the events and a checkpoint after them, together
+                rows = self.store.append(match_id, cursor.seq + 1, decision.events, actor=self.actor, recorded_at=self.clock())
+                # Folded as a replay reads them (decoded from the stored bodies, dict keys
+                # in the encoder's order), so the kept state is the replayed one exactly;
+                # what deciding worked out (a round's resolution) comes along.
+                cursor.follow(rows, decision.work)
+                if cursor.state.finished and not was_finished:
+                    rows += self._checkpoint(cursor)
         except BaseException:
-            self.forget(match_id)  # the cached state may hold events that were rolled back
+            self.reader.forget(match_id)  # the kept state may hold events that were rolled back
             raise
         return rows
 
     def checkpoint(self, match_id: str) -> int:
-        """Store a snapshot of the match as it stands, replayed from its first event (so
-        that it replaces a snapshot that is stale or wrong); the seq it was taken after."""
-        replayer = Replayer(match_id)
-        replayer.feed_all(self._events(match_id))
-        self._replayers[match_id] = replayer
-        state = replayer.state
+        """Record a checkpoint of the match as it stands, replayed from its first event
+        (so that it replaces a snapshot that is stale or wrong): the snapshot, and the
+        ``StateCheckpointed`` event that vouches for it; nothing new when the last event
+        already vouches for the stored snapshot.  The seq the snapshot's state follows."""
+        done = self.reader.vouched_snapshot_seq(match_id)
+        if done is not None:
+            return done
+        cursor = self.reader.replayed(match_id)
+        state = cursor.state
         if not snapshots.can_snapshot(state):
             raise IllegalMove(
                 f"match {match_id!r}: no snapshot can be stored (game {state.game!r} has none, or this "
                 "installation cannot read the engine's source to stamp its revision)"
             )
         try:
-            body = snapshots.encode_state(state)
+            snapshots.encode_state(state)
         except snapshots.SnapshotUnusable as exc:
             raise IllegalMove(str(exc)) from None
-        seq, digest = self.head(match_id)
-        self.store.save_snapshot(match_id, seq, digest, snapshots.revision(), body)
-        self._snapshot_seq[match_id] = seq
+        seq = cursor.seq
+        try:
+            with self.store.transaction():
+                self._checkpoint(cursor)
+        except BaseException:
+            self.reader.forget(match_id)
+            raise
         return seq
 
     @contextlib.contextmanager
@@ -250,19 +249,15 @@ class Application:
             return {match_id: self.checkpoint(match_id) for match_id in self.store.match_ids()}
 
     def forget(self, match_id: str | None = None) -> None:
-        """Drop cached states (after a rolled-back transaction)."""
-        if match_id is None:
-            self._replayers.clear()
-            self._snapshot_seq.clear()
-        else:
-            self._replayers.pop(match_id, None)
-            self._snapshot_seq.pop(match_id, None)
+        """Drop kept states (after a rolled-back transaction)."""
+        self.reader.forget(match_id)
 
     # ------------------------------------------------------------------ auditing
 
     def verify(self, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
         """Chain (and a published head), re-derivation, stored snapshot."""
-        self.head(match_id)
+        if self.store.head(match_id) is None:
+            raise self.store.unknown_match(match_id)
         return verify_stored(self.store, match_id, head)
 
     def verify_all(self, jobs: int = 1) -> Iterator[MatchReport]:
@@ -285,9 +280,7 @@ class Application:
 
     def export(self, match_id: str) -> tuple[bytes, int]:
         """The match's log as portable JSON Lines, and how many events it holds."""
-        rows = self.store.rows(match_id)
-        if not rows:
-            self.head(match_id)
+        rows = self.reader.checked(match_id)[0]
         return export_lines(rows), len(rows)
 
     def import_verified(self, export: VerifiedExport) -> list[StoredEvent]:
@@ -298,10 +291,7 @@ class Application:
         with self.store.transaction():
             self.store.append_rows(export.rows)
             if self.use_snapshots:
-                body = snapshots.encode_if_possible(export.state)
-                if body is not None:
-                    last = export.rows[-1]
-                    self.store.save_snapshot(export.match_id, last.seq, last.hash, snapshots.revision(), body)
+                self._store_imported_snapshot(export)
         return export.rows
 
     def diff(self, match_a: str, match_b: str, other_db: str | None = None) -> Comparison:
@@ -319,39 +309,33 @@ class Application:
 
     # ------------------------------------------------------------------ internals
 
-    def _events(self, match_id: str) -> list:
-        self.head(match_id)
-        return self.store.events(match_id)
+    def _checkpoint(self, cursor: Cursor) -> list[StoredEvent]:
+        """Store the snapshot of the cursor's state and append the event that vouches
+        for it ([] when the state cannot be stored: the match is read from its first
+        event then).  Inside the caller's transaction."""
+        body = snapshots.encode_if_possible(cursor.state) if self.use_snapshots else None
+        if body is None:
+            return []
+        seq, digest = cursor.seq, cursor.hash
+        event = StateCheckpointed(seq=seq, revision=snapshots.revision(), digest=snapshots.digest(body))
+        rows = self.store.append(cursor.match_id, seq + 1, [event], actor=self.actor, recorded_at=self.clock())
+        self.store.save_snapshot(cursor.match_id, seq, digest, snapshots.revision(), body)
+        cursor.follow(rows)
+        return rows
 
-    def _start(self, match_id: str, upto: int | None = None) -> tuple[Replayer, bool]:
-        """A replayer resumed from the match's snapshot when one is usable, else fresh;
-        and whether it already stands at the last event wanted (no tail to read)."""
-        if self.use_snapshots and snapshots.revision() is not None:
-            found = self.store.snapshot(match_id, snapshots.revision(), upto)
-            if found is not None:
-                seq, body, last_seq = found
-                try:
-                    state = snapshots.decode_state(body)
-                except snapshots.SnapshotUnusable:
-                    state = None  # a stale or unreadable cache: replay from the start
-                if state is not None and state.match_id == match_id and state.last_seq == seq:
-                    if upto is None:
-                        self._snapshot_seq[match_id] = seq
-                    return Replayer.resume(state), seq == (last_seq if upto is None else upto)
-        if upto is None:
-            self._snapshot_seq.setdefault(match_id, 0)
-        return Replayer(match_id), False
-
-    def _snapshot_due(self, match_id: str, state: MatchState) -> bool:
-        if not self.use_snapshots or not snapshots.can_snapshot(state):
-            return False
-        return state.finished or state.last_seq - self._snapshot_seq.get(match_id, 0) >= SNAPSHOT_EVERY
-
-    def _save_snapshot(self, state: MatchState, last: StoredEvent) -> None:
+    def _store_imported_snapshot(self, export: VerifiedExport) -> None:
+        """The snapshot an imported log's last checkpoint vouches for, if this engine
+        encodes the replayed state to exactly those bytes (else reads replay it)."""
+        revision = snapshots.revision()
+        checkpoints = [(row, row.event()) for row in export.rows if row.kind == "StateCheckpointed"]
+        if not checkpoints or revision is None:
+            return
+        row, event = checkpoints[-1]
+        if event.revision != revision:
+            return
+        state = replay(export.match_id, [(r.seq, r.event()) for r in export.rows], upto=event.seq)
         body = snapshots.encode_if_possible(state)
-        if body is not None:
-            self.store.save_snapshot(last.match_id, last.seq, last.hash, snapshots.revision(), body)
-            self._snapshot_seq[last.match_id] = last.seq
+        if body is not None and snapshots.digest(body) == event.digest:
+            self.store.save_snapshot(export.match_id, event.seq, export.rows[event.seq - 1].hash, revision, body)
 
-
-__all__ = ["Application", "Audit", "Comparison", "Finding", "MatchReport", "READ_MODELS", "Reading", "Rescored", "SNAPSHOT_EVERY", "utc_now"]
+__all__ = ["Application", "Audit", "Comparison", "Finding", "MatchReport", "READ_MODELS", "Reading", "Rescored", "utc_now"]

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Sequence
 import msgspec
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import MatchledgerError
-from matchledger.ledger.events import Event, OutcomeAnnounced
+from matchledger.ledger.events import Event, OutcomeAnnounced, StateCheckpointed
 from matchledger.ledger.verify import Finding
 
 from . import snapshots
@@ -76,6 +76,10 @@ def rederive(
                 if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
                     return [_snapshot_finding(match_id, seq)]
                 continue
+            if isinstance(event, StateCheckpointed):
+                found = _checkpoint_finding(match_id, seq, event, snapshot_seq, snapshot_body)
+                if found is not None:
+                    return [found]
             expected = replayer.feed_and_rederive(seq, event)
             if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
                 return [_snapshot_finding(match_id, seq)]
@@ -101,6 +105,26 @@ def rederive(
         except MatchledgerError as exc:
             return [Finding(match_id, seq, f"replay stops here: {exc}")]
     return []
+
+
+def _checkpoint_finding(
+    match_id: str, seq: int, event: StateCheckpointed, snapshot_seq: int | None, snapshot_body: bytes
+) -> Finding | None:
+    """A checkpoint records the state right before it; and the stored snapshot of that
+    state, by this engine, must be the very bytes it vouches for (reads trust nothing else)."""
+    if event.seq != seq - 1:
+        return Finding(match_id, seq, f"the checkpoint records the state after event {event.seq}, not the event before it")
+    if snapshot_seq == event.seq and event.revision == snapshots.revision() and snapshots.digest(snapshot_body) != event.digest:
+        return Finding(
+            match_id,
+            seq,
+            f"the stored snapshot after event {event.seq} is not the one this checkpoint vouches for (reads "
+            "ignore it; `matchledger checkpoint` replaces it)",
+            "digest",
+            snapshots.digest(snapshot_body),
+            event.digest,
+        )
+    return None
 
 
 def _snapshot_finding(match_id: str, seq: int) -> Finding:

@@ -118,6 +118,11 @@ def encode_state(state: MatchState) -> bytes:
         raise SnapshotUnusable(f"the state of {state.match_id!r} cannot be stored as a snapshot: {exc}") from None
 
 
+def digest(body: bytes) -> str:
+    """What a ``StateCheckpointed`` event records of a snapshot's bytes (sha256, hex)."""
+    return hashlib.sha256(body).hexdigest()
+
+
 def encode_if_possible(state: MatchState) -> bytes | None:
     """``encode_state``, or None when ``state`` cannot be stored (a cache: the command is
     recorded all the same, and reads replay from the first event)."""

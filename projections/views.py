@@ -1,20 +1,35 @@
-"""Views: choosing who is looking, and every read model of a match in every view."""
+"""Views: choosing who is looking, what of each event they may see, and every read model
+of a match in every view."""
 
 from __future__ import annotations
 
+import msgspec
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View, as_participant
 from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.events import (
+    ContractRecorded,
+    Event,
+    MatchCreated,
+    OutcomeAnnounced,
+    RoundClosed,
+    RoundReopened,
+    RuleAmended,
+    SubmissionCorrected,
+    SubmissionRecorded,
+    SubmissionVoided,
+    TurnResolved,
+)
 
 from matchledger import engine
 
 
 def resolve_view(state: MatchState, *, public: bool = False, participant: str | None = None) -> View:
     """The host's view, the public's, or that of ``participant`` (who must be one)."""
-    if public and participant:
+    if public and participant is not None:
         raise MalformedInput("give either --public or --as PARTICIPANT, not both")
     if public:
         return PUBLIC
-    if participant:
+    if participant is not None:  # an empty name too: a wrapper passing an empty variable gets an error, never the host's view
         return as_participant(state.require_participant(participant, flag="--as"))
     return HOST
 
@@ -30,3 +45,39 @@ def all_read_models(state: MatchState) -> dict[str, object]:
     for participant in state.participants:
         models[f"knowledge:{participant}"] = game.knowledge(state, participant)
     return models
+
+
+def event_view(view: View, event: Event, before: MatchState | None) -> dict | None:
+    """What ``view`` may see of ``event`` (``before``: the match just before it): the
+    whole event for the host; for anyone else an allow-listed part, or None when the
+    event is not theirs to know of at all.  Everyone sees that the match was created and
+    under which rules, every close, turn, reopening and outcome (what they announced is
+    in the read models, per view); a participant also sees their own submissions and
+    contract and what became of them.  Other people's submissions, resubmissions, voids
+    and corrections, the host's notes and checkpoints are never shown: their count and
+    timing would tell what the rules do not announce."""
+    if view.is_host:
+        return msgspec.to_builtins(event)
+    kind = type(event).__name__
+    if isinstance(event, MatchCreated):
+        return {"type": kind, "game": event.game, "players": list(event.players), "options": msgspec.to_builtins(event.options)}
+    if isinstance(event, RoundClosed):
+        return {"type": kind, "round": event.round, "source": event.source}
+    if isinstance(event, TurnResolved):
+        return {"type": kind, "turn": event.turn, "participant": event.participant}
+    if isinstance(event, OutcomeAnnounced):
+        return {"type": kind, "source": event.source}
+    if isinstance(event, RuleAmended):
+        return msgspec.to_builtins(event)
+    if isinstance(event, RoundReopened):
+        return {"type": kind, "round": event.round}
+    me = view.participant
+    if me is None:
+        return None
+    if isinstance(event, (SubmissionRecorded, ContractRecorded)) and event.participant == me:
+        return msgspec.to_builtins(event)
+    if isinstance(event, (SubmissionVoided, SubmissionCorrected)) and before is not None:
+        target = before.submission_at(event.target_seq)
+        if target is not None and target.participant == me:
+            return msgspec.to_builtins(event)
+    return None

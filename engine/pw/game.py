@@ -12,7 +12,7 @@ from matchledger.ledger.events import MatchCreated
 
 from . import views
 from .explain import explain
-from .model import PWState, RoundResult
+from .model import PWState, RoundResult, public_order
 from .resolve import resolve
 from .validation import check_setup, check_submission, parse_contract
 
@@ -34,13 +34,12 @@ class ParallelWorlds(RoundsGame):
 
     def build_setup(self, cmd, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
         setup = check_setup(list(cmd.players), dict(cmd.setup))
-        players = list(cmd.players)
-        return players + [setup["pairs"][p] for p in players], setup
+        return public_order(cmd.players, setup["pairs"].values()), setup
 
     def participants_from(self, created: MatchCreated) -> list[str]:
-        # Players as listed, then guests in the order of their partners (host-only order).
-        pairs = created.setup["pairs"]
-        return list(created.players) + [pairs[p] for p in created.players]
+        # Players as listed, then guests by name: an order that says nothing of who is
+        # whose partner, so no list, message or loop over participants can tell it.
+        return public_order(created.players, created.setup["pairs"].values())
 
     def init_game(self, state: MatchState) -> PWState:
         pairs = state.setup["pairs"]

@@ -43,8 +43,8 @@ class PWState:
 
 
 def public_order(players: list[str], guests) -> list[str]:
-    """An order that does not depend on the pairing: players as listed, then guests by name.
-    (``MatchState.participants`` lists guests in their partners' order, which is host-only.)"""
+    """An order that does not depend on the pairing: players as listed, then guests by
+    name (``MatchState.participants`` is in this order)."""
     return list(players) + sorted(guests)
 
 

@@ -62,8 +62,16 @@ def last_notice_points(state: MatchState, participant: str) -> tuple[int, int]:
     return n["own_points"], n["partner_points"]
 
 
+#: What a public award says: only the award, never the score behind it (rules, "Public at
+#: the end": no scores, no pair).  Contract results are announced as they are.
+PUBLIC_REASONS = {"tol": "ToL", "tol_shard": "bonus shard", "ec": "EC"}
+#: The public list's order within one player: the host's order says which pair ranks better.
+KIND_ORDER = ("tol", "tol_shard", "shards", "mark", "ec")
+
+
 def public_awards(state: MatchState, end: Endgame | None = None) -> list[dict]:
-    """Player-level awards only: participant (a player), kind, shards, reason.
+    """Player-level awards only, as announced: participant (a player), kind, shards,
+    the award as its reason; players as listed, each one's awards by kind.
     ``end``: the finished match's :func:`endgame`, when the caller has it already."""
     if not finished(state):
         return []
@@ -73,9 +81,10 @@ def public_awards(state: MatchState, end: Endgame | None = None) -> list[dict]:
         entry = {"participant": award["participant"], "kind": award["kind"]}
         if "shards" in award:
             entry["shards"] = award["shards"]
-        entry["reason"] = award["reason"]
+        entry["reason"] = PUBLIC_REASONS.get(award["kind"], award["reason"])
         out.append(entry)
-    return out
+    seat = {player: index for index, player in enumerate(state.players)}
+    return sorted(out, key=lambda a: (seat[a["participant"]], KIND_ORDER.index(a["kind"])))
 
 
 # --------------------------------------------------------------------------- read models

@@ -1,5 +1,6 @@
-"""The one-line summary of an event that `log` lists and the host's replay page shows
-beside each step: what the event says, and why for amendments and corrections."""
+"""The one-line summary of an event that `log` lists and the replay page shows beside
+each step: what the event says, and why for amendments and corrections.  It is given
+what the view may see of the event (``projections.views.event_view``), never more."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ _SUMMARIES = {
     "RuleAmended": lambda b: f"{b['option']}={b['value']!r} from round {b['from_round']} — {b['reason']}",
     "SubmissionVoided": lambda b: f"voids seq {b['target_seq']} — {b['reason']}",
     "SubmissionCorrected": lambda b: f"corrects seq {b['target_seq']} to {' '.join(b['tokens'])} — {b['reason']}",
-    "RoundReopened": lambda b: f"round {b['round']} reopened — {b['reason']}",
+    "RoundReopened": lambda b: f"round {b['round']} reopened" + (f" — {b['reason']}" if "reason" in b else ""),
     "NoteAdded": lambda b: b["text"],
 }
 

@@ -105,7 +105,9 @@ def test_photographer_disputed_final_results(tmp_path):
     [finding] = report["matches"][0]["findings"]
     assert (finding["field"], finding["recorded"], finding["recomputed"]) == ("outcome.standings[0].total", 6, 4)
     seq = finding["seq"]
-    assert read_json(db, "log", "gd2")[-1]["seq"] == seq
+    log = read_json(db, "log", "gd2")
+    assert log[seq - 1]["kind"] == "OutcomeAnnounced"  # the host's results, then the checkpoint of the finished match
+    assert [e["kind"] for e in log[seq:]] == ["StateCheckpointed"]
     assert read_json(db, "audit", "gd2", expect=3)["host_announcements"][0]["seq"] == seq
 
 

@@ -28,6 +28,7 @@ import pytest
 from matchledger.engine.commands import Submit
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger import codec
+from matchledger.ledger.events import StateCheckpointed
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
@@ -155,7 +156,13 @@ def test_the_application_records_the_match_and_shows_every_seq_as_replayed(game,
                 assert store.rows(match_id) == rows, f"the rejected {rejected} wrote to the log"
             app.execute(match_id, command)
         pairs = store.events(match_id)
-        assert [codec.encode(event) for _seq, event in pairs] == [codec.encode(event) for event in match.events]
+        # the command that finishes the match is followed by the checkpoint that vouches for its snapshot
+        played = [codec.encode(event) for _seq, event in pairs if not isinstance(event, StateCheckpointed)]
+        assert played == [codec.encode(event) for event in match.events]
+        checkpoints = [event for _seq, event in pairs if isinstance(event, StateCheckpointed)]
+        assert len(checkpoints) == (1 if match.state.finished else 0)
+        if checkpoints:
+            assert isinstance(pairs[-1][1], StateCheckpointed) and checkpoints[0].seq == len(pairs) - 1
         for seq in range(1, len(pairs) + 1):
             expected = replay(match_id, pairs, upto=seq)
             at = app.state(match_id, at=seq)

@@ -44,7 +44,7 @@ def test_each_lca_close_resolves_its_round_once(monkeypatch, tmp_path):
         rows = app.execute("m1", CloseRound())
         assert len(calls) == 1 and calls[0][-1] == number  # round 3 also records the outcome
         calls.clear()
-    assert [row.kind for row in rows] == ["RoundClosed", "OutcomeAnnounced"]
+    assert [row.kind for row in rows] == ["RoundClosed", "OutcomeAnnounced", "StateCheckpointed"]
     replayed = replay("m1", app.store.events("m1"))
     assert len(calls) == 3  # a replay is handed no work: it resolves each round itself
     assert app.state("m1") == replayed

@@ -12,9 +12,10 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matchledger.ledger.events import StateCheckpointed
 from matchledger.ledger.store import Store
 from matchledger.projections import snapshots
-from matchledger.projections.application import SNAPSHOT_EVERY, Application
+from matchledger.projections.application import Application
 from matchledger.projections.fold import Replayer, play, replay
 from matchledger.projections.views import all_read_models
 
@@ -100,32 +101,47 @@ def _snapshot_rows(db) -> list[tuple]:
 
 
 def _fresh_state(db, match_id="card11", at=None, use_snapshots=True):
+    """The state a fresh read gives, and where that read started (the snapshot's seq,
+    0 for the first event)."""
     store = Store(db, create=False)
     try:
         app = Application(store, use_snapshots=use_snapshots)
-        return app.state(match_id, at), app
+        if at is not None:
+            return app.state(match_id, at), None
+        cursor = app.reader.cursor(match_id)
+        return cursor.state, cursor.resumed_from
     finally:
         store.close()
 
 
-def test_finishing_a_match_stores_a_snapshot_that_reads_start_from(finished):
+def _log(db, match_id="card11") -> list:
+    store = Store(db, create=False)
+    try:
+        return store.events(match_id)
+    finally:
+        store.close()
+
+
+def test_finishing_a_match_records_a_checkpoint_that_reads_start_from(finished):
     [(match_id, seq, event_hash, revision)] = _snapshot_rows(finished)
-    store = Store(finished, create=False)
-    head = store.head(match_id)
-    store.close()
-    assert (seq, event_hash) == head and revision == snapshots.revision()
-    state, app = _fresh_state(finished)
-    assert app._snapshot_seq["card11"] == seq  # resumed, not replayed
-    full, _ = _fresh_state(finished, use_snapshots=False)
-    assert state == full and _models(state) == _models(full)
+    pairs = _log(finished)
+    last_seq, checkpoint = pairs[-1]
+    assert isinstance(checkpoint, StateCheckpointed) and last_seq == seq + 1
+    assert (checkpoint.seq, checkpoint.revision) == (seq, revision) == (seq, snapshots.revision())
+    conn = sqlite3.connect(finished)
+    [(body,)] = conn.execute("SELECT body FROM snapshots").fetchall()
+    conn.close()
+    assert checkpoint.digest == snapshots.digest(bytes(body))  # the log vouches for exactly these bytes
+    state, resumed_from = _fresh_state(finished)
+    assert resumed_from == seq  # resumed, not replayed
+    full, from_start = _fresh_state(finished, use_snapshots=False)
+    assert from_start == 0 and state == full and _models(state) == _models(full)
 
 
-def test_at_before_the_snapshot_replays_from_the_start_and_after_it_resumes(finished):
+def test_at_before_the_checkpoint_replays_from_the_start_and_after_it_resumes(finished):
     [(_, seq, _, _)] = _snapshot_rows(finished)
-    store = Store(finished, create=False)
-    pairs = store.events("card11")
-    store.close()
-    for at in (1, seq // 2, seq - 1, seq):
+    pairs = _log(finished)
+    for at in (1, seq // 2, seq - 1, seq, seq + 1):
         state, _ = _fresh_state(finished, at=at)
         assert state == replay("card11", pairs, upto=at), at
 
@@ -150,14 +166,14 @@ def _put_snapshot(db, **changes) -> None:
     ],
     ids=["revision", "hash", "body-shape", "body-garbage", "seq"],
 )
-def test_a_snapshot_that_does_not_fit_is_ignored(finished, changes):
+def test_a_snapshot_the_log_does_not_vouch_for_is_ignored(finished, changes):
     store = Store(finished, create=False)
     if "seq" in changes:  # keep the hash consistent with the claimed seq
         changes["hash"] = store.rows("card11", upto=5)[-1].hash
     store.close()
     _put_snapshot(finished, **changes)
-    state, app = _fresh_state(finished)
-    assert app._snapshot_seq["card11"] == 0  # replayed from the first event
+    state, resumed_from = _fresh_state(finished)
+    assert resumed_from == 0  # replayed from the first event
     full, _ = _fresh_state(finished, use_snapshots=False)
     assert state == full
     assert read_json(finished, "outcome", "card11") == read_json(finished, "outcome", "card11", "--at", full.last_seq)
@@ -171,14 +187,14 @@ def test_a_snapshot_of_another_match_is_ignored(tmp_path, finished):
     conn.close()
     assert other_id != "card11"
     _put_snapshot(finished, body=body)  # card11's seq and hash, another match's state
-    state, app = _fresh_state(finished)
-    assert app._snapshot_seq["card11"] == 0 and state.match_id == "card11"
+    state, resumed_from = _fresh_state(finished)
+    assert resumed_from == 0 and state.match_id == "card11"
 
 
 def test_reading_never_creates_the_snapshots_table(tmp_path):
     db = tmp_path / "old.db"
     invoke(db, "new", "pw", "m1", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
-    assert _snapshot_rows(db) == []  # an unfinished, short match has none yet
+    assert _snapshot_rows(db) == []  # an unfinished match has none
     conn = sqlite3.connect(db)
     tables = conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
     conn.close()
@@ -187,15 +203,18 @@ def test_reading_never_creates_the_snapshots_table(tmp_path):
     assert db.read_bytes() == before and ("snapshots",) not in tables
 
 
-def test_a_long_match_gets_a_snapshot_every_so_many_events(tmp_path):
+def test_an_open_match_is_checkpointed_on_demand_and_read_from_there(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "new", "pw", "m1", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
-    for _ in range(SNAPSHOT_EVERY):  # resubmissions: the round stays open
+    for _ in range(5):  # resubmissions: the round stays open, and no command checkpoints it
         invoke(db, "submit", "m1", "ann", "gift:bob", "learn:yan")
-    [(_, seq, _, _)] = _snapshot_rows(db)
-    assert seq == SNAPSHOT_EVERY
-    state, app = _fresh_state(db, "m1")
-    assert app._snapshot_seq["m1"] == seq and state.last_seq == SNAPSHOT_EVERY + 1
+    assert _snapshot_rows(db) == [] and not any(isinstance(e, StateCheckpointed) for _s, e in _log(db, "m1"))
+    assert invoke(db, "checkpoint", "m1").output == "snapshot of 'm1' stored after event 6\n"
+    assert invoke(db, "checkpoint", "m1").output == "snapshot of 'm1' stored after event 6\n"  # nothing new
+    assert [type(e).__name__ for _s, e in _log(db, "m1")][-2:] == ["SubmissionRecorded", "StateCheckpointed"]
+    invoke(db, "submit", "m1", "bob", "gift:ann", "learn:zed")
+    state, resumed_from = _fresh_state(db, "m1")
+    assert resumed_from == 6 and state.last_seq == 8
     assert state == _fresh_state(db, "m1", use_snapshots=False)[0]
 
 
@@ -211,29 +230,58 @@ def test_checkpoint_command(tmp_path, finished):
     assert "give one MATCH or --all" in invoke(finished, "checkpoint", expect=2).output
     assert "give one MATCH or --all" in invoke(finished, "checkpoint", "card11", "--all", expect=2).output
     assert "no match 'nope'" in invoke(finished, "checkpoint", "nope", expect=1).output
-    _put_snapshot(finished, revision="old")
+    events = len(_log(finished))
     assert "snapshots stored for 1 match\n" == invoke(finished, "checkpoint", "--all").output
-    [(_, _, _, revision)] = _snapshot_rows(finished)
-    assert revision == snapshots.revision()
+    assert len(_log(finished)) == events  # the last event already vouches for the snapshot
+    _put_snapshot(finished, revision="old")  # as if written by an older engine
+    invoke(finished, "checkpoint", "--all")
+    [(_, seq, _, revision)] = _snapshot_rows(finished)
+    assert revision == snapshots.revision() and seq == events  # after the old checkpoint
+    assert len(_log(finished)) == events + 1 and _fresh_state(finished)[1] == seq
 
 
-def test_verify_reports_a_snapshot_that_holds_another_state_and_checkpoint_replaces_it(finished):
-    [(_, seq, _, _)] = _snapshot_rows(finished)
-    conn = sqlite3.connect(finished)
+def _forge_snapshot(db) -> None:
+    conn = sqlite3.connect(db)
     [body] = conn.execute("SELECT body FROM snapshots").fetchone()
     conn.close()
     forged = snapshots.decode_state(bytes(body))
-    forged.g.lights.scores["ann"] += 1000  # well-formed, right hash and engine: only its content lies
-    _put_snapshot(finished, body=snapshots.encode_state(forged))
-    reads_from_it = read_json(finished, "scores", "card11")
-    honest = read_json(finished, "scores", "card11", "--at", seq)  # --at SEQ from the snapshot too
-    assert reads_from_it == honest  # both start from the snapshot: this is why verify checks it
+    forged.g.lights.scores["ann"] += 1000  # well-formed, right seq, hash and engine: only its content lies
+    _put_snapshot(db, body=snapshots.encode_state(forged))
+
+
+def test_a_forged_snapshot_changes_nothing_anyone_sees_and_verify_reports_it(finished):
+    [(_, seq, _, _)] = _snapshot_rows(finished)
+    honest = read_json(finished, "scores", "card11")
+    _forge_snapshot(finished)
+    assert read_json(finished, "scores", "card11") == honest  # the log does not vouch for it: replayed
+    assert read_json(finished, "scores", "card11", "--at", seq + 1) == honest
     result = invoke(finished, "verify", "card11", expect=3)
     assert f"card11 seq {seq}: the stored snapshot after this event holds another state" in result.output
     assert invoke(finished, "verify", "--all", "--json", expect=3).stdout.count("stored snapshot") == 1
     invoke(finished, "checkpoint", "card11")
     assert "card11: ok" in invoke(finished, "verify", "card11").output
-    assert read_json(finished, "scores", "card11") != reads_from_it
+    assert read_json(finished, "scores", "card11") == honest
+
+
+def test_a_write_decides_from_the_log_not_from_a_forged_snapshot(tmp_path):
+    db = tmp_path / "m.db"
+    studio = REPO / "fixtures" / "lca" / "studio-example-10x13.txt"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio)
+    invoke(db, "submit", "m1", "ann", "B2", "C3", "D4", "E5", "F6")
+    invoke(db, "checkpoint", "m1")
+    conn = sqlite3.connect(db)
+    [body] = conn.execute("SELECT body FROM snapshots").fetchone()
+    conn.close()
+    forged = snapshots.decode_state(bytes(body))
+    forged.submissions[1]["ann"][0].tokens = ["G7", "H8", "I9", "B11", "C12"]  # lights ann never submitted
+    _put_snapshot(db, body=snapshots.encode_state(forged))
+    invoke(db, "submit", "m1", "bob", "D8", "E8", "F8", "G8", "H8")
+    invoke(db, "close", "m1")
+    closed = [e for _s, e in _log(db, "m1") if type(e).__name__ == "RoundClosed"][0]
+    assert closed.private["ann"]["lights"] == ["B2", "C3", "D4"]  # what the log holds, not the forgery
+    found = invoke(db, "verify", "m1", expect=3).output  # the forged cache is reported, the close is not
+    assert "m1 seq 2: the stored snapshot after this event holds another state" in found
+    assert "RoundClosed differs" not in found
 
 
 def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_state(finished):
@@ -253,8 +301,9 @@ def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
     invoke(other, "import", exported)
     [(match_id, seq, _, revision)] = _snapshot_rows(other)
     assert (match_id, revision) == ("card11", snapshots.revision())
-    state, app = _fresh_state(other)
-    assert app._snapshot_seq["card11"] == seq == state.last_seq
+    assert _snapshot_rows(other) == _snapshot_rows(finished)  # the one the imported checkpoint vouches for
+    state, resumed_from = _fresh_state(other)
+    assert resumed_from == seq == state.last_seq - 1
     assert state == _fresh_state(finished, use_snapshots=False)[0]
     assert "card11: ok" in invoke(other, "verify", "card11").output
 
@@ -262,34 +311,38 @@ def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
 def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written(finished, monkeypatch):
     monkeypatch.setattr(snapshots, "revision", lambda: None)
     before = _snapshot_rows(finished)
-    state, app = _fresh_state(finished)
-    assert app._snapshot_seq["card11"] == 0  # replayed from the first event
+    events = len(_log(finished))
+    state, resumed_from = _fresh_state(finished)
+    assert resumed_from == 0  # replayed from the first event
     assert "no snapshot can be stored" in invoke(finished, "checkpoint", "card11", expect=1).output
-    invoke(finished, "note", "card11", "still recorded")  # a finished match would get a new one
-    assert _snapshot_rows(finished) == before
+    invoke(finished, "note", "card11", "still recorded")
+    assert _snapshot_rows(finished) == before and len(_log(finished)) == events + 1
     assert "card11: ok" in invoke(finished, "verify", "card11").output
 
 
 def test_a_failure_after_folding_a_command_writes_nothing_and_keeps_no_stale_state(tmp_path, monkeypatch):
-    from matchledger.engine.commands import AddNote
+    from matchledger.engine.commands import CloseRound
     from matchledger.ledger.errors import CorruptLog
 
     db = tmp_path / "m.db"
-    invoke(db, "script", DEMO)
+    lines = DEMO.read_text().splitlines()
+    last_close = max(i for i, line in enumerate(lines) if line.startswith("close "))
+    (tmp_path / "all-but-the-last-close.txt").write_text("\n".join(lines[:last_close]) + "\n")
+    invoke(db, "script", tmp_path / "all-but-the-last-close.txt")
     store = Store(db)
     app = Application(store)
     before = app.state("card11").last_seq
     rows_before = store.rows("card11")
 
-    def broken_encode(state):  # the match is finished: its snapshot is due after the note
+    def broken_encode(state):  # the last close finishes the match: its checkpoint comes after the events
         raise CorruptLog("simulated failure after the events were folded")
 
     with monkeypatch.context() as patch:
-        patch.setattr(snapshots, "encode_state", broken_encode)
+        patch.setattr(snapshots, "encode_if_possible", broken_encode)
         with pytest.raises(CorruptLog):
-            app.execute("card11", AddNote("never stored"))
+            app.execute("card11", CloseRound())
     assert store.rows("card11") == rows_before  # the events were rolled back with it
-    assert app.state("card11").last_seq == before  # and the cache does not hold them
+    assert app.state("card11").last_seq == before  # and the kept state does not hold them
     store.close()
 
 

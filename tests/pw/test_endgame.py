@@ -65,7 +65,20 @@ def test_full_match_outcome_host_and_public():
         {"participant": "cat", "kind": "shards", "shards": 1, "reason": "sabotage pact"},
     ]
     public = GAME.outcome(m.state, PUBLIC)
-    assert public == {"match": "t1", "game": "pw", "finished": True, "awards": out["awards"]}
+    # Public at the end: which players receive ToLs and bonus shards, which are ECs, and
+    # the contract results, "and nothing else": a reason names the award, never the score
+    # behind it, and the list goes player by player as listed (the host's order would
+    # tell which pair ranks better).
+    assert public == {"match": "t1", "game": "pw", "finished": True, "awards": [
+        {"participant": "ann", "kind": "tol", "shards": 2, "reason": "ToL"},
+        {"participant": "ann", "kind": "tol_shard", "shards": 1, "reason": "bonus shard"},
+        {"participant": "bob", "kind": "shards", "shards": 1, "reason": "contract: diversity"},
+        {"participant": "bob", "kind": "ec", "reason": "EC"},
+        {"participant": "cat", "kind": "tol", "shards": 0, "reason": "ToL"},
+        {"participant": "cat", "kind": "tol_shard", "shards": 1, "reason": "bonus shard"},
+        {"participant": "cat", "kind": "shards", "shards": 1, "reason": "contract: generosity"},
+        {"participant": "cat", "kind": "shards", "shards": 1, "reason": "sabotage pact"},
+    ]}
     # The OutcomeAnnounced event carries exactly these.
     assert m.state.outcome.outcome == out and m.state.outcome.public == public
 

@@ -40,7 +40,14 @@ def test_fixture_snapshot(path, tmp_path, snapshot, monkeypatch):
     outcome = read_json(db, "outcome", match)
     assert outcome["finished"] is True and len(outcome["standings"]) == 7
     public = read_json(db, "outcome", match, "--public")
-    assert public == {"match": match, "game": "pw", "finished": True, "awards": outcome["awards"]}
+    # The same awards, each with only the award as its reason (never the score behind it).
+    def award(a: dict) -> tuple:
+        return a["participant"], a["kind"], a.get("shards")
+
+    assert sorted(map(award, public["awards"])) == sorted(map(award, outcome["awards"]))
+    assert {a["reason"] for a in public["awards"]} <= {"ToL", "bonus shard", "EC", "sabotage pact"} | {
+        f"contract: {name}" for name in ("diversity", "generosity", "espionage")}
+    assert public == snapshot(name="outcome-public")
     public_reveals = read_json(db, "reveals", match, "--public")
     text = json.dumps([public, public_reveals])
     assert not [guest for guest in pairs.values() if guest in text]  # the public view names no guest

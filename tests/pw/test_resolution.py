@@ -180,9 +180,9 @@ def test_full_match_final_totals_and_round3_notice():
         {"participant": "ann", "role": "player", "points": 7},
         {"participant": "bob", "role": "player", "points": 2},
         {"participant": "cat", "role": "player", "points": 0},
-        {"participant": "zed", "role": "guest", "points": -1},
-        {"participant": "yul", "role": "guest", "points": 3},
         {"participant": "xio", "role": "guest", "points": 6},
+        {"participant": "yul", "role": "guest", "points": 3},
+        {"participant": "zed", "role": "guest", "points": -1},
     ]
     notice = m.state.announcements[3].private["yul"]
     # yul watch:ann -> E=zed (pair ann-zed swapped): cat swap:ann->zed and yul's own watch.
