@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.engine.pw.endgame import ecs, endgame, ranking
@@ -181,6 +183,15 @@ def test_sabotage_on_a_player_without_a_contract_is_met():
     assert [a for a in endgame(state).awards if a["kind"] == "shards"] == [
         {"participant": "ann", "kind": "shards", "shards": 1, "reason": "sabotage pact"}
     ]
+
+
+@pytest.mark.parametrize("guest, met", [(3, True), (2, False)])
+def test_generosity_is_met_at_guest_points_exactly_player_points_plus_2_not_plus_1(guest, met):
+    # ann 1 point, her guest zed 3 (= 1 + 2: met) or 2 (= 1 + 1: failed); bob, cat and
+    # their guests 0.
+    state = fake_finished(P7[:3], G7[:3], [1, 0, 0, guest, 0, 0], contracts={"ann": ["generosity"]})
+    contract = {"participant": "ann", "kind": "shards", "shards": 1, "reason": "contract: generosity"}
+    assert (contract in endgame(state).awards) is met
 
 
 def _espionage_match(guesses: list[tuple[str, bool]], seed: int):

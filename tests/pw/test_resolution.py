@@ -105,6 +105,19 @@ def test_several_predict_hits_all_apply():
     ]
 
 
+def test_predict_against_a_partner_who_used_the_type_twice_is_one_hit_not_two():
+    m = new_match()
+    play_round(m, {"ann": "predict:bob=gift watch:cat", "zed": "learn:bob unique:cat",
+                   "bob": "learn:ann watch:xio", "yul": "gift:ann gift:cat",
+                   "cat": "learn:ann watch:bob", "xio": "unique:bob predict:zed=gift"})
+    # No Swap this round, so every target is effective.  ann predict:bob=gift: E=bob,
+    # partner(bob)=yul used gift in both actions -- "if partner(E) submitted t this round
+    # (either action)": one hit, ann +2, yul -1.  xio predict:zed=gift: partner(zed)=ann
+    # used predict and watch: a miss.
+    # yul gift:ann -> partner(ann)=zed +1; yul gift:cat -> partner(cat)=xio +1.
+    assert m.state.g.rounds[1].totals == {"ann": 2, "bob": 0, "cat": 0, "zed": 1, "yul": -1, "xio": 1}
+
+
 FULL = {
     1: {"ann": "unique:yul gift:cat", "zed": "predict:bob=gift swap:cat",
         "bob": "gift:zed learn:xio", "yul": "predict:ann=predict swap:xio",
