@@ -115,3 +115,16 @@ def test_consistently_rewritten_tail_is_caught_by_the_published_head(db):
     assert first_finding(db) is None
     finding = first_finding(db, head=head)
     assert finding.seq == 6 and "rewritten" in finding.problem
+
+
+def test_a_head_published_before_later_events_pins_its_own_seq_not_the_last(db):
+    s = Store(db)
+    head = (3, s.rows("m1")[2].hash)  # published when the log ended at seq 3; it is at 6 now
+    s.close()
+    assert first_finding(db, head=head) is None
+    tamper(db, "DELETE FROM events WHERE match_id='m1' AND seq >= 3")
+    s = Store(db)
+    s.append("m1", 3, [NoteAdded(text="forged")], actor="h", recorded_at=T)
+    s.close()
+    finding = first_finding(db, head=head)
+    assert finding.seq == 3 and "rewritten" in finding.problem

@@ -219,14 +219,19 @@ def test_sigkill_at_random_moments_leaves_a_whole_command_prefix(scenario, tmp_p
           f"({len(set(ks))} distinct lengths)")
 
 
-def test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open(tmp_path):
+@pytest.mark.parametrize(
+    "dropped", [["events_no_update", "events_no_delete"], ["events_no_update"], ["events_no_delete"]],
+    ids=["both", "update", "delete"],
+)
+def test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open(tmp_path, dropped):
     path = tmp_path / "half.db"
     store = Store(path)
     store.close()
-    # The state a kill leaves between `CREATE TABLE events` and the trigger script.
+    # The state a kill leaves between `CREATE TABLE events` and the trigger script (an
+    # older file, where they were not one transaction), or between its two triggers.
     conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER events_no_update")
-    conn.execute("DROP TRIGGER events_no_delete")
+    for trigger in dropped:
+        conn.execute(f"DROP TRIGGER {trigger}")
     conn.commit()
     conn.close()
     Store(path).close()  # the next open
