@@ -21,6 +21,7 @@ def facts(players, lit=0, exclusive=0, share=0, **over):
     return f
 
 
+@pytest.mark.ruling("L1")
 def test_L1_total_then_filming_then_listed_order():
     scores = table(
         ann=(10, 10, 10, 5),   # total 35, filming 5
@@ -32,6 +33,7 @@ def test_L1_total_then_filming_then_listed_order():
     assert order == [("dan", 1, 40), ("bob", 2, 35), ("ann", 3, 35), ("cat", 4, 35)]
 
 
+@pytest.mark.ruling("L6")
 def test_tols_bonus_shards_L6_cap_filming_tol_and_ecs():
     players = ["p1", "p2", "p3", "p4", "p5", "p6"]
     scores = table(

@@ -27,6 +27,7 @@ def rows_points(length: int, table: dict[str, int]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("length", range(1, 9))
+@pytest.mark.ruling("P8")
 def test_p8_each_row_length_1_to_8_scores_the_rules_table_with_6_at_10_and_8_as_7(length):
     # 2 players: 5 colours; blue holds the row, the other 4 are missing (-3 each = -12);
     # the one blurred card -2.
@@ -36,9 +37,11 @@ def test_p8_each_row_length_1_to_8_scores_the_rules_table_with_6_at_10_and_8_as_
 
 
 @pytest.mark.parametrize("length", range(1, 9))
+@pytest.mark.ruling("P8")
 def test_p8_each_row_length_1_to_8_scores_a_custom_tables_own_value_for_that_length(length):
     assert rows_points(length, parse_row_points(CUSTOM_TEXT))["rows"] == CUSTOM_TABLE[length]
 
 
+@pytest.mark.ruling("P8")
 def test_p8_the_default_table_is_the_rules_table():
     assert {int(k): v for k, v in DEFAULT_ROW_POINTS.items()} == {n: RULES_TABLE[n] for n in range(1, 8)}

@@ -102,6 +102,7 @@ def test_ranking_tie_breaks():
     assert ranking(g, t) == ["ann", "bob", "cat", "dan"]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_collision_second_ec_is_next_lowest():
     g = pw_state(P7, G7)
     #        ann bob cat dan eve fay gus | zed yul xio wim vik ura tof
@@ -118,6 +119,7 @@ def test_w9_collision_second_ec_is_next_lowest():
     ]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_next_lowest_tie_goes_to_the_worse_ranked_pair():
     g = pw_state(P7, G7)
     #        ann bob cat dan eve fay gus | zed yul xio wim vik ura tof
@@ -130,6 +132,7 @@ def test_w9_next_lowest_tie_goes_to_the_worse_ranked_pair():
     assert [a["participant"] for a in ecs(g, ranked, t)] == ["gus", "eve"]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_distinct_ecs_with_ties():
     g = pw_state(P7[:5], G7[:5])
     #        ann bob cat dan eve | zed yul xio wim vik
@@ -155,6 +158,7 @@ def test_w9_distinct_ecs_with_ties():
     ]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_two_pairs_no_ec():
     g = pw_state(P7[:2], G7[:2])
     t = totals_of(P7[:2], G7[:2], [0, 1, 0, 1])
