@@ -4,6 +4,7 @@ catching a doctored announcement, and the terminal picture."""
 from __future__ import annotations
 
 import msgspec
+import pytest
 from matchledger.engine.photographer import GAME
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger.events import TurnResolved
@@ -11,6 +12,8 @@ from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.rederive import rederive
 
 from .support import deck_text, new_match, play
+
+pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 
 ANN = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"]
 BOB = ["red-1", "red-2", "red-3", "red-4", "red-5"]
