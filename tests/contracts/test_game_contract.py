@@ -37,6 +37,8 @@ from matchledger.projections.rederive import rederive
 
 from matchledger import engine
 
+pytestmark = pytest.mark.guarantee("log.game-contract")
+
 # Among lca's matches of these seeds are voids, corrections, reopened rounds, notes and
 # amendments; among photographer's, optional winding, the Sunset ending and 2 to 4 players.
 SEEDS = range(1, 9)
@@ -122,6 +124,7 @@ def test_every_read_model_is_a_json_object_at_every_seq(game, seed):
 
 
 @pytest.mark.parametrize("game, seed", CASES)
+@pytest.mark.guarantee("log.incremental-fold")
 def test_the_fold_is_incremental(game, seed):
     match = play(sample_of(game, seed))
     match_id, pairs = match.state.match_id, match.pairs()
@@ -140,6 +143,7 @@ def test_rederivation_agrees_with_the_log(game, seed):
 
 
 @pytest.mark.parametrize("game, seed", CASES)
+@pytest.mark.guarantee("log.rejected-writes-nothing")
 def test_the_application_records_the_match_and_shows_every_seq_as_replayed(game, seed, tmp_path):
     sample = sample_of(game, seed)
     match = play(sample)

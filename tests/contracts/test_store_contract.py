@@ -23,6 +23,7 @@ def three_events(store, match_id="m1"):
 # --------------------------------------------------------------------------- appending and reading
 
 
+@pytest.mark.guarantee("log.hash-chain")
 def test_appended_events_read_back_as_rows_chained_from_the_genesis_hash(store):
     appended = three_events(store)
     rows = store.rows("m1")
@@ -69,6 +70,7 @@ def test_matches_are_kept_apart(store):
 # --------------------------------------------------------------------------- optimistic concurrency
 
 
+@pytest.mark.guarantee("concurrency.loser-told")
 def test_an_append_expecting_a_seq_already_written_conflicts_and_writes_nothing(store):
     three_events(store)
     before = store.rows("m1")
@@ -78,6 +80,7 @@ def test_an_append_expecting_a_seq_already_written_conflicts_and_writes_nothing(
     assert store.head("m1") == (3, before[-1].hash)
 
 
+@pytest.mark.guarantee("concurrency.loser-told")
 def test_an_append_expecting_a_seq_past_the_log_conflicts_and_writes_nothing(store):
     three_events(store)
     before = store.rows("m1")
@@ -112,6 +115,7 @@ def _fail(store, how: str):
 
 
 @pytest.mark.parametrize("how", ["conflict", "caller error"])
+@pytest.mark.guarantee("log.atomic-command")
 def test_a_transaction_of_several_appends_is_all_or_nothing(store, how):
     three_events(store)
     before = store.rows("m1")
@@ -209,6 +213,7 @@ def test_reads_of_an_unknown_match(store):
 
 
 @pytest.mark.parametrize("column", COLUMNS)
+@pytest.mark.guarantee("log.append-only")
 def test_update_through_a_plain_connection_fails(store, backend, column):
     three_events(store)
     before = store.rows("m1")
@@ -219,6 +224,7 @@ def test_update_through_a_plain_connection_fails(store, backend, column):
 
 
 @pytest.mark.parametrize("column", COLUMNS)
+@pytest.mark.guarantee("log.append-only")
 def test_delete_through_a_plain_connection_fails(store, backend, column):
     three_events(store)
     before = store.rows("m1")

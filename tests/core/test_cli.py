@@ -52,6 +52,7 @@ def test_script_stops_at_first_failing_line_and_names_it(tmp_path, db):
     assert count(db) == 4  # the lines before it stand, the line after never ran
 
 
+@pytest.mark.guarantee("log.atomic-command")
 def test_atomic_script_writes_nothing_when_a_line_fails(tmp_path, db):
     script = SCRIPT + "close t1\n"  # nobody submitted for round 2
     result = invoke(db, "script", "--atomic", write(tmp_path, "s.txt", script), expect=1)
@@ -73,6 +74,7 @@ def test_export_import_round_trip_is_byte_identical(tmp_path, db):
     assert count(other) == 4
 
 
+@pytest.mark.guarantee("input.mutated-import")
 def test_import_refuses_a_broken_chain_and_malformed_lines(tmp_path, db):
     invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
     lines = invoke(db, "export", "t1").stdout.splitlines()
@@ -117,6 +119,7 @@ def test_at_shows_the_match_as_it_stood(tmp_path, db):
     assert "--at 99" in result.output and "1 to 6" in result.output
 
 
+@pytest.mark.guarantee("input.one-line-errors")
 def test_user_errors_are_one_line_without_traceback(tmp_path, db):
     invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
     for args, fragment in [
@@ -134,6 +137,7 @@ def test_user_errors_are_one_line_without_traceback(tmp_path, db):
     assert count(db) == 4
 
 
+@pytest.mark.guarantee("input.corrupt-file")
 def test_corrupt_database_and_corrupt_body(tmp_path, db):
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"garbage" * 1000)
@@ -170,6 +174,7 @@ def test_the_line_help_lists_is_the_first_paragraph_of_each_commands_own_help():
         assert name in listed
 
 
+@pytest.mark.guarantee("one-way-in.lazy-commands")
 def test_listing_the_commands_imports_none_of_them_and_running_one_imports_only_its_own():
     probe = (
         "import sys\n"

@@ -34,6 +34,7 @@ events = st.one_of(
 
 
 @given(events)
+@pytest.mark.guarantee("log.old-versions-decode")
 def test_encode_decode_round_trip_is_identity_and_bytes_are_stable(event):
     body = codec.encode(event)
     decoded = codec.decode_event(body)
@@ -41,6 +42,7 @@ def test_encode_decode_round_trip_is_identity_and_bytes_are_stable(event):
     assert codec.encode(decoded) == body
 
 
+@pytest.mark.guarantee("log.old-versions-decode")
 def test_dict_keys_are_encoded_in_sorted_order_whatever_the_insertion_order():
     a = RoundClosed(round=1, public={"b": 1, "a": 2})
     b = RoundClosed(round=1, public={"a": 2, "b": 1})
@@ -54,6 +56,7 @@ def test_body_carries_the_tag_and_version():
     assert body["v"] == 2
 
 
+@pytest.mark.guarantee("log.old-versions-decode")
 def test_stored_v1_submission_decodes_through_its_upcaster():
     # Bytes as a v1 writer stored them: `player`, and tokens as one string.
     stored_v1 = b'{"type":"SubmissionRecorded","v":1,"player":"alice","round":1,"tokens":"B2 C3 D4 E5 F6"}'
@@ -62,6 +65,7 @@ def test_stored_v1_submission_decodes_through_its_upcaster():
     assert event.v == 2
 
 
+@pytest.mark.guarantee("log.old-versions-decode")
 def test_v1_without_version_field_is_upcast_too():
     event = codec.decode_event(b'{"type":"SubmissionRecorded","player":"bob","round":3,"tokens":"A1"}')
     assert event.participant == "bob" and event.tokens == ["A1"]
@@ -76,6 +80,7 @@ def test_v1_without_version_field_is_upcast_too():
         (b"[1,2]", "unknown event type None"),
     ],
 )
+@pytest.mark.guarantee("input.decoder-fuzz")
 def test_bad_bodies_raise_corrupt_log_naming_the_problem(body, fragment):
     with pytest.raises(CorruptLog, match=fragment):
         codec.decode_event(body)
@@ -117,6 +122,7 @@ any_text = st.text(max_size=30)  # quotes, backslashes, control characters, any 
 
 
 @given(any_text, any_text, any_text, any_text, any_text, st.integers(-(10**9), 10**18), events)
+@pytest.mark.guarantee("log.hash-chain")
 def test_envelope_hash_hashes_exactly_the_canonical_bytes(match_id, actor, recorded_at, kind, prev_hash, seq, event):
     body = codec.encode(event)
     reference = reference_hash(prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body)
@@ -130,6 +136,7 @@ def test_strings_are_written_as_json_dumps_writes_them_utf8_not_escaped(text):
     assert codec.encode(text) == json.dumps(text, ensure_ascii=False).encode("utf-8")
 
 
+@pytest.mark.guarantee("log.hash-chain")
 def test_a_hash_recorded_before_the_hashers_were_merged_is_unchanged():
     body = codec.encode(RoundClosed(round=2, public={"é": "ü", "b": [1, 2]}, private={"ann": {"x": '"q"\\'}}))
     digest = codec.envelope_hash(

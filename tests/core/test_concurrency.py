@@ -3,6 +3,7 @@ of each race is told of the conflict."""
 
 import multiprocessing as mp
 
+import pytest
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
@@ -31,6 +32,7 @@ def _writer(path, name, barrier, results):
     store.close()
 
 
+@pytest.mark.guarantee("concurrency.loser-told")
 def test_two_processes_appending_at_once(tmp_path):
     path = str(tmp_path / "m.db")
     s = Store(path)

@@ -1,6 +1,7 @@
 """Hypothesis: random command sequences; the incremental fold equals a full rebuild
 from any split point, and a rejected command never writes anything."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from matchledger.engine.commands import AddNote, Amend, CloseRound, CreateMatch, Submit, Void
@@ -26,6 +27,7 @@ commands = st.lists(
 
 @settings(max_examples=60, deadline=None)
 @given(commands, st.data())
+@pytest.mark.guarantee("log.rejected-writes-nothing", "log.incremental-fold")
 def test_incremental_replay_equals_full_rebuild(cmds, data):
     store = Store(":memory:")
     ledger = Application(store, actor="h", clock=lambda: "2026-01-01T00:00:00Z")

@@ -13,6 +13,8 @@ from matchledger.projections.fold import replay
 from matchledger import engine
 from tests.helpers import REPO
 
+pytestmark = pytest.mark.guarantee("one-way-in.one-close-path")
+
 STUDIO = (REPO / "fixtures" / "lca" / "studio-example-10x13.txt").read_text()
 ROUNDS = [
     {"ann": "B2 C3 D4 E5 F6", "bob": "G7 H8 I9 B11 C12"},

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import pytest
+
 from tests.helpers import REPO, invoke, read_json
 
 CARD = REPO / "fixtures" / "lca" / "card-11-players.txt"
@@ -23,6 +25,7 @@ def _snapshot_moved_one_event_back(db) -> int:
     return seq - 1
 
 
+@pytest.mark.guarantee("one-way-in.one-verification")
 def test_verify_and_audit_report_the_same_finding_for_a_moved_snapshot(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "script", CARD)
@@ -36,6 +39,7 @@ def test_verify_and_audit_report_the_same_finding_for_a_moved_snapshot(tmp_path)
     assert f"seq {moved_to}: the stored snapshot" in text
 
 
+@pytest.mark.guarantee("one-way-in.diff-verifies")
 def test_diff_of_a_copy_with_an_edited_body_names_the_seq_and_exits_3(tmp_path):
     a, b = tmp_path / "a.db", tmp_path / "b.db"
     invoke(a, "script", CARD)
@@ -59,6 +63,7 @@ def test_diff_of_a_copy_with_an_edited_body_names_the_seq_and_exits_3(tmp_path):
     assert "identical" in same.output and "FINDING" not in same.output
 
 
+@pytest.mark.guarantee("one-way-in.parallel-verify")
 def test_verify_all_in_several_processes_reports_exactly_what_one_process_does(tmp_path):
     db = tmp_path / "m.db"
     for number in range(12):

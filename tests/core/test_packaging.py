@@ -26,6 +26,7 @@ def _python_files():
         yield from sorted((REPO / folder).rglob("*.py"))
 
 
+@pytest.mark.guarantee("one-way-in.one-package")
 def test_no_module_imports_a_layer_by_its_bare_name():
     offenders = []
     for path in _python_files():
@@ -41,6 +42,7 @@ def test_no_module_imports_a_layer_by_its_bare_name():
     assert offenders == []
 
 
+@pytest.mark.guarantee("one-way-in.one-package")
 def test_the_wheel_lists_every_package_folder():
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     folders = {"matchledger"}
@@ -52,6 +54,7 @@ def test_the_wheel_lists_every_package_folder():
     assert config["package-dir"] == {"matchledger": "src/matchledger", **{f"matchledger.{layer}": layer for layer in LAYERS}}
 
 
+@pytest.mark.guarantee("one-way-in.one-package")
 def test_a_real_install_puts_only_matchledger_into_site_packages(tmp_path):
     target = tmp_path / "site"
     result = subprocess.run(

@@ -58,6 +58,7 @@ def _scripts_with_a_match() -> list[Path]:
 
 
 @pytest.mark.parametrize("script", _scripts_with_a_match(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.guarantee("log.snapshot-resumes")
 def test_a_snapshot_after_any_event_of_a_fixture_resumes_to_the_full_rebuild(script):
     match_id, pairs = played(script)
     _assert_resumes_everywhere(match_id, pairs)
@@ -65,6 +66,7 @@ def test_a_snapshot_after_any_event_of_a_fixture_resumes_to_the_full_rebuild(scr
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 4))
+@pytest.mark.guarantee("log.snapshot-resumes")
 def test_random_photographer_matches_resume_from_any_snapshot(seed, n_players):
     m = play(engine.get("photographer").sample(random.Random(seed), n_players=n_players, seed=seed, options={}))
     _assert_resumes_everywhere(m.state.match_id, m.pairs())
@@ -72,6 +74,7 @@ def test_random_photographer_matches_resume_from_any_snapshot(seed, n_players):
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000))
+@pytest.mark.guarantee("log.snapshot-resumes")
 def test_random_pw_matches_resume_from_any_snapshot(seed):
     m = play(engine.get("pw").sample(random.Random(seed)))
     _assert_resumes_everywhere(m.state.match_id, m.pairs())
@@ -122,6 +125,7 @@ def _log(db, match_id="card11") -> list:
         store.close()
 
 
+@pytest.mark.guarantee("log.snapshot-written-with-events")
 def test_finishing_a_match_records_a_checkpoint_that_reads_start_from(finished):
     [(match_id, seq, event_hash, revision)] = _snapshot_rows(finished)
     pairs = _log(finished)
@@ -166,6 +170,7 @@ def _put_snapshot(db, **changes) -> None:
     ],
     ids=["revision", "hash", "body-shape", "body-garbage", "seq"],
 )
+@pytest.mark.guarantee("log.unfit-snapshot-ignored")
 def test_a_snapshot_the_log_does_not_vouch_for_is_ignored(finished, changes):
     store = Store(finished, create=False)
     if "seq" in changes:  # keep the hash consistent with the claimed seq
@@ -179,6 +184,7 @@ def test_a_snapshot_the_log_does_not_vouch_for_is_ignored(finished, changes):
     assert read_json(finished, "outcome", "card11") == read_json(finished, "outcome", "card11", "--at", full.last_seq)
 
 
+@pytest.mark.guarantee("log.unfit-snapshot-ignored")
 def test_a_snapshot_of_another_match_is_ignored(tmp_path, finished):
     other = tmp_path / "other.db"
     invoke(other, "script", REPO / "fixtures" / "lca" / "amendment-example.txt")
@@ -191,6 +197,7 @@ def test_a_snapshot_of_another_match_is_ignored(tmp_path, finished):
     assert resumed_from == 0 and state.match_id == "card11"
 
 
+@pytest.mark.guarantee("log.snapshot-written-with-events")
 def test_reading_never_creates_the_snapshots_table(tmp_path):
     db = tmp_path / "old.db"
     invoke(db, "new", "pw", "m1", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
@@ -203,6 +210,7 @@ def test_reading_never_creates_the_snapshots_table(tmp_path):
     assert db.read_bytes() == before and ("snapshots",) not in tables
 
 
+@pytest.mark.guarantee("log.snapshot-written-with-events")
 def test_an_open_match_is_checkpointed_on_demand_and_read_from_there(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "new", "pw", "m1", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
@@ -218,6 +226,7 @@ def test_an_open_match_is_checkpointed_on_demand_and_read_from_there(tmp_path):
     assert state == _fresh_state(db, "m1", use_snapshots=False)[0]
 
 
+@pytest.mark.guarantee("log.snapshot-written-with-events")
 def test_a_rejected_command_leaves_the_snapshot_alone(finished):
     before = _snapshot_rows(finished)
     invoke(finished, "close", "card11", expect=1)  # the match is over
@@ -249,6 +258,7 @@ def _forge_snapshot(db) -> None:
     _put_snapshot(db, body=snapshots.encode_state(forged))
 
 
+@pytest.mark.guarantee("log.lying-snapshot-found")
 def test_a_forged_snapshot_changes_nothing_anyone_sees_and_verify_reports_it(finished):
     [(_, seq, _, _)] = _snapshot_rows(finished)
     honest = read_json(finished, "scores", "card11")
@@ -284,6 +294,7 @@ def test_a_write_decides_from_the_log_not_from_a_forged_snapshot(tmp_path):
     assert "RoundClosed differs" not in found
 
 
+@pytest.mark.guarantee("log.lying-snapshot-found")
 def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_state(finished):
     state, _ = _fresh_state(finished)
     body = snapshots.encode_state(state)
@@ -294,6 +305,7 @@ def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_s
     assert resumed == state and not snapshots.holds_another_state(snapshots.encode_state(resumed), state)
 
 
+@pytest.mark.guarantee("log.snapshot-written-with-events")
 def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
     exported = tmp_path / "card11.jsonl"
     invoke(finished, "export", "card11", "-o", exported)
@@ -308,6 +320,7 @@ def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
     assert "card11: ok" in invoke(other, "verify", "card11").output
 
 
+@pytest.mark.guarantee("log.snapshot-needs-source")
 def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written(finished, monkeypatch):
     monkeypatch.setattr(snapshots, "revision", lambda: None)
     before = _snapshot_rows(finished)

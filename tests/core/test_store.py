@@ -19,6 +19,7 @@ def store(tmp_path):
     s.close()
 
 
+@pytest.mark.guarantee("log.schema")
 def test_wal_mode_and_contract_columns(store):
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     columns = [row[1] for row in store.conn.execute("PRAGMA table_info(events)")]
@@ -27,12 +28,14 @@ def test_wal_mode_and_contract_columns(store):
     assert pk == ["match_id", "seq"]
 
 
+@pytest.mark.guarantee("log.schema")
 def test_body_is_queryable_with_json_extract(store):
     value = store.conn.execute(
         "SELECT json_extract(body, '$.text') FROM events WHERE match_id='m1' AND seq=3").fetchone()[0]
     assert value == "b"
 
 
+@pytest.mark.guarantee("input.corrupt-file")
 def test_corrupt_database_file_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"this is not sqlite at all" * 100)

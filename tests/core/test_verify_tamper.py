@@ -50,18 +50,21 @@ def test_intact_log_has_no_finding(db):
     assert first_finding(db) is None
 
 
+@pytest.mark.guarantee("tamper.body-or-byte")
 def test_changed_body(db):
     tamper(db, "UPDATE events SET body = replace(body, 'n3', 'n9') WHERE match_id='m1' AND seq=3")
     finding = first_finding(db)
     assert finding.seq == 3 and "hash does not match" in finding.problem
 
 
+@pytest.mark.guarantee("tamper.hash-digit")
 def test_changed_hash(db):
     tamper(db, "UPDATE events SET hash = '0000' || substr(hash, 5) WHERE match_id='m1' AND seq=4")
     finding = first_finding(db)
     assert finding.seq == 4 and finding.field == "hash"
 
 
+@pytest.mark.guarantee("tamper.rehashed-event")
 def test_recomputed_but_unchained_hash_names_the_altered_event(db):
     s = Store(db)
     row = s.rows("m1")[2]  # seq 3
@@ -72,12 +75,14 @@ def test_recomputed_but_unchained_hash_names_the_altered_event(db):
     assert finding.seq == 3 and "altered" in finding.problem
 
 
+@pytest.mark.guarantee("tamper.deleted-row")
 def test_missing_event(db):
     tamper(db, "DELETE FROM events WHERE match_id='m1' AND seq=4")
     finding = first_finding(db)
     assert finding.seq == 4 and "missing" in finding.problem
 
 
+@pytest.mark.guarantee("tamper.swapped-rows")
 def test_reordered_events(db):
     tamper(db,
            "UPDATE events SET seq = 100 WHERE match_id='m1' AND seq=3",
@@ -86,6 +91,7 @@ def test_reordered_events(db):
     assert first_finding(db).seq == 3
 
 
+@pytest.mark.guarantee("tamper.spliced-row")
 def test_event_from_another_match_spliced_in(db):
     tamper(db,
            "DELETE FROM events WHERE match_id='m1' AND seq=2",
@@ -93,6 +99,7 @@ def test_event_from_another_match_spliced_in(db):
     assert first_finding(db).seq == 2
 
 
+@pytest.mark.guarantee("tamper.truncated-tail")
 def test_truncated_tail_is_caught_by_the_published_head(db):
     s = Store(db)
     head = s.head("m1")
@@ -104,6 +111,7 @@ def test_truncated_tail_is_caught_by_the_published_head(db):
     assert finding.seq == 5 and "published head is seq 6" in finding.problem
 
 
+@pytest.mark.guarantee("tamper.rewritten-chain")
 def test_consistently_rewritten_tail_is_caught_by_the_published_head(db):
     s = Store(db)
     head = s.head("m1")
@@ -115,3 +123,17 @@ def test_consistently_rewritten_tail_is_caught_by_the_published_head(db):
     assert first_finding(db) is None
     finding = first_finding(db, head=head)
     assert finding.seq == 6 and "rewritten" in finding.problem
+
+
+@pytest.mark.guarantee("tamper.rewritten-chain")
+def test_a_head_published_before_later_events_pins_its_own_seq_not_the_last(db):
+    s = Store(db)
+    head = (3, s.rows("m1")[2].hash)  # published when the log ended at seq 3; it is at 6 now
+    s.close()
+    assert first_finding(db, head=head) is None
+    tamper(db, "DELETE FROM events WHERE match_id='m1' AND seq >= 3")
+    s = Store(db)
+    s.append("m1", 3, [NoteAdded(text="forged")], actor="h", recorded_at=T)
+    s.close()
+    finding = first_finding(db, head=head)
+    assert finding.seq == 3 and "rewritten" in finding.problem

@@ -74,12 +74,14 @@ def points(result, name):
 
 
 @pytest.mark.parametrize("empty_centre", [True, False])
+@pytest.mark.ruling("L5")
 def test_L5_diamond_with_empty_centre_scores_under_both_options(empty_centre):
     r = actions(["....."] * 5, {"ann": "C2 B3", "bob": "D3 C4"}, empty_centre=empty_centre)
     # every arm of the diamond around C3: 20 + line 0 + 2 steps (diagonal neighbour) 10
     assert [points(r, c).total for c in ("C2", "B3", "D3", "C4")] == [30, 30, 30, 30]
 
 
+@pytest.mark.ruling("L5")
 def test_L5_diamond_with_action_in_centre_depends_on_option():
     named = {"ann": "C2 B3 C3", "bob": "D3 C4"}
     on = actions(["....."] * 5, named, empty_centre=True)
@@ -91,6 +93,7 @@ def test_L5_diamond_with_action_in_centre_depends_on_option():
     assert points(on, "C3").total == points(off, "C3").total == 8
 
 
+@pytest.mark.ruling("L5")
 def test_L5_diamond_centre_may_be_a_wall_and_is_counted_once():
     # L5: one diamond around the wall C3 (C2 B3 D3 C4), another around the empty C5
     # (C4 B5 D5 C6); C4 is an arm of both and still gets 20 only once

@@ -1,7 +1,9 @@
 """Endgame: ranking and tie-breaks (L1), ToLs, bonus shards and their cap (L6), the
 filming ToL, ECs and contracts."""
 
+import pytest
 from matchledger.engine.lca.endgame import awards, rank_players
+from matchledger.engine.state import HOST
 
 from .util import new_match, open_floor, play
 
@@ -19,6 +21,7 @@ def facts(players, lit=0, exclusive=0, share=0, **over):
     return f
 
 
+@pytest.mark.ruling("L1")
 def test_L1_total_then_filming_then_listed_order():
     scores = table(
         ann=(10, 10, 10, 5),   # total 35, filming 5
@@ -30,6 +33,7 @@ def test_L1_total_then_filming_then_listed_order():
     assert order == [("dan", 1, 40), ("bob", 2, 35), ("ann", 3, 35), ("cat", 4, 35)]
 
 
+@pytest.mark.ruling("L6")
 def test_tols_bonus_shards_L6_cap_filming_tol_and_ecs():
     players = ["p1", "p2", "p3", "p4", "p5", "p6"]
     scores = table(
@@ -148,3 +152,18 @@ def test_contracts_from_a_played_match():
         ],
         key=lambda a: [s["participant"] for s in out["standings"]].index(a["participant"]),
     )
+
+
+@pytest.mark.parametrize("bob_first, exclusive, met", [("D2", 1, False), ("E2", 2, True)])
+def test_camera_contract_blocks_whose_centres_are_2_apart_share_a_cell_3_apart_do_not(bob_first, exclusive, met):
+    # 6x17 open floor; ann holds the camera contract, her cameras on B2, B8, B14.
+    # bob's first camera is 2 (D2) or 3 (E2) columns right of B2: D2's block C1-E3 shares
+    # column C with B2's A1-C3, E2's D1-F3 shares nothing.  bob's B11 (A10-C12) is 3 rows below
+    # B8 (A7-C9): no shared cell.  bob's B16 (A15-C17) is 2 rows below B14 (A13-C15):
+    # they share row 15.  So ann has `exclusive` cameras sharing no cell with bob's, and
+    # needs 2 for the contract.
+    m = new_match(open_floor(6, 17), ["ann", "bob"])
+    play(m, [{}, {"ann": "B2 B8 B14", "bob": f"{bob_first} B11 B16"}, {}], contracts={"ann": ["camera"]})
+    assert m.state.g.cameras.exclusive("ann") == exclusive
+    awards = m.game.outcome(m.state, HOST)["awards"]
+    assert ({"participant": "ann", "kind": "shards", "shards": 1, "reason": "contract: camera"} in awards) is met

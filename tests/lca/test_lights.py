@@ -1,5 +1,6 @@
 """Round 1: placement (L2), illumination (L3), brightness cap, lights score."""
 
+import pytest
 from matchledger.engine.lca.lights import light_reach, place_lights, resolve_lights
 from matchledger.engine.lca.studio import Studio, cell_name, parse_cell
 from matchledger.engine.lca.studio import parse_studio_text as rows
@@ -16,6 +17,7 @@ def names(cs):
     return [cell_name(c) for c in cs]
 
 
+@pytest.mark.ruling("L2")
 def test_L2_same_cell_same_priority_skipped_for_both_and_free_later():
     placed = place_lights({
         "ann": cells("B2 C2 D2 E2 F2"),
@@ -29,6 +31,7 @@ def test_L2_same_cell_same_priority_skipped_for_both_and_free_later():
     assert names(placed["cat"]) == ["A1", "B2", "D4"]
 
 
+@pytest.mark.ruling("L2")
 def test_L2_occupied_cell_skipped_and_three_lights_stop_a_player():
     placed = place_lights({
         "ann": cells("A1 B1 C1 D1 E1"),
@@ -39,6 +42,7 @@ def test_L2_occupied_cell_skipped_and_three_lights_stop_a_player():
     assert names(placed["bob"]) == ["A2", "B2", "C2"]
 
 
+@pytest.mark.ruling("L2")
 def test_L2_a_player_with_three_lights_is_inactive_and_does_not_block():
     placed = place_lights({
         "ann": cells("A1 B1 C1 E5 D5"),
@@ -53,6 +57,7 @@ def test_L2_a_player_with_three_lights_is_inactive_and_does_not_block():
     assert names(placed["cat"]) == ["A3", "B3", "C3"]
 
 
+@pytest.mark.ruling("L2")
 def test_L2_no_submission_places_nothing_and_is_announced_privately():
     m = play(new_match(open_floor(6, 6), ["ann", "bob"]), [{"ann": "A1 B2 C3 D4 E5"}])
     closed = m.events[-1]
@@ -60,6 +65,7 @@ def test_L2_no_submission_places_nothing_and_is_announced_privately():
     assert closed.private["ann"]["lights"] == ["A1", "B2", "C3"]
 
 
+@pytest.mark.ruling("L3")
 def test_L3_reach_is_manhattan_3_on_open_floor_without_own_cell():
     studio = Studio.from_rows(rows(open_floor(7, 7)))
     reach = light_reach(studio, {parse_cell("D4")}, parse_cell("D4"), True)
@@ -67,6 +73,7 @@ def test_L3_reach_is_manhattan_3_on_open_floor_without_own_cell():
     assert len(reach) == 24 and parse_cell("D4") not in reach
 
 
+@pytest.mark.ruling("L3")
 def test_L3_walls_stop_light_and_are_never_brightened():
     studio = Studio.from_rows(rows(studio_text(".#...", ".#...", "....."))
                               )
@@ -75,6 +82,7 @@ def test_L3_walls_stop_light_and_are_never_brightened():
     assert sorted(names(reach)) == ["A2", "A3", "B3"]
 
 
+@pytest.mark.ruling("L3")
 def test_L3_light_cut_by_another_light_and_option_lights_light_lights():
     studio = Studio.from_rows(rows("......."))
     lights = set(cells("A1 C1"))

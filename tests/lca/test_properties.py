@@ -12,6 +12,7 @@ other player's submission or any action cell in those views would make them diff
 
 from itertools import combinations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from matchledger.engine.commands import CloseRound, RecordContract, Submit
@@ -23,6 +24,8 @@ from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.projections.presentation.text import read_model_text
 
 from .util import new_match, studio_text
+
+pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 
 STUDIO = studio_text(".........", "...#.....", ".........", "......#..", ".........", "..#......", ".........")
 S = Studio.from_rows(rows(STUDIO))

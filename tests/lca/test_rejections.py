@@ -9,7 +9,7 @@ from matchledger.engine.lca import GAME
 from matchledger.engine.lca.studio import cell_name, column_name, parse_cell
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
-from .util import new_match, play, studio_text
+from .util import new_match, open_floor, play, studio_text
 
 STUDIO = studio_text(".....#", "......", "......", "......")  # 6 wide, 4 tall, wall F1
 
@@ -145,6 +145,22 @@ def round2():
 )
 def test_round2_rejections(tokens, error, needle):
     rejected(round2(), Submit("ann", tokens.split()), error, needle)
+
+
+@pytest.mark.parametrize(
+    "submission, edge",
+    [("A2 E2 H5", "A2"), ("B1 E2 H5", "B1"), ("B2 E2 I5", "I5"), ("B2 E2 H6", "H6")],
+)
+@pytest.mark.ruling("L4")
+def test_L4_a_camera_centred_on_the_studios_edge_is_rejected_one_cell_in_is_accepted(submission, edge):
+    # 9x6 floor (A-I, 1-6): a 3x3 block lies wholly inside when its centre is in columns
+    # B-H and rows 2-5.  B2, E2, H5 are the outermost such centres (blocks A1-C3, D1-F3,
+    # G4-I6: no shared cell); each case moves one of them a cell out, onto the edge.
+    m = new_match(open_floor(9, 6), ["ann", "bob"])
+    play(m, [{}])
+    rejected(m, Submit("ann", submission.split()), IllegalMove, f"camera at '{edge}': its 3x3 block leaves the 9x6 studio")
+    [event] = m.do(Submit("ann", ["B2", "E2", "H5"]))
+    assert event.tokens == ["B2", "E2", "H5"]
 
 
 def test_round2_centre_may_be_a_wall_or_a_light():

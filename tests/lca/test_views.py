@@ -10,6 +10,8 @@ from matchledger.projections.presentation.text import read_model_text
 from . import test_filming_example as ex
 from .util import new_match, play, replayed
 
+pytestmark = pytest.mark.guarantee("privacy.views-per-game")
+
 
 def example(options=None):
     return new_match(ex.STUDIO, ex.PLAYERS, options)

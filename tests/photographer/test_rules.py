@@ -23,6 +23,7 @@ def two_player(ann, bob, deck=(), **kw):
 # ------------------------------------------------------------------ P3 deal, P1 seats
 
 
+@pytest.mark.ruling("P3")
 def test_p3_deal_table_faces_and_hands():
     m = two_player(["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"])
     g = m.state.g
@@ -41,6 +42,7 @@ def test_p3_deal_table_faces_and_hands():
     assert GAME.status(m.state, HOST)["table"][0][1] == "green-[2]"
 
 
+@pytest.mark.ruling("P1")
 def test_p1_seat_one_starts_and_turns_rotate():
     m = two_player(["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"])
     from matchledger.ledger.errors import IllegalMove
@@ -58,6 +60,7 @@ def test_p1_seat_one_starts_and_turns_rotate():
 # ------------------------------------------------------------------ take, wind (P4), shoot
 
 
+@pytest.mark.ruling("P4")
 def test_take_outermost_first_onto_top_and_wind_p4():
     m = two_player(["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"])
     # Take 2 from the right of row 2: green-8 (col 4, up) then green-7 (col 3, down).
@@ -78,6 +81,7 @@ def test_take_outermost_first_onto_top_and_wind_p4():
     assert m.state.g.table[1] == [("green-5", True), ("green-6", False), None, None]
 
 
+@pytest.mark.ruling("P4")
 def test_p4_wind_optional_when_option_false():
     m = two_player(
         ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
@@ -147,7 +151,8 @@ def test_two_rows_racing_for_one_successful_shot():
 # ------------------------------------------------------------------ P5, P6 check and refill
 
 
-def test_p5_p6_refill_keeps_places_and_faces():
+@pytest.mark.ruling("P5", "P6")
+def test_p5_p6_a_table_of_4_cards_is_not_refilled_one_of_3_is_keeping_places_and_faces():
     deck_top = [f"yellow-{v}" for v in range(1, 10)]
     m = two_player(["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"], deck_top)
     play(m, "ann", "take 1 right 3 wind 7:8")  # row 1 keeps col 1 (green-1, up)
@@ -176,6 +181,7 @@ def test_p5_p6_refill_keeps_places_and_faces():
     ]
 
 
+@pytest.mark.ruling("P5")
 def test_p5_row_with_gaps_and_count_limits():
     m = two_player(["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"])
     play(m, "ann", "take 1 left 1 wind 5:6")  # row 1: _ g2 g3 g4
@@ -234,6 +240,7 @@ def play_sunset_game(m, amend=None):
     return r4, r5
 
 
+@pytest.mark.ruling("P7")
 def test_sunset_ending_and_p7_end_round_order():
     from matchledger.ledger.errors import IllegalMove, MalformedInput
 
@@ -287,6 +294,7 @@ def test_sunset_ending_and_p7_end_round_order():
     assert replay("m1", m.pairs()) == m.state
 
 
+@pytest.mark.ruling("P8", "P9")
 def test_p8_row_points_option_and_p9_shared_rank_by_amendment():
     # Amended from turn 4 on: row_points 1:5 (= the 3-card value).  Then
     # ann 9 + 5 - 12 + 5 = 7, bob 9 + 5 - 12 + 5 = 7, cat 5 + 5 - 12 - 2 = -4.
@@ -301,6 +309,7 @@ def test_p8_row_points_option_and_p9_shared_rank_by_amendment():
     assert [(s["participant"], s["rank"], s["total"]) for s in standings] == [("ann", 1, 7), ("bob", 1, 7), ("cat", 3, -4)]
 
 
+@pytest.mark.ruling("P9")
 def test_p9_ties_list_in_seat_order():
     from matchledger.engine.photographer.cards import all_cards, colours_for
     from matchledger.engine.photographer.scoring import DEFAULT_ROW_POINTS, standings

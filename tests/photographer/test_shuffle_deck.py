@@ -148,6 +148,7 @@ def test_options_parsed_and_checked():
         GAME.create(CreateMatch(match_id="x", game="photographer", players=["a", "b", "c", "d", "e"], setup={"seed": 1}))
 
 
+@pytest.mark.ruling("P2")
 def test_p2_replay_uses_the_recorded_order_not_the_seed():
     # An auditor's replay deals from setup["deck"]; the seed is only a record.
     import msgspec

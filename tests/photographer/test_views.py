@@ -4,6 +4,7 @@ catching a doctored announcement, and the terminal picture."""
 from __future__ import annotations
 
 import msgspec
+import pytest
 from matchledger.engine.photographer import GAME
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger.events import TurnResolved
@@ -11,6 +12,8 @@ from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.rederive import rederive
 
 from .support import deck_text, new_match, play
+
+pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 
 ANN = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"]
 BOB = ["red-1", "red-2", "red-3", "red-4", "red-5"]
@@ -41,6 +44,20 @@ def test_knowledge_is_public_plus_own_secrets():
     assert "private" not in bob["turns"][0]
     # bob: r1..r5 g8, wind 5:6 -> r1 r2 r3 r4 g8 r5; shot r1.
     assert bob["hand"] == ["red-2", "red-3", "red-4", "green-8", "red-5"]
+
+
+def test_a_blurred_shot_shows_its_value_to_its_player_and_the_host_only():
+    m = new_match(2, deck=deck_text(2, [f"green-{v}" for v in range(1, 13)] + ANN + ["red-1", "red-5", "red-2", "red-3", "red-4"]))
+    play(m, "ann", "take 1 left 1 wind 5:6")
+    # bob takes green-8 and green-7; hand r1 r5 r2 r3 r4 g8 g7, wind 6:7 -> ... g7 g8;
+    # he shoots red-1, then red-5: 4 from 1, so it is blurred (face down).
+    play(m, "bob", "take 2 right 2 wind 6:7")
+
+    def bobs_red(view):
+        return GAME.status(m.state, view)["players"][1]["film"]["red"]
+
+    assert bobs_red(HOST) == bobs_red(as_participant("bob")) == ["red-1", "red-[5]"]
+    assert bobs_red(PUBLIC) == bobs_red(as_participant("ann")) == ["red-1", "red-[1-6]"]
 
 
 def test_reveals_by_view():

@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.engine.pw.endgame import ecs, endgame, ranking
@@ -100,6 +102,7 @@ def test_ranking_tie_breaks():
     assert ranking(g, t) == ["ann", "bob", "cat", "dan"]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_collision_second_ec_is_next_lowest():
     g = pw_state(P7, G7)
     #        ann bob cat dan eve fay gus | zed yul xio wim vik ura tof
@@ -116,6 +119,7 @@ def test_w9_collision_second_ec_is_next_lowest():
     ]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_next_lowest_tie_goes_to_the_worse_ranked_pair():
     g = pw_state(P7, G7)
     #        ann bob cat dan eve fay gus | zed yul xio wim vik ura tof
@@ -128,6 +132,7 @@ def test_w9_next_lowest_tie_goes_to_the_worse_ranked_pair():
     assert [a["participant"] for a in ecs(g, ranked, t)] == ["gus", "eve"]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_distinct_ecs_with_ties():
     g = pw_state(P7[:5], G7[:5])
     #        ann bob cat dan eve | zed yul xio wim vik
@@ -153,6 +158,7 @@ def test_w9_distinct_ecs_with_ties():
     ]
 
 
+@pytest.mark.ruling("W9")
 def test_w9_two_pairs_no_ec():
     g = pw_state(P7[:2], G7[:2])
     t = totals_of(P7[:2], G7[:2], [0, 1, 0, 1])
@@ -181,6 +187,15 @@ def test_sabotage_on_a_player_without_a_contract_is_met():
     assert [a for a in endgame(state).awards if a["kind"] == "shards"] == [
         {"participant": "ann", "kind": "shards", "shards": 1, "reason": "sabotage pact"}
     ]
+
+
+@pytest.mark.parametrize("guest, met", [(3, True), (2, False)])
+def test_generosity_is_met_at_guest_points_exactly_player_points_plus_2_not_plus_1(guest, met):
+    # ann 1 point, her guest zed 3 (= 1 + 2: met) or 2 (= 1 + 1: failed); bob, cat and
+    # their guests 0.
+    state = fake_finished(P7[:3], G7[:3], [1, 0, 0, guest, 0, 0], contracts={"ann": ["generosity"]})
+    contract = {"participant": "ann", "kind": "shards", "shards": 1, "reason": "contract: generosity"}
+    assert (contract in endgame(state).awards) is met
 
 
 def _espionage_match(guesses: list[tuple[str, bool]], seed: int):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from matchledger.engine.commands import RecordContract, Submit
@@ -19,6 +20,8 @@ from matchledger.engine.pw.sample import GUESTS, PLAYERS, plan
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 
 from .util import dumps, play
+
+pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 
 N = 5
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -122,6 +125,7 @@ def strings_in(data):
 
 @SETTINGS
 @given(st.integers(0, 10**9), st.booleans())
+@pytest.mark.guarantee("privacy.pw-exchanged-guests")
 def test_knowledge_unchanged_when_other_pairs_exchange_guests(seed, plain):
     rng = random.Random(seed)
     # plain: no contracts and no guesses, so that the awards stay equal more often.

@@ -4,6 +4,7 @@ Unique (W8) and guesses at Round 3.  Every number is worked out by hand in comme
 Pairs: ann-zed, bob-yul, cat-xio.  Public order for lists shown to participants:
 players as listed (ann, bob, cat), then guests by name (xio, yul, zed)."""
 
+import pytest
 from matchledger.engine.commands import RecordContract
 from matchledger.engine.pw import GAME
 from matchledger.engine.state import HOST
@@ -20,6 +21,7 @@ ROUND_SWAP = {
 }
 
 
+@pytest.mark.ruling("W6")
 def test_w6_swap_through_both_members_redirects_and_scores():
     m = new_match()
     play_round(m, ROUND_SWAP)
@@ -60,6 +62,7 @@ def test_w6_swap_through_both_members_redirects_and_scores():
     assert closed.private["bob"]["own_points"] == 1 and closed.private["bob"]["partner_points"] == 2
 
 
+@pytest.mark.ruling("W6")
 def test_w6_one_swap_is_not_enough_and_three_do_not_stack():
     m = new_match()
     play_round(m, {"ann": "swap:bob gift:cat", "zed": "learn:bob watch:cat",
@@ -84,6 +87,21 @@ def test_w6_one_swap_is_not_enough_and_three_do_not_stack():
     ]
 
 
+@pytest.mark.ruling("W7")
+def test_w7_learn_shows_partner_e_actions_by_type_submitted_target_and_predicted_type_never_partner_e():
+    m = new_match()
+    play_round(m, {"ann": "learn:bob gift:cat", "zed": "watch:bob unique:xio",
+                   "bob": "gift:zed watch:xio", "yul": "predict:cat=gift unique:ann",
+                   "cat": "learn:zed watch:yul", "xio": "gift:ann predict:bob=watch"})
+    # No Swap: ann learn:bob has E=bob, partner(E)=yul, whose two actions ann learns as
+    # submitted (type, target, and the predicted type of the Predict) -- and not that
+    # they are yul's: the entry names only the target ann submitted.
+    [learned] = m.state.announcements[1].private["ann"]["learn"]
+    assert learned == {"target": "bob", "actions": [{"type": "predict", "target": "cat", "predict": "gift"},
+                                                     {"type": "unique", "target": "ann"}]}
+    assert "yul" not in str(m.state.announcements[1].private["ann"])
+
+
 def test_several_predict_hits_all_apply():
     m = new_match()
     play_round(m, {"ann": "gift:bob learn:cat", "zed": "watch:bob swap:cat",
@@ -103,6 +121,19 @@ def test_several_predict_hits_all_apply():
         {"target": "cat", "actions": [{"type": "predict", "target": "zed", "predict": "gift"},
                                       {"type": "learn", "target": "bob"}]}
     ]
+
+
+def test_predict_against_a_partner_who_used_the_type_twice_is_one_hit_not_two():
+    m = new_match()
+    play_round(m, {"ann": "predict:bob=gift watch:cat", "zed": "learn:bob unique:cat",
+                   "bob": "learn:ann watch:xio", "yul": "gift:ann gift:cat",
+                   "cat": "learn:ann watch:bob", "xio": "unique:bob predict:zed=gift"})
+    # No Swap this round, so every target is effective.  ann predict:bob=gift: E=bob,
+    # partner(bob)=yul used gift in both actions -- "if partner(E) submitted t this round
+    # (either action)": one hit, ann +2, yul -1.  xio predict:zed=gift: partner(zed)=ann
+    # used predict and watch: a miss.
+    # yul gift:ann -> partner(ann)=zed +1; yul gift:cat -> partner(cat)=xio +1.
+    assert m.state.g.rounds[1].totals == {"ann": 2, "bob": 0, "cat": 0, "zed": 1, "yul": -1, "xio": 1}
 
 
 FULL = {
@@ -150,6 +181,7 @@ def test_full_match_round_by_round():
     assert g.rounds[3].round_points == {"ann": 2, "bob": 0, "cat": -1, "zed": 0, "yul": 0, "xio": 0}
 
 
+@pytest.mark.ruling("W8")
 def test_w8_unique_effective_targets_and_own_repeats():
     m = full_match()
     r3 = m.state.g.rounds[3]

@@ -59,6 +59,7 @@ def test_submission_is_normalized():
         (["bob", "learn:cat"], "is not TYPE:TARGET"),
     ],
 )
+@pytest.mark.ruling("W1")
 def test_w1_malformed_submissions(tokens, fragment):
     m = new_match()
     with pytest.raises(MalformedInput) as err:
@@ -75,6 +76,7 @@ def test_w1_malformed_submissions(tokens, fragment):
         (["gift:bob", "learn:bob"], "W2: both actions name the same target 'bob'"),
     ],
 )
+@pytest.mark.ruling("W2")
 def test_w2_forbidden_targets(tokens, fragment):
     m = new_match()
     with pytest.raises(IllegalMove) as err:

@@ -18,6 +18,7 @@ OTHERS = {
 }
 
 
+@pytest.mark.ruling("W3")
 def test_w3_second_recorded_is_rejected_whoever_it_is():
     m = new_match()
     m.do(Submit("ann", ["gift:bob", "learn:cat"]))
@@ -30,6 +31,7 @@ def test_w3_second_recorded_is_rejected_whoever_it_is():
         m.do(Submit("ann", ["swap:bob", "learn:cat"]))
 
 
+@pytest.mark.ruling("W3")
 def test_w3_ignores_a_voided_partner_submission():
     m = new_match()
     m.do(Submit("zed", ["gift:bob", "watch:cat"]))
@@ -38,6 +40,7 @@ def test_w3_ignores_a_voided_partner_submission():
     assert m.state.current_submission(1, "zed") is None
 
 
+@pytest.mark.ruling("W5")
 def test_w5_resubmission_replaces_and_does_not_count_itself():
     m = new_match()
     m.do(Submit("ann", ["gift:bob", "gift:cat"]))
@@ -60,6 +63,7 @@ def test_correction_excludes_the_replaced_submission():
         m.do(Correct(seq=corrected_seq, tokens=["learn:bob", "gift:cat"], reason="second thoughts"))
 
 
+@pytest.mark.ruling("W5")
 def test_w5_cannot_close_while_anyone_is_missing():
     m = new_match()
     play_round(m, {"ann": "gift:bob learn:cat", "bob": "gift:ann learn:cat", "cat": "gift:ann learn:bob",
@@ -69,6 +73,7 @@ def test_w5_cannot_close_while_anyone_is_missing():
     assert "no submission from xio, zed" in str(err.value)  # guests by name: the pairing stays secret
 
 
+@pytest.mark.ruling("W4")
 def test_w4_a_third_use_over_the_match_is_rejected():
     m = new_match()
     play_round(m, {"ann": "gift:bob gift:cat", "zed": "learn:bob learn:cat", **OTHERS[1]})
@@ -78,6 +83,7 @@ def test_w4_a_third_use_over_the_match_is_rejected():
     assert "W4: the pair of 'zed' would use 'gift' 3 times" in str(err.value)
 
 
+@pytest.mark.ruling("W4")
 def test_w4_round_three_reachability_once_partner_known():
     m = new_match()
     play_round(m, {"ann": "gift:bob gift:cat", "zed": "learn:bob learn:cat", **OTHERS[1]})

@@ -27,6 +27,7 @@ import sqlite3
 import time
 
 import click
+import pytest
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import BUSY_TIMEOUT_MS, Store
@@ -82,6 +83,7 @@ def _worker(path: str, w: int, attempts: int, barrier, out: str) -> None:
         json.dump(log, handle)
 
 
+@pytest.mark.guarantee("concurrency.eight-writers", "concurrency.loser-told")
 def test_eight_processes_recording_at_once(tmp_path):
     path = str(tmp_path / "busy.db")
     store = Store(path)
@@ -153,6 +155,7 @@ def _append_other(path: str, out: str) -> None:
         handle.write(result)
 
 
+@pytest.mark.guarantee("concurrency.writer-waits")
 def test_a_writer_waits_for_the_lock_instead_of_failing(tmp_path):
     """busy_timeout: while one writer holds the write lock, another waits and then
     succeeds; without the timeout it would fail at once with "database is locked"."""

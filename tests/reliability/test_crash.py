@@ -179,6 +179,10 @@ def _check(path: str, scenario: str, acknowledged: int, before: int, seen: int) 
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
+# crash.test-needs-transaction: `python -m tests.mutation store-transaction-a-no-op`
+@pytest.mark.guarantee(
+    "crash.file-verifies", "crash.whole-prefix", "crash.acknowledged-survives", "crash.test-needs-transaction"
+)
 def test_sigkill_at_random_moments_leaves_a_whole_command_prefix(scenario, tmp_path):
     path = str(tmp_path / "crash.db")
     rng = random.Random(f"crash-{scenario}")
@@ -219,14 +223,20 @@ def test_sigkill_at_random_moments_leaves_a_whole_command_prefix(scenario, tmp_p
           f"({len(set(ks))} distinct lengths)")
 
 
-def test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open(tmp_path):
+@pytest.mark.parametrize(
+    "dropped", [["events_no_update", "events_no_delete"], ["events_no_update"], ["events_no_delete"]],
+    ids=["both", "update", "delete"],
+)
+@pytest.mark.guarantee("crash.triggers-with-table")
+def test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open(tmp_path, dropped):
     path = tmp_path / "half.db"
     store = Store(path)
     store.close()
-    # The state a kill leaves between `CREATE TABLE events` and the trigger script.
+    # The state a kill leaves between `CREATE TABLE events` and the trigger script (an
+    # older file, where they were not one transaction), or between its two triggers.
     conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER events_no_update")
-    conn.execute("DROP TRIGGER events_no_delete")
+    for trigger in dropped:
+        conn.execute(f"DROP TRIGGER {trigger}")
     conn.commit()
     conn.close()
     Store(path).close()  # the next open

@@ -202,6 +202,7 @@ def check_commands(db, match, cmds, tally):
 
 
 @pytest.mark.parametrize("game", list(FIXTURE_MATCHES))
+@pytest.mark.guarantee("log.rejected-writes-nothing", "input.fuzzed-commands")
 def test_random_commands_fail_cleanly_or_append(game, half_played, tmp_path):
     clean, match, names = half_played[game]
     tally = {0: 0, 1: 0, 2: 0, "appended": 0}
@@ -252,6 +253,7 @@ def sample_bodies(half_played) -> list[bytes]:
     return bodies
 
 
+@pytest.mark.guarantee("input.decoder-fuzz")
 def test_decoder_on_random_and_mutated_bytes(half_played):
     bodies = sample_bodies(half_played)
 
@@ -278,6 +280,7 @@ def exported(half_played):
     return rows, export_lines(rows)
 
 
+@pytest.mark.guarantee("input.mutated-import")
 def test_import_of_mutated_exports(exported, tmp_path):
     rows, data = exported
 
@@ -338,6 +341,7 @@ created = st.one_of(
 )
 
 
+@pytest.mark.guarantee("input.unusable-events")
 def test_import_of_well_hashed_random_logs(tmp_path):
     @FUZZ
     @given(created, st.lists(random_events, max_size=6))

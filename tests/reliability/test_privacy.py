@@ -71,6 +71,7 @@ def lca_alternative(rng, p, index, cmds):
 
 
 @pytest.mark.parametrize("viewer", ["ann", "dan", "public"])
+@pytest.mark.guarantee("privacy.lca-superseded")
 def test_lca_superseded_submissions_and_contracts_of_others_are_invisible(viewer):
     """Another player's superseded submission (any round) or superseded contract: the
     real command follows it, so it never counts, and nobody but the host may see it."""
@@ -111,6 +112,7 @@ def swapped_targets(tokens):
 
 
 @pytest.mark.parametrize("viewer", ["ann", "zed-partner", "public"])
+@pytest.mark.guarantee("privacy.pw-superseded")
 def test_pw_superseded_submissions_of_others_are_invisible(viewer):
     from matchledger.engine.pw.sample import plan
 
@@ -134,6 +136,7 @@ def test_pw_superseded_submissions_of_others_are_invisible(viewer):
     assert compared >= 12 * 20 and parted >= 12, (compared, parted)
 
 
+@pytest.mark.guarantee("privacy.pw-exchanged-guests")
 def test_pw_other_pairs_exchanging_guests_is_invisible_until_told():
     from matchledger.engine.pw.sample import GUESTS, PLAYERS
 
@@ -154,6 +157,7 @@ def names_a_guest(text: str, guests) -> list[str]:
     return [g for g in guests if re.search(rf"(?<![a-z]){re.escape(g)}(?![a-z])", text)]
 
 
+@pytest.mark.guarantee("privacy.pw-public-names-no-guest")
 def test_pw_public_read_models_never_name_a_guest_at_any_seq():
     from matchledger.engine.pw.sample import plan
 
@@ -174,6 +178,7 @@ def test_pw_public_read_models_never_name_a_guest_at_any_seq():
     assert checked >= 12 * 30 * 4
 
 
+@pytest.mark.guarantee("privacy.pw-public-names-no-guest")
 def test_pw_public_cli_output_never_names_a_guest_at_any_at(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
     db = tmp_path / "pw.db"
@@ -222,6 +227,7 @@ def photographer_pair(rng, n_players, viewer, moves_seed):
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.guarantee("privacy.photographer-unseen-cards")
 def test_photographer_unseen_cards_are_invisible_until_told(n_players):
     from matchledger.engine.photographer.sample import PLAYERS
 

@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 from matchledger.engine.commands import AddNote, CloseRound, CreateMatch, Submit
 from matchledger.ledger.store import Store
 from matchledger.projections.fold import InMemoryMatch, play
@@ -94,6 +95,7 @@ def short_pw_match(match_id: str, seed: int) -> list:
     return play(engine.get("pw").sample(random.Random(seed), match_id, n=4)).events
 
 
+@pytest.mark.guarantee("resources.memory")
 def test_memory_of_a_long_match_and_a_file_of_many(tmp_path):
     path = tmp_path / "big.db"
     store = Store(path)

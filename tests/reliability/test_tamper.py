@@ -210,6 +210,12 @@ CASES = [
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
+# every row of the tampering table in docs/guarantees.md: each is one or two CASES
+@pytest.mark.guarantee(
+    "tamper.body-or-byte", "tamper.hash-digit", "tamper.envelope-columns", "tamper.rehashed-event",
+    "tamper.deleted-row", "tamper.swapped-rows", "tamper.spliced-row", "tamper.truncated-tail",
+    "tamper.rewritten-chain", "tamper.forged-announcement",
+)
 def test_verify_names_the_first_bad_seq(case, game, fixture_db, tmp_path):
     clean, ids = fixture_db
     path = copy_db(clean, tmp_path / "t.db")
@@ -232,6 +238,7 @@ def test_verify_names_the_first_bad_seq(case, game, fixture_db, tmp_path):
         assert {m["match"] for m in everything["matches"] if not m["ok"]} == {match}
 
 
+@pytest.mark.guarantee("tamper.body-or-byte")
 def test_a_random_bit_flipped_in_a_body_is_a_finding_not_an_unreadable_file(fixture_db, tmp_path):
     """A flip that makes the body invalid UTF-8 is still reported as a finding with its
     seq (exit 3), not as a file that cannot be read."""

@@ -1,0 +1,377 @@
+"""The planted bugs: each one realistic, one line (or one statement), and named with the
+tests that should decide it directly -- never a broad snapshot or a random oracle, which
+catch a bug only by luck.  Paths are relative to the repository's root.
+
+The first seven are the issue's: three the suite missed entirely, four it caught only
+by a snapshot or a random seed.  The rest reconstruct the other bugs planted by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    before: str  # must occur exactly once in the file
+    after: str
+    tests: tuple[str, ...]  # pytest node ids or files
+    bug: str  # what goes wrong, in a few words
+
+
+PHOTO_RULES = "tests/photographer/test_rules.py"
+PHOTO_SCORING = "tests/photographer/test_scoring.py"
+STORE = "tests/contracts/test_store_contract.py"
+LCA_LIGHTS = "tests/lca/test_lights.py"
+LCA_ENDGAME = "tests/lca/test_endgame.py"
+LCA_ROUNDS = "tests/lca/test_cameras_actions.py"
+PW_RESOLUTION = "tests/pw/test_resolution.py"
+PW_ENDGAME = "tests/pw/test_endgame.py"
+TAMPER = "tests/core/test_verify_tamper.py"
+
+# Store.transaction's body, and the same with no transaction at all (the rows are still
+# inserted together at the end, but each INSERT commits on its own).
+_TRANSACTION = """\
+        if self._depth == 0:
+            self.conn.execute("BEGIN IMMEDIATE")
+        self._depth += 1
+        try:
+            yield
+            if self._depth == 1:
+                self._flush()
+        except BaseException:
+            self._depth -= 1
+            if self._depth == 0:
+                self._heads.clear()
+                self._pending.clear()
+                self.conn.execute("ROLLBACK")
+            raise
+        self._depth -= 1
+        if self._depth == 0:
+            self._heads.clear()
+            self.conn.execute("COMMIT")
+"""
+_NO_TRANSACTION = """\
+        self._depth += 1
+        try:
+            yield
+            if self._depth == 1:
+                self._flush()
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self._heads.clear()
+                self._pending.clear()
+"""
+
+MUTANTS: list[Mutant] = [
+    # ------------------------------------------------------------------ the issue's seven
+    Mutant(
+        "photographer-row-cutoff-6",
+        "engine/photographer/scoring.py",
+        'rows += row_points[_LENGTH_KEY[length] if length < 7 else "7"]',
+        'rows += row_points[_LENGTH_KEY[length] if length < 6 else "7"]',
+        (PHOTO_SCORING,),
+        "a 6-card row scores the 7-card value (11, not 10); row_points[6] ignored",
+    ),
+    Mutant(
+        "store-append-ahead-of-the-log",
+        "ledger/store.py",
+        "if last_seq + 1 != expected_seq:",
+        "if last_seq + 1 > expected_seq:",
+        (f"{STORE}::test_an_append_expecting_a_seq_past_the_log_conflicts_and_writes_nothing",),
+        "an append expecting a seq past the log's end writes it, leaving a gap",
+    ),
+    Mutant(
+        "store-update-trigger-narrowed",
+        "ledger/store.py",
+        '"CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "',
+        '"CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE OF body, prev_hash, hash ON events "',
+        (f"{STORE}::test_update_through_a_plain_connection_fails",),
+        "match_id, seq, kind, actor, recorded_at can be updated from a plain connection",
+    ),
+    Mutant(
+        "lca-camera-sharing-at-distance-2",
+        "engine/lca/cameras.py",
+        "if not any(-2 <= r - r2 <= 2 and -2 <= c - c2 <= 2 for r2, c2 in others)",
+        "if not any(-2 < r - r2 < 2 and -2 < c - c2 < 2 for r2, c2 in others)",
+        (LCA_ENDGAME,),
+        "two blocks whose centres are 2 apart (sharing an edge cell) count as not shared",
+    ),
+    Mutant(
+        "pw-predict-hits-twice",
+        "engine/pw/resolve.py",
+        "points[other] -= 1\n                        break",
+        "points[other] -= 1",
+        (PW_RESOLUTION,),
+        "Predict against a partner who used the type twice scores two hits, not one",
+    ),
+    Mutant(
+        "pw-generosity-strict",
+        "engine/pw/endgame.py",
+        "return totals[guest] >= totals[player] + 2",
+        "return totals[guest] > totals[player] + 2",
+        (PW_ENDGAME,),
+        "Generosity fails when guest points are exactly player points + 2",
+    ),
+    Mutant(
+        "photographer-refill-at-4",
+        "engine/photographer/table.py",
+        "if on_table > 3:",
+        "if on_table > 4:",
+        (PHOTO_RULES,),
+        "the table is refilled (or the game ends) with 4 cards left, not 3",
+    ),
+    Mutant(
+        "photographer-no-refill-at-3",
+        "engine/photographer/table.py",
+        "if on_table > 3:",
+        "if on_table >= 3:",
+        (PHOTO_RULES,),
+        "a table of exactly 3 cards is neither refilled nor ends the game",
+    ),
+    # ------------------------------------------------------------------ lca
+    Mutant(
+        "lca-L2-first-namer-wins",
+        "engine/lca/lights.py",
+        "if cell not in occupied and named[cell] == 1:",
+        "if cell not in occupied:",
+        (LCA_LIGHTS,),
+        "a cell two players name at the same priority goes to the first listed",
+    ),
+    Mutant(
+        "lca-L3-reach-4",
+        "engine/lca/lights.py",
+        "REACH = 3",
+        "REACH = 4",
+        (LCA_LIGHTS,),
+        "a light brightens cells 4 steps away",
+    ),
+    Mutant(
+        "lca-light-points-level-4",
+        "engine/lca/lights.py",
+        "LIGHT_POINTS = {1: 3, 2: 2, 3: 4, 4: 2, 5: 1}",
+        "LIGHT_POINTS = {1: 3, 2: 2, 3: 4, 4: 3, 5: 1}",
+        (LCA_LIGHTS,),
+        "a cell of brightness 4 is worth 3, not 2",
+    ),
+    Mutant(
+        "lca-L4-block-past-the-right-edge",
+        "engine/lca/cameras.py",
+        "1 <= centre[1] <= studio.width - 2",
+        "1 <= centre[1] <= studio.width - 1",
+        ("tests/lca/test_rejections.py",),
+        "a camera whose block leaves the studio on the right is accepted",
+    ),
+    Mutant(
+        "lca-L5-option-ignored",
+        "engine/lca/actions.py",
+        "and not (centre_must_be_empty and centre in actions)",
+        "and centre not in actions",
+        (LCA_ROUNDS,),
+        "diamond_center_must_be_empty=false still needs an empty centre",
+    ),
+    Mutant(
+        "lca-line-uncapped",
+        "engine/lca/actions.py",
+        "return ActionPoints(diamond, min(CAP, LINE_POINTS * m), distance, m, steps)",
+        "return ActionPoints(diamond, LINE_POINTS * m, distance, m, steps)",
+        (LCA_ROUNDS,),
+        "the line part goes past 50",
+    ),
+    Mutant(
+        "lca-filming-camera-uncapped",
+        "engine/lca/filming.py",
+        "(6 if centre == self.cell else 2) * self.level",
+        "(6 if centre == self.cell else 2) * self.lights",
+        ("tests/lca/test_filming_example.py", LCA_LIGHTS),
+        "a camera's filming points use the uncapped light count, not the light level",
+    ),
+    Mutant(
+        "lca-L6-cap-5",
+        "engine/lca/endgame.py",
+        "if s.scores[cat] == best[cat] and shards < TOL_CAPACITY:",
+        "if s.scores[cat] == best[cat] and shards <= TOL_CAPACITY:",
+        (LCA_ENDGAME,),
+        "a ToL takes a fifth shard",
+    ),
+    Mutant(
+        "lca-L1-filming-tiebreak-dropped",
+        "engine/lca/endgame.py",
+        'key=lambda i: (-sum(scores[players[i]].values()), -scores[players[i]]["filming"], i),',
+        "key=lambda i: (-sum(scores[players[i]].values()), i),",
+        (LCA_ENDGAME,),
+        "equal totals are ranked by listed order alone, not filming first",
+    ),
+    Mutant(
+        "lca-third-ec-tie-to-the-better-ranked",
+        "engine/lca/endgame.py",
+        'third = min(candidates, key=lambda s: (s.scores["filming"], -s.rank))',
+        'third = min(candidates, key=lambda s: (s.scores["filming"], s.rank))',
+        (LCA_ENDGAME,),
+        "the lowest-filming EC tie goes to the better-ranked player",
+    ),
+    Mutant(
+        "lca-scores-of-others-before-the-end",
+        "engine/lca/views.py",
+        "rows = [_score_row(me, table[me])]",
+        "rows = [_score_row(p, table[p]) for p in state.players]",
+        ("tests/lca/test_views.py",),
+        "a participant sees every player's scores before the end",
+    ),
+    # ------------------------------------------------------------------ pw
+    Mutant(
+        "pw-W6-three-swaps-needed",
+        "engine/pw/resolve.py",
+        "swapped = [p for p in g.players if swaps_on[p] >= 2]",
+        "swapped = [p for p in g.players if swaps_on[p] > 2]",
+        (PW_RESOLUTION,),
+        "two Swaps on a pair do not swap it",
+    ),
+    Mutant(
+        "pw-W8-own-repeat-counts-as-other",
+        "engine/pw/resolve.py",
+        "if len(submitters_of[target]) == 1:",
+        "if sum(t == target for _s, t in uniques) == 1:",
+        (PW_RESOLUTION,),
+        "a participant's own second Unique on a target cancels their first",
+    ),
+    Mutant(
+        "pw-W9-tie-to-the-better-ranked",
+        "engine/pw/endgame.py",
+        "return min(entries, key=lambda e: (e[0], -rank[e[1]]))[1]",
+        "return min(entries, key=lambda e: (e[0], rank[e[1]]))[1]",
+        (PW_ENDGAME,),
+        "an EC tie goes to the better-ranked pair",
+    ),
+    Mutant(
+        "pw-W4-three-uses",
+        "engine/pw/validation.py",
+        "over = [t for t in TYPES if after[t] > 2]",
+        "over = [t for t in TYPES if after[t] > 3]",
+        ("tests/pw/test_validation.py",),
+        "a pair may use a type three times over the match",
+    ),
+    Mutant(
+        "pw-ranking-player-points-ascending",
+        "engine/pw/endgame.py",
+        "key=lambda p: (-(totals[p] + totals[g.guest_of[p]]), -totals[p], index[p]),",
+        "key=lambda p: (-(totals[p] + totals[g.guest_of[p]]), totals[p], index[p]),",
+        (PW_ENDGAME,),
+        "equal pair scores are ranked by the lower player points first",
+    ),
+    Mutant(
+        "pw-public-award-tells-the-score",
+        "engine/pw/views.py",
+        'entry["reason"] = PUBLIC_REASONS.get(award["kind"], award["reason"])',
+        'entry["reason"] = award["reason"]',
+        (PW_ENDGAME,),
+        "a public award names the score behind it ('highest guest')",
+    ),
+    # ------------------------------------------------------------------ photographer
+    Mutant(
+        "photographer-P9-dense-ranks",
+        "engine/photographer/scoring.py",
+        "rank = 1 + sum(1 for other in rows if other[2] > total)",
+        "rank = 1 + len({other[2] for other in rows if other[2] > total})",
+        (PHOTO_RULES,),
+        "after a shared rank the next rank does not skip (1, 1, 2)",
+    ),
+    Mutant(
+        "photographer-P7-ender-first",
+        "engine/photographer/turn.py",
+        "g.end_queue = players[seat + 1 :] + players[: seat + 1]",
+        "g.end_queue = players[seat:] + players[:seat]",
+        (PHOTO_RULES,),
+        "the end phase starts with the player who ended the game",
+    ),
+    Mutant(
+        "photographer-step-of-4-continues",
+        "engine/photographer/film.py",
+        "if step == 0 or abs(step) > 3:",
+        "if step == 0 or abs(step) > 4:",
+        (PHOTO_RULES,),
+        "a card 4 from the row's last face-up card continues it",
+    ),
+    Mutant(
+        "photographer-good-shot-one-late",
+        "engine/photographer/film.py",
+        "len(seq) + 1 >= g.shot_length",
+        "len(seq) >= g.shot_length",
+        (PHOTO_RULES,),
+        "the successful shot needs one face-up card more than N",
+    ),
+    Mutant(
+        "photographer-host-sight-for-everyone",
+        "engine/photographer/views.py",
+        '"film": film_view(g, player, knows_blurred=host or player == viewer),',
+        '"film": film_view(g, player, knows_blurred=host or viewer is not None),',
+        ("tests/photographer/test_views.py",),
+        "a player sees the values of other players' blurred shots",
+    ),
+    # ------------------------------------------------------------------ store
+    Mutant(
+        "store-failed-transaction-leaves-rows-pending",
+        "ledger/store.py",
+        "                self._heads.clear()\n                self._pending.clear()\n",
+        "                self._heads.clear()\n",
+        (f"{STORE}::test_a_transaction_of_several_appends_is_all_or_nothing",),
+        "the rows of a failed transaction are written by the next one",
+    ),
+    Mutant(
+        "store-rows-after-inclusive",
+        "ledger/store.py",
+        'sql = f"SELECT {columns} FROM events WHERE match_id = ? AND seq > ?"',
+        'sql = f"SELECT {columns} FROM events WHERE match_id = ? AND seq >= ?"',
+        (f"{STORE}::test_reads_take_the_seqs_after_and_up_to_the_ones_given",),
+        "reads 'after' a seq include that seq",
+    ),
+    Mutant(
+        "store-triggers-repaired-only-when-both-missing",
+        "ledger/store.py",
+        "if triggers < 2:",
+        "if triggers < 1:",
+        ("tests/reliability/test_crash.py::test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open",),
+        "a file missing one append-only trigger is not repaired on open",
+    ),
+    Mutant(
+        # docs/guarantees.md (crash consistency): without its transaction a command can
+        # be half-written by a kill, and the crash test must say so
+        "store-transaction-a-no-op",
+        "ledger/store.py",
+        _TRANSACTION,
+        _NO_TRANSACTION,
+        (
+            "tests/reliability/test_crash.py::test_sigkill_at_random_moments_leaves_a_whole_command_prefix",
+            f"{STORE}::test_a_transaction_of_several_appends_is_all_or_nothing",
+        ),
+        "a command's events are written one by one, each committed alone",
+    ),
+    # ------------------------------------------------------------------ verify
+    Mutant(
+        "verify-link-not-checked",
+        "ledger/verify.py",
+        "hashed = min(linked, _first_mismatch(recomputed, hashes[:placed]))",
+        "hashed = _first_mismatch(recomputed, hashes[:placed])",
+        (TAMPER,),
+        "a row whose prev_hash does not link to the previous event verifies",
+    ),
+    Mutant(
+        "verify-gap-named-by-the-next-seq",
+        "ledger/verify.py",
+        'return Finding(match_id, expected, f"event {expected} is missing (next stored seq is {row.seq})")',
+        'return Finding(match_id, row.seq, f"event {expected} is missing (next stored seq is {row.seq})")',
+        (TAMPER,),
+        "a deleted event is reported at the seq after it",
+    ),
+    Mutant(
+        "verify-head-compared-with-the-last-event",
+        "ledger/verify.py",
+        "if hashes[head_seq - 1] != head_hash:",
+        "if hashes[-1] != head_hash:",
+        (TAMPER,),
+        "a published head is compared with the last event, not the one at its seq",
+    ),
+]

@@ -1,0 +1,126 @@
+"""Every numbered ruling (L…, W…, P… in ../shared/rules/) and every row of
+docs/guarantees.md is named by a test that decides it: ``@pytest.mark.ruling("W9")``,
+``@pytest.mark.guarantee("log.append-only")``.  These tests list what has no test and
+what a test names that does not exist."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from . import trace
+
+CITATIONS = trace.citations()
+GUARANTEES = trace.guarantees(trace.GUARANTEES.read_text(encoding="utf-8"))
+
+
+def _order(ruling: str) -> tuple[str, int]:
+    return ruling[0], int(ruling[1:])
+
+
+def _cited(kind: str) -> set[str]:
+    return {c.id for c in CITATIONS.found if c.kind == kind}
+
+
+def test_every_ruling_is_decided_by_a_test():
+    missing = sorted(trace.all_rulings() - _cited("ruling"), key=_order)
+    assert not missing, f"no test carries @pytest.mark.ruling(...) for: {', '.join(missing)}"
+
+
+def test_every_row_of_guarantees_md_is_decided_by_a_test():
+    missing = [g for g in GUARANTEES.ids if g not in _cited("guarantee")]
+    assert not missing, "no test carries @pytest.mark.guarantee(...) for: " + ", ".join(missing)
+
+
+def test_every_ruling_and_guarantee_a_test_names_exists():
+    known = {"ruling": trace.all_rulings(), "guarantee": set(GUARANTEES.ids)}
+    unknown = [f"{c.test} names {c.kind} {c.id!r}" for c in CITATIONS.found if c.id not in known[c.kind]]
+    wrong = unknown + CITATIONS.problems  # and markers that name nothing
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_test_citing_a_ruling_has_the_ruling_in_its_name():
+    # so that a failure's name says which ruling broke (the rest of the name says which case)
+    unnamed = [
+        f"{c.test} cites {c.id}" for c in CITATIONS.found
+        if c.kind == "ruling" and not re.search(rf"(^|_){c.id.lower()}(_|$)", c.test.split("::")[1].lower())
+    ]
+    assert not unnamed, "\n".join(unnamed)
+
+
+def test_every_table_row_of_guarantees_md_has_an_id_of_its_own():
+    problems = GUARANTEES.problems
+    assert not problems, "\n".join(problems)
+
+
+def test_every_test_guarantees_md_names_exists():
+    stale = []
+    for ref in GUARANTEES.tests:
+        file, _, name = ref.partition("::")
+        if file not in CITATIONS.tests or name and name not in CITATIONS.tests[file]:
+            stale.append(ref)
+    assert not stale, "docs/guarantees.md names tests that do not exist: " + ", ".join(stale)
+
+
+def test_rulings_txt_lists_the_rulings_the_rules_files_number_from_1():
+    files = trace.rules_files()
+    if files is None:
+        pytest.skip(f"no rules at {trace.RULES}: the rulings recorded in rulings.txt are used")
+    for name, rulings in files.items():  # the parse found them all: one letter, 1, 2, … without a gap
+        letters = {r[0] for r in rulings}
+        assert len(letters) == 1, f"{name}: rulings {sorted(rulings)}"
+        assert rulings == {f"{min(letters)}{n}" for n in range(1, len(rulings) + 1)}, f"{name}: {sorted(rulings, key=_order)}"
+    assert files == trace.recorded_rulings(), "the rules number other rulings than rulings.txt lists: update it"
+
+
+# --------------------------------------------------------------------------- the checks themselves
+
+
+def test_the_rulings_parse_reads_citations_ranges_and_list_items_not_cells():
+    text = "A1 is a cell.\nRejected (rulings W1–W3):\n- W4: no.\nEC (ruling W9).  See ruling P12 fills."
+    assert trace.numbered_rulings(text) == {"W1", "W2", "W3", "W4", "W9", "P12"}
+
+
+def test_the_guarantees_parse_wants_an_id_on_every_row_of_every_table():
+    text = """## Kept
+| Id | Guarantee | Test |
+|---|---|---|
+| `log.kept` | a | `core/test_a.py::test_b`, `::test_c`, `R/test_d.py` |
+| `log.kept` | twice | — |
+| no id | b | — |
+
+## New
+| Guarantee | Test |
+|---|---|
+| c | — |
+"""
+    found = trace.guarantees(text)
+    assert found.ids == ["log.kept"]
+    assert found.tests == ["core/test_a.py::test_b", "core/test_a.py::test_c", "reliability/test_d.py"]
+    assert [p.split(":")[0] for p in found.problems] == ["'Kept'", "'Kept'", "the table under 'New' has no Id column first"]
+
+
+def test_the_markers_are_read_from_tests_parametrized_cases_and_pytestmark_only():
+    source = '''
+import pytest
+pytestmark = pytest.mark.guarantee("log.a")
+
+@pytest.mark.ruling("W9")
+def test_w9_x(): pass
+
+@pytest.mark.parametrize("v", [pytest.param(1, marks=pytest.mark.ruling("L2"))])
+def test_l2_y(v): pass
+
+@pytest.mark.ruling(NAME)
+def helper(): pass
+'''
+    found = trace.Citations()
+    trace.read_module("m/test_m.py", source, found)
+    assert sorted((c.kind, c.id, c.test) for c in found.found) == [
+        ("guarantee", "log.a", "m/test_m.py::test_l2_y"),
+        ("guarantee", "log.a", "m/test_m.py::test_w9_x"),
+        ("ruling", "L2", "m/test_m.py::test_l2_y"),
+        ("ruling", "W9", "m/test_m.py::test_w9_x"),
+    ]
+    assert found.problems == ["m/test_m.py:11: a ruling marker on no test function"]
