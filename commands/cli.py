@@ -69,6 +69,16 @@ class CommandLine(LazyGroup):
             raise error from None
 
 
+def _database_file(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """--db must name a file: SQLite takes '' for a temporary database and ':memory:' for
+    one in memory, and either would silently drop what a host records."""
+    if ctx.get_parameter_source(param.name) is click.core.ParameterSource.DEFAULT and os.environ.get("MATCHLEDGER_DB") == "":
+        raise click.BadParameter("MATCHLEDGER_DB is set but empty; it must name the database file", ctx, param)
+    if value in ("", ":memory:"):
+        raise click.BadParameter(f"{value!r} names no database file", ctx, param)
+    return value
+
+
 def _default_actor() -> str:
     return os.environ.get("MATCHLEDGER_ACTOR") or os.environ.get("USER") or "host"
 
@@ -78,6 +88,7 @@ def _default_actor() -> str:
     "--db",
     default="matches.db",
     envvar="MATCHLEDGER_DB",
+    callback=_database_file,
     show_default=True,
     help="SQLite database file (env MATCHLEDGER_DB).",
 )

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from click.testing import CliRunner
+from matchledger.commands.cli import cli
 from matchledger.ledger.errors import ForeignDatabase
 from matchledger.ledger.events import MatchCreated
 from matchledger.ledger.sqlite_file import APPLICATION_ID
@@ -159,3 +161,19 @@ def test_store_refuses_a_foreign_file_with_its_own_error(tmp_path):
     for options in ({"read_only": True}, {"create": False}, {"create": True}):
         with pytest.raises(ForeignDatabase, match="events table is not matchledger's"):
             Store(db, **options)
+
+
+@pytest.mark.parametrize("value", ["", ":memory:"])
+def test_db_must_name_a_file(tmp_path, monkeypatch, value):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["--db", value, "new", "toy", "m1", "--players", "a,b"])
+    assert result.exit_code == 2 and "names no database file" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_matchledger_db_variable_is_refused_not_taken_for_the_default(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["init"], env={"MATCHLEDGER_DB": ""})
+    assert result.exit_code == 2 and "MATCHLEDGER_DB is set but empty" in result.output
+    assert list(tmp_path.iterdir()) == []
+    assert CliRunner().invoke(cli, ["--db", "given.db", "init"], env={"MATCHLEDGER_DB": ""}).exit_code == 0
