@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
-from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.verification import verify_export
 
+from .files import write_output
 from .options import read_bytes
 from .session import app
 
@@ -26,10 +25,7 @@ def export_cmd(match_id, output):
     """
     data, count = app().export(match_id)
     if output:
-        try:
-            Path(output).write_bytes(data)
-        except OSError as exc:
-            raise MalformedInput(f"cannot write {output!r}: {exc.strerror or exc}") from None
+        write_output(output, data)
         click.echo(f"exported {count} events of {match_id!r} to {output}", err=True)
     else:
         sys.stdout.buffer.write(data)
