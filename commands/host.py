@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import click
 from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
 
-from .options import key_values, load_json_object, read_text
+from .files import read_text
+from .options import key_values, load_json_object
 from .output import describe_rows
 from .session import app
 
@@ -45,13 +47,13 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
     """
     setup: dict = {}
     if studio is not None:
-        setup["studio"] = read_text(studio, "studio file")
+        setup["studio"] = read_text(studio, "studio file", STUDIO_FILE_MAX_BYTES)
     if pairs:
         setup["pairs"] = key_values(pairs, "--pair")
     if seed is not None:
         setup["seed"] = seed
     if deck is not None:
-        setup["deck"] = read_text(deck, "deck file")
+        setup["deck"] = read_text(deck, "deck file", DECK_FILE_MAX_BYTES)
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
     rows = app(create=True).create(cmd)

@@ -1,5 +1,5 @@
 """What the global options decided, shared by every subcommand and every `script` line:
-the database, the actor, the log format, and where files named on a line are found."""
+the database, the actor, the log format, and the folder of the script being run."""
 
 from __future__ import annotations
 
@@ -50,18 +50,6 @@ class Session:
             yield
         finally:
             self.script_folder = before
-
-    def resolve_path(self, text: str) -> Path:
-        """A file named on a command line.  Inside `script FILE`, a relative name that does
-        not exist from the current folder is looked up beside the script, then in the
-        folders above it (so a fixture naming `fixtures/lca/studio.txt` runs from anywhere)."""
-        path = Path(text)
-        if path.exists() or path.is_absolute() or self.script_folder is None:
-            return path
-        for folder in (self.script_folder, *self.script_folder.parents):
-            if (folder / path).exists():
-                return folder / path
-        return path
 
 
 def _lock_timeout() -> float:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 
 import click
+from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES
 from matchledger.projections.verification import verify_export
 
-from .files import write_output
-from .options import read_bytes
+from .files import read_bytes, write_output
 from .session import app
 
 
@@ -43,6 +43,6 @@ def import_cmd(file):
     Example:
       matchledger --db auditor.db import m1.jsonl
     """
-    export = verify_export(read_bytes(file), str(file))
+    export = verify_export(read_bytes(file, "export file", EXPORT_FILE_MAX_BYTES), str(file))
     rows = app(create=True).import_verified(export)
     click.echo(f"imported {len(rows)} events of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")

@@ -235,9 +235,9 @@ def test_script_finds_files_beside_it_or_above_it_from_any_folder(tmp_path, monk
     monkeypatch.chdir(elsewhere)
     db = tmp_path / "m.db"
     invoke(db, "script", nested / "m.txt")
-    # the announcement lives one folder above the script, named relative to that folder
-    (tmp_path / "games" / "a.json").write_text('{"public": {"submitted": ["ann"]}, "private": {"ann": {"points": 3}}}')
-    (nested / "close.txt").write_text("close t1 --announced a.json\n")
+    # the announcement lives beside the script, named relative to the folder above it
+    (nested / "a.json").write_text('{"public": {"submitted": ["ann"]}, "private": {"ann": {"points": 3}}}')
+    (nested / "close.txt").write_text("close t1 --announced week1/a.json\n")
     invoke(db, "script", nested / "close.txt")
     assert read_json(db, "reveals", "t1")["rounds"][0]["public"] == {"submitted": ["ann"]}
     (nested / "bad.txt").write_text("close t1 --announced missing.json\n")
