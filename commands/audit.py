@@ -11,6 +11,7 @@ from matchledger.ledger.verify import parse_head
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
 
+from .files import input_path
 from .options import key_values
 from .output import emit_json
 from .session import app
@@ -125,7 +126,8 @@ def diff_cmd(match_a, match_b, db_b, as_json):
     """
     if match_b is None and db_b is None:
         raise MalformedInput("name a second match B, or give --db-b to compare A across two files")
-    comparison = app().diff(match_a, match_b or match_a, db_b)
+    other_db = None if db_b is None else str(input_path(db_b, "database"))
+    comparison = app().diff(match_a, match_b or match_a, other_db)
     result = comparison.data
     findings = [(side.upper(), finding) for side, found in comparison.findings.items() for finding in found]
     if as_json:

@@ -29,7 +29,8 @@ def checkpoint_cmd(match_id, all_matches):
     """
     if bool(match_id) == bool(all_matches):
         raise click.UsageError("give one MATCH or --all")
-    stored = app().checkpoint_all() if all_matches else {match_id: app().checkpoint(match_id)}
+    application = app(write=True)
+    stored = application.checkpoint_all() if all_matches else {match_id: application.checkpoint(match_id)}
     if all_matches:
         click.echo(f"snapshots stored for {len(stored)} match{'es' if len(stored) != 1 else ''}")
     else:

@@ -69,6 +69,21 @@ class CommandLine(LazyGroup):
             raise error from None
 
 
+DEFAULT_DATABASE = "matches.db"
+
+
+def _database_file(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """--db must name a file: SQLite takes '' for a temporary database and ':memory:' for
+    one in memory, and either would silently drop what a host records."""
+    if value is None:  # read here, not by click: click versions differ on an empty variable
+        value = os.environ.get("MATCHLEDGER_DB", DEFAULT_DATABASE)
+        if value == "":
+            raise click.BadParameter("MATCHLEDGER_DB is set but empty; it must name the database file", ctx, param)
+    if value in ("", ":memory:"):
+        raise click.BadParameter(f"{value!r} names no database file", ctx, param)
+    return value
+
+
 def _default_actor() -> str:
     return os.environ.get("MATCHLEDGER_ACTOR") or os.environ.get("USER") or "host"
 
@@ -76,10 +91,9 @@ def _default_actor() -> str:
 @click.group(cls=CommandLine, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
-    default="matches.db",
-    envvar="MATCHLEDGER_DB",
-    show_default=True,
-    help="SQLite database file (env MATCHLEDGER_DB).",
+    default=None,
+    callback=_database_file,
+    help=f"SQLite database file (env MATCHLEDGER_DB).  [default: {DEFAULT_DATABASE}]",
 )
 @click.option("--actor", default=None, help="Who records the events (env MATCHLEDGER_ACTOR, else $USER).")
 @click.option("--log-json", is_flag=True, help="Log as JSON lines on stderr.")

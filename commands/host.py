@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import click
 from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
 
-from .options import key_values, load_json_object, read_text
+from .files import read_text
+from .options import key_values, load_json_object
 from .output import describe_rows
 from .session import app
 
@@ -45,13 +47,13 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
     """
     setup: dict = {}
     if studio is not None:
-        setup["studio"] = read_text(studio, "studio file")
+        setup["studio"] = read_text(studio, "studio file", STUDIO_FILE_MAX_BYTES)
     if pairs:
         setup["pairs"] = key_values(pairs, "--pair")
     if seed is not None:
         setup["seed"] = seed
     if deck is not None:
-        setup["deck"] = read_text(deck, "deck file")
+        setup["deck"] = read_text(deck, "deck file", DECK_FILE_MAX_BYTES)
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
     rows = app(create=True).create(cmd)
@@ -70,7 +72,7 @@ def contract_cmd(match_id, player, names):
       matchledger contract m1 alice lights supremacy     # lca
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
-    rows = app().execute(match_id, RecordContract(player, list(names)))
+    rows = app(write=True).execute(match_id, RecordContract(player, list(names)))
     click.echo(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
 
 
@@ -89,7 +91,7 @@ def submit_cmd(match_id, participant, tokens):
       matchledger submit m2 ann gift:bob predict:cat=swap guess:dan=zed  # pw
       matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
     """
-    rows = app().execute(match_id, Submit(participant, list(tokens)))
+    rows = app(write=True).execute(match_id, Submit(participant, list(tokens)))
     click.echo(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
 
 
@@ -111,7 +113,7 @@ def close_cmd(match_id, announced):
       matchledger close m1 --announced round1.json
     """
     payload = load_json_object(announced, "announcement file") if announced is not None else None
-    rows = app().execute(match_id, CloseRound(announced=payload))
+    rows = app(write=True).execute(match_id, CloseRound(announced=payload))
     click.echo(f"closed: {describe_rows(rows)}")
     click.echo(
         f"to post: matchledger reveals {match_id} --public; "
@@ -132,7 +134,7 @@ def amend_cmd(match_id, option, from_round, reason):
       matchledger amend m1 --option filming_lights_divisor=2 --from-round 3 --reason "card Amendment"
     """
     [(key, value)] = key_values((option,), "--option").items()
-    rows = app().execute(match_id, Amend(key, value, from_round, reason))
+    rows = app(write=True).execute(match_id, Amend(key, value, from_round, reason))
     click.echo(f"amended {key}={value} from round {from_round}; {describe_rows(rows)}")
 
 
@@ -152,7 +154,7 @@ def void_cmd(match_id, seq, reason, reopen):
       matchledger void m1 7 --reason "submitted for the wrong player"
       matchledger void m1 7 --reopen --reason "DM was for round 3, not 2"
     """
-    rows = app().execute(match_id, Void(seq, reason, reopen))
+    rows = app(write=True).execute(match_id, Void(seq, reason, reopen))
     click.echo(f"voided seq {seq}; {describe_rows(rows)}")
 
 
@@ -173,7 +175,7 @@ def correct_cmd(match_id, seq, tokens, reason, reopen):
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reason "typo: F6 was F7 in the DM"
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reopen --reason "found after the close"
     """
-    rows = app().execute(match_id, Correct(seq, list(tokens), reason, reopen))
+    rows = app(write=True).execute(match_id, Correct(seq, list(tokens), reason, reopen))
     click.echo(f"corrected seq {seq}; {describe_rows(rows)}")
 
 
@@ -187,5 +189,5 @@ def note_cmd(match_id, text):
     Example:
       matchledger note m1 "bob's round 2 DM arrived 3 minutes late; accepted"
     """
-    rows = app().execute(match_id, AddNote(text))
+    rows = app(write=True).execute(match_id, AddNote(text))
     click.echo(describe_rows(rows))

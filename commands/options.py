@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 
-from .session import session
+from .files import read_text
 
 
 def view_options(fn):
@@ -34,25 +35,9 @@ def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
     return result
 
 
-def read_text(text: str, what: str) -> str:
-    path = session().resolve_path(text)
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise MalformedInput(f"cannot read {what} {text!r}: {exc.strerror or exc}") from None
-
-
-def read_bytes(text: str) -> bytes:
-    path = session().resolve_path(text)
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise MalformedInput(f"cannot read {text!r}: {exc.strerror or exc}") from None
-
-
 def load_json_object(text: str, what: str) -> dict:
     try:
-        payload = decode_json(read_text(text, what))
+        payload = decode_json(read_text(text, what, ANNOUNCED_FILE_MAX_BYTES))
     except ValueError as exc:
         raise MalformedInput(f"{what} {text!r} is not valid JSON: {exc}") from None
     if not isinstance(payload, dict):

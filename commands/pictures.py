@@ -12,6 +12,7 @@ from matchledger.projections.presentation.picture import picture_svg, pictures_o
 from matchledger.projections.presentation.png import to_png
 from matchledger.projections.presentation.report import Step, report_html
 
+from .files import write_output
 from .options import view_options
 from .session import app
 
@@ -21,13 +22,6 @@ def _suffix(output: str, allowed: tuple[str, ...]) -> str:
     if suffix not in allowed:
         raise MalformedInput(f"-o {output!r}: the file name must end in {' or '.join(allowed)}")
     return suffix
-
-
-def _write(output: str, data: bytes) -> None:
-    try:
-        Path(output).write_bytes(data)
-    except OSError as exc:
-        raise MalformedInput(f"cannot write {output!r}: {exc.strerror or exc}") from None
 
 
 @click.command("render")
@@ -54,7 +48,7 @@ def render_cmd(match_id, public, as_participant, at, output):
     state = application.state(match_id, at)
     view = application.view(state, public=public, participant=as_participant)
     svg = picture_svg(read_models(application.game_of(state), state, view))
-    _write(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
+    write_output(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
     click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
 
 
@@ -85,5 +79,5 @@ def report_cmd(match_id, public, as_participant, output):
         models = read_models(application.game_of(state), state, view)
         frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)
-    _write(output, html.encode("utf-8"))
+    write_output(output, html.encode("utf-8"))
     click.echo(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)

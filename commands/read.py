@@ -92,7 +92,7 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
     if at is not None or public or as_participant is not None or as_json:
         raise MalformedInput("--announced records results; it takes no --at, --public, --as or --json")
     payload = load_json_object(announced, "announced outcome")
-    rows = app().execute(match_id, RecordOutcome(payload))
+    rows = app(write=True).execute(match_id, RecordOutcome(payload))
     click.echo(f"recorded the announced outcome; {describe_rows(rows)}")
 
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import click
 
-from .options import read_text
+from matchledger.ledger.limits import SCRIPT_FILE_MAX_BYTES
+
+from .files import read_text
 from .session import app, session
 
 
@@ -65,7 +67,8 @@ def script_cmd(file, atomic):
 
     Blank lines and `#` comments are ignored; the first failing line stops the run and
     is named with its number.  Relative file names inside the script (a studio, a
-    deck) are looked up from the current directory, then beside the script.
+    deck) are looked up from the current directory, then beside the script; a script
+    reads and writes files only within its own folder and the current directory.
 
     \b
     Example file:
@@ -76,7 +79,7 @@ def script_cmd(file, atomic):
     Run it:
       matchledger script m1.txt --atomic
     """
-    text = read_text(file, "script")
+    text = read_text(file, "script", SCRIPT_FILE_MAX_BYTES)
     with session().running_script(Path(file).resolve().parent):
         count = run_script_lines(text.splitlines(), file, atomic=atomic)
     click.echo(f"{file}: {count} commands ran")

@@ -1,16 +1,22 @@
 """What the global options decided, shared by every subcommand and every `script` line:
-the database, the actor, the log format, and where files named on a line are found."""
+the database, the actor, the log format, and the folder of the script being run."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 import click
+from matchledger.ledger.limits import LOCK_TIMEOUT_SECONDS
 
 if TYPE_CHECKING:
     from matchledger.projections.application import Application
+
+#: How long a command waits for another writer's lock, in seconds, when not
+#: LOCK_TIMEOUT_SECONDS (a test holding a lock need not wait that long).
+LOCK_TIMEOUT_VARIABLE = "MATCHLEDGER_LOCK_TIMEOUT"
 
 
 class Session:
@@ -18,20 +24,23 @@ class Session:
         self.db = db
         self.actor = actor
         self.log_json = log_json
+        self.lock_timeout = _lock_timeout()
         #: the folder of the script being run, if any: files it names are looked up there too
         self.script_folder: Path | None = None
         self._application: Application | None = None
 
-    def application(self, create: bool = False) -> Application:
-        """The application on the --db file.  Only commands that may start a file (init,
-        new, import, script, demo) pass ``create``: a read never leaves a file behind."""
+    def application(self, create: bool = False, write: bool = False) -> Application:
+        """The application on the --db file.  A read opens it read-only and never changes
+        it; a command that writes passes ``write``, and only commands that may start a
+        file (init, new, import, script, demo) pass ``create``."""
         if self._application is None:
             # The store, the engines and the fold are loaded here, when a command first
             # needs them, not when the command line starts (`--help` needs none of them).
             from matchledger.ledger.store import Store
             from matchledger.projections.application import Application
 
-            self._application = Application(Store(self.db, create=create), actor=self.actor)
+            store = Store(self.db, create=create, read_only=not (create or write), lock_timeout=self.lock_timeout)
+            self._application = Application(store, actor=self.actor)
         return self._application
 
     @contextlib.contextmanager
@@ -42,22 +51,23 @@ class Session:
         finally:
             self.script_folder = before
 
-    def resolve_path(self, text: str) -> Path:
-        """A file named on a command line.  Inside `script FILE`, a relative name that does
-        not exist from the current folder is looked up beside the script, then in the
-        folders above it (so a fixture naming `fixtures/lca/studio.txt` runs from anywhere)."""
-        path = Path(text)
-        if path.exists() or path.is_absolute() or self.script_folder is None:
-            return path
-        for folder in (self.script_folder, *self.script_folder.parents):
-            if (folder / path).exists():
-                return folder / path
-        return path
+
+def _lock_timeout() -> float:
+    text = os.environ.get(LOCK_TIMEOUT_VARIABLE)
+    if text is None:
+        return LOCK_TIMEOUT_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise click.UsageError(f"{LOCK_TIMEOUT_VARIABLE} must be a number of seconds above 0, got {text!r}")
+    return seconds
 
 
 def session() -> Session:
     return click.get_current_context().find_root().obj
 
 
-def app(create: bool = False) -> Application:
-    return session().application(create)
+def app(create: bool = False, write: bool = False) -> Application:
+    return session().application(create, write)

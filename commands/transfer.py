@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
-from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES
 from matchledger.projections.verification import verify_export
 
-from .options import read_bytes
+from .files import read_bytes, write_output
 from .session import app
 
 
@@ -26,10 +25,7 @@ def export_cmd(match_id, output):
     """
     data, count = app().export(match_id)
     if output:
-        try:
-            Path(output).write_bytes(data)
-        except OSError as exc:
-            raise MalformedInput(f"cannot write {output!r}: {exc.strerror or exc}") from None
+        write_output(output, data)
         click.echo(f"exported {count} events of {match_id!r} to {output}", err=True)
     else:
         sys.stdout.buffer.write(data)
@@ -47,6 +43,6 @@ def import_cmd(file):
     Example:
       matchledger --db auditor.db import m1.jsonl
     """
-    export = verify_export(read_bytes(file), str(file))
+    export = verify_export(read_bytes(file, "export file", EXPORT_FILE_MAX_BYTES), str(file))
     rows = app(create=True).import_verified(export)
     click.echo(f"imported {len(rows)} events of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")

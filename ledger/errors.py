@@ -32,6 +32,20 @@ class CorruptLog(MatchledgerError):
     """The stored log cannot be read: an undecodable body, an unknown tag, a bad file."""
 
 
+class ForeignDatabase(CorruptLog):
+    """A file that is not a matchledger database (not SQLite, another program's, empty):
+    refused before anything could change it."""
+
+
+class DatabaseBusy(MatchledgerError):
+    """Another connection held the database's write lock for longer than the lock timeout."""
+
+
+class UnwritableDatabase(MatchledgerError):
+    """A write asked of a database this process cannot write: a read-only file or
+    folder, or a full disk."""
+
+
 class VerificationFailed(MatchledgerError):
     """`verify` found a discrepancy; carries the findings."""
 

@@ -1,13 +1,15 @@
 """The SQLite event store: one ``events`` table, append-only, hash-chained per match.
 
 Append-only is enforced by the database itself (triggers abort any UPDATE or DELETE),
-so a script that bypasses this module cannot silently rewrite history.  Appends state
+so a script that bypasses this module cannot silently rewrite history.  Which files are
+matchledger databases, and how each is opened, is :mod:`.sqlite_file`'s business.  Appends state
 the sequence number they expect next (optimistic concurrency): a writer that lost the
 race gets :class:`LogConflict` and nothing of its batch is written.
 """
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from contextlib import contextmanager
 from itertools import starmap
@@ -20,18 +22,11 @@ from msgspec.structs import astuple
 from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, LogConflict, UnknownMatch
 from .events import Event
+from .limits import LOCK_TIMEOUT_SECONDS
+from .sqlite_file import database_error, open_for_reading, open_for_writing
 
 COLUMNS = ("match_id", "seq", "kind", "body", "recorded_at", "actor", "prev_hash", "hash")
 _ROW_COLUMNS = ", ".join(COLUMNS)  # in StoredEvent's field order
-
-_TRIGGERS = (
-    "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "
-    "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END",
-    "CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events "
-    "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END",
-)
-
-BUSY_TIMEOUT_MS = 10_000
 
 # Made on the first snapshot written, so a read never changes a file and an old file
 # simply has none.  One row per match: the latest snapshot.
@@ -57,24 +52,38 @@ class StoredEvent(msgspec.Struct, frozen=True):
         return decode_event(self.body)
 
 
-class Store:
-    """An open database file holding any number of matches."""
+def _plain_errors(method):
+    """``method`` with what SQLite raises turned into the error a user sees (a busy or
+    read-only database, a file that cannot be read), naming the file."""
 
-    def __init__(self, path: str | Path, *, create: bool = True):
-        self.path = str(path)
-        if not create and self.path != ":memory:" and not Path(self.path).exists():
-            raise CorruptLog(f"no database at {self.path!r} (run `matchledger init` or `new` first)")
+    @functools.wraps(method)
+    def translated(self, *args, **kwargs):
         try:
-            # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per command.
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self._ensure_schema()
-            # A ledger keeps what it acknowledged: every COMMIT is synced to disk, so a
-            # power cut cannot lose a command the host saw recorded.  (WAL with NORMAL
-            # would be ~10x cheaper per commit; see docs/performance.md for the trade-off.)
-            self.conn.execute("PRAGMA synchronous = FULL")
-        except sqlite3.DatabaseError as exc:
-            raise CorruptLog(f"cannot open {self.path!r} as a matchledger database: {exc}") from None
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc, self.lock_timeout) from None
+
+    return translated
+
+
+class Store:
+    """An open database file holding any number of matches.
+
+    ``read_only`` opens it for reading only (it must exist and be a matchledger
+    database, and nothing is changed); otherwise ``create`` makes the file if there is
+    none.  A writer waits up to ``lock_timeout`` seconds for another writer's lock.
+    """
+
+    def __init__(
+        self, path: str | Path, *, create: bool = True, read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_SECONDS
+    ):
+        self.path = str(path)
+        self.read_only = read_only
+        self.lock_timeout = lock_timeout
+        if read_only:
+            self.conn = open_for_reading(self.path, lock_timeout)
+        else:
+            self.conn = open_for_writing(self.path, lock_timeout, create=create)
         self._depth = 0
         # Heads written inside the open transaction: while we hold the write lock nobody
         # else can append, so a batch need not read each head back.  Forgotten at its end.
@@ -82,52 +91,6 @@ class Store:
         # Rows appended in the open transaction, inserted together (one executemany)
         # before any read and before COMMIT: a batch pays SQLite's per-call cost once.
         self._pending: list[tuple] = []  # rows as INSERT parameters (column order)
-
-    def _ensure_schema(self) -> None:
-        exists = self.conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='events'"
-        ).fetchone()
-        if exists:
-            triggers = self.conn.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type='trigger' "
-                "AND name IN ('events_no_update', 'events_no_delete')"
-            ).fetchone()[0]
-            if triggers < 2:  # a file made before the triggers were created in the same transaction
-                for statement in _TRIGGERS:
-                    self.conn.execute(statement)
-            return
-        import sqlite_utils  # only needed once per file, so kept off the start-up path
-
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        db = sqlite_utils.Database(self.conn)
-        # The table and its append-only triggers appear together or not at all.
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            self._create_table(db)
-            for statement in _TRIGGERS:
-                self.conn.execute(statement)
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
-
-    @staticmethod
-    def _create_table(db) -> None:
-        db["events"].create(
-            {
-                "match_id": str,
-                "seq": int,
-                "kind": str,
-                "body": str,
-                "recorded_at": str,
-                "actor": str,
-                "prev_hash": str,
-                "hash": str,
-            },
-            pk=("match_id", "seq"),
-            not_null=set(COLUMNS),
-            if_not_exists=True,
-        )
 
     def close(self) -> None:
         self.conn.close()
@@ -138,7 +101,7 @@ class Store:
     def transaction(self) -> Iterator[None]:
         """All appends inside are written together or not at all (nests)."""
         if self._depth == 0:
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._execute("BEGIN IMMEDIATE")
         self._depth += 1
         try:
             yield
@@ -154,7 +117,16 @@ class Store:
         self._depth -= 1
         if self._depth == 0:
             self._heads.clear()
-            self.conn.execute("COMMIT")
+            try:
+                self._execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:  # a COMMIT that failed leaves it open
+                    self.conn.execute("ROLLBACK")
+                raise
+
+    @_plain_errors
+    def _execute(self, statement: str) -> None:
+        self.conn.execute(statement)
 
     def _flush_for(self, match_id: str) -> None:
         # Only a match written in the open transaction can have rows still pending.
@@ -168,15 +140,18 @@ class Store:
 
     # ---- reading
 
+    @_plain_errors
     def match_ids(self) -> list[str]:
         self._flush()
         return [row[0] for row in self.conn.execute("SELECT DISTINCT match_id FROM events ORDER BY match_id")]
 
+    @_plain_errors
     def has_match(self, match_id: str) -> bool:
         if match_id in self._heads:  # written in the open transaction
             return True
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
 
+    @_plain_errors
     def rows(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         """The match's rows with seq in (``after``, ``upto``], in seq order ([] for an
         unknown match).  A text that is not UTF-8 is read with replacement characters
@@ -187,6 +162,7 @@ class Store:
         """The error for a match this store does not hold (the one place it is worded)."""
         return UnknownMatch(f"no match {match_id!r} in {self.path!r}")
 
+    @_plain_errors
     def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
         """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""
         # The replay hot path: only the two columns the fold needs, no row objects.
@@ -207,7 +183,7 @@ class Store:
         Only a row edited behind the store's back holds text that is not UTF-8.  With
         ``replace_bad_utf8`` such text is read with replacement characters (its hash can
         no longer match, so verify names the row); without, the read fails as any
-        unreadable file does, with :class:`CorruptLog`.
+        unreadable file does (:func:`database_error` words it).
         """
         self._flush_for(match_id)
         sql = f"SELECT {columns} FROM events WHERE match_id = ? AND seq > ?"
@@ -220,14 +196,12 @@ class Store:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.OperationalError as exc:
             if not replace_bad_utf8 or "decode" not in str(exc):
-                raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
+                raise
             self.conn.text_factory = lambda data: data.decode("utf-8", "replace")
             try:
                 return self.conn.execute(sql, params).fetchall()
             finally:
                 self.conn.text_factory = str
-        except sqlite3.DatabaseError as exc:
-            raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
 
     # ---- snapshots (a cache of folded states; see projections/snapshots.py)
 
@@ -253,6 +227,7 @@ class Store:
             raise CorruptLog(f"cannot read {self.path!r}: {exc}") from None
         return (row[0], bytes(row[1]), row[2]) if row else None
 
+    @_plain_errors
     def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
         """Keep ``body`` as the match's snapshot after event ``seq`` (replacing the one
         kept before: a snapshot is a cache, not part of the append-only log)."""
@@ -263,6 +238,7 @@ class Store:
                 (match_id, seq, event_hash, revision, body),
             )
 
+    @_plain_errors
     def head(self, match_id: str) -> tuple[int, str] | None:
         self._flush_for(match_id)
         row = self.conn.execute(
@@ -323,6 +299,7 @@ class Store:
             self._pending += [astuple(row) for row in rows]  # field order is the column order
             self._heads[rows[-1].match_id] = (rows[-1].seq, rows[-1].hash)
 
+    @_plain_errors
     def _insert(self, rows: list[tuple]) -> None:
         try:
             self.conn.executemany(

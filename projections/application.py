@@ -297,7 +297,7 @@ class Application:
     def diff(self, match_a: str, match_b: str, other_db: str | None = None) -> Comparison:
         """Where match ``match_a`` here and ``match_b`` (in the database ``other_db``, or
         here) part: both chains verified, read models rebuilt from the first event."""
-        other = self if other_db is None else Application(Store(other_db, create=False))
+        other = self if other_db is None else Application(Store(other_db, read_only=True))
         sides = []
         for application, match_id in ((self, match_a), (other, match_b)):
             rows = application.store.rows(match_id)

@@ -24,7 +24,7 @@ _store: Store | None = None  # the worker's own connection
 
 def _open_worker_store(path: str) -> None:
     global _store
-    _store = Store(path, create=False)
+    _store = Store(path, read_only=True)
 
 
 def _verify_chunk(match_ids: list[str]) -> list[MatchReport]:

@@ -211,6 +211,7 @@ def test_log_json_writes_json_lines_on_stderr(tmp_path, db):
     assert record["event"] == "events_appended" and record["seqs"] == [1] and record["kinds"] == ["MatchCreated"]
 
 
+@pytest.mark.guarantee("files.read-changes-nothing")
 def test_a_read_on_a_missing_database_says_so_and_creates_nothing(tmp_path):
     missing = tmp_path / "nope.db"
     result = invoke(missing, "scores", "m1", expect=1)
@@ -240,9 +241,9 @@ def test_script_finds_files_beside_it_or_above_it_from_any_folder(tmp_path, monk
     monkeypatch.chdir(elsewhere)
     db = tmp_path / "m.db"
     invoke(db, "script", nested / "m.txt")
-    # the announcement lives one folder above the script, named relative to that folder
-    (tmp_path / "games" / "a.json").write_text('{"public": {"submitted": ["ann"]}, "private": {"ann": {"points": 3}}}')
-    (nested / "close.txt").write_text("close t1 --announced a.json\n")
+    # the announcement lives beside the script, named relative to the folder above it
+    (nested / "a.json").write_text('{"public": {"submitted": ["ann"]}, "private": {"ann": {"points": 3}}}')
+    (nested / "close.txt").write_text("close t1 --announced week1/a.json\n")
     invoke(db, "script", nested / "close.txt")
     assert read_json(db, "reveals", "t1")["rounds"][0]["public"] == {"submitted": ["ann"]}
     (nested / "bad.txt").write_text("close t1 --announced missing.json\n")

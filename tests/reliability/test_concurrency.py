@@ -10,7 +10,7 @@ ever saw "database is locked" or any other error.
 
 Waiting and retrying (see docs/guarantees.md): each append is one `BEGIN IMMEDIATE`
 transaction, so writers queue on SQLite's write lock, waiting up to
-`ledger.store.BUSY_TIMEOUT_MS` (10 s) instead of failing with SQLITE_BUSY.  A writer
+`ledger.limits.LOCK_TIMEOUT_SECONDS` (10 s) instead of failing with SQLITE_BUSY.  A writer
 whose expected seq is stale gets `LogConflict` and nothing is written; the ledger never
 retries a command by itself (the host re-reads and decides again); the CLI writers
 here retry the same note up to 50 times, as a host script would.
@@ -30,7 +30,8 @@ import click
 import pytest
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
-from matchledger.ledger.store import BUSY_TIMEOUT_MS, Store
+from matchledger.ledger.limits import LOCK_TIMEOUT_SECONDS
+from matchledger.ledger.store import Store
 from matchledger.ledger.verify import verify_chain
 from matchledger.projections.rederive import rederive
 
@@ -162,8 +163,8 @@ def test_a_writer_waits_for_the_lock_instead_of_failing(tmp_path):
     path = str(tmp_path / "lock.db")
     holder = Store(path)
     holder.append("m", 1, [MatchCreated(game="toy", players=["ann", "bob"])], actor="h", recorded_at=T)
-    assert BUSY_TIMEOUT_MS >= 1000
-    assert holder.conn.execute("PRAGMA busy_timeout").fetchone()[0] == BUSY_TIMEOUT_MS
+    assert LOCK_TIMEOUT_SECONDS >= 1
+    assert holder.conn.execute("PRAGMA busy_timeout").fetchone()[0] == LOCK_TIMEOUT_SECONDS * 1000
     out = str(tmp_path / "out.txt")
     ctx = mp.get_context("spawn")  # not fork: this process holds an open connection
     with holder.transaction():

@@ -109,6 +109,9 @@ def _read_table(heading: str, lines: list[str], found: Guarantees) -> None:
             found.tests += _test_refs(cells[test_column])
 
 
+_SHORT_FOLDERS = {"R/": "reliability/", "T/": "trust/"}
+
+
 def _test_refs(cell: str) -> list[str]:
     refs, file = [], None
     for token in re.findall(r"`([^`]+)`", cell):
@@ -116,7 +119,10 @@ def _test_refs(cell: str) -> list[str]:
         if not match or not (match["file"] or match["name"]):
             continue  # code, a command: not a test
         if match["file"]:
-            file = "reliability/" + match["file"][2:] if match["file"].startswith("R/") else match["file"]
+            file = match["file"]
+            for short, folder in _SHORT_FOLDERS.items():  # the doc's abbreviations (its intro)
+                if file.startswith(short):
+                    file = folder + file[len(short):]
         file = file or "?"  # `::name` before any file: names nothing
         refs.append(f"{file}::{match['name']}" if match["name"] else file)
     return refs

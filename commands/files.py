@@ -1,0 +1,153 @@
+"""Files named on a command line: read bounded and as UTF-8 text, written atomically.
+
+Whoever hands us a file (or a script naming files) may be hostile, and so may whoever
+reads what we write.  So a file read is refused past its size limit without being read
+through, and must be UTF-8 (a leading byte-order mark, which some editors add, is
+dropped).  An output file is written to a temporary file beside it and renamed into
+place, so a reader never sees half of it; never onto the database in use or its -wal,
+-shm or -journal files, and never through a symbolic link.  Inside `script FILE`, files
+are read and written only within the script's folder and the current folder.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from matchledger.ledger.errors import MalformedInput
+
+from .session import session
+
+_BOM = b"\xef\xbb\xbf"
+#: The files SQLite keeps beside a database while it is in use.
+_DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_bytes(text: str, what: str, max_bytes: int) -> bytes:
+    """The UTF-8 bytes of the file named ``text`` (a ``what``, e.g. "studio file"),
+    without a leading byte-order mark; a file larger than ``max_bytes`` is refused."""
+    try:
+        with open(input_path(text, what), "rb") as file:
+            data = file.read(max_bytes + 1)
+    except IsADirectoryError:
+        raise MalformedInput(f"cannot read {what} {text!r}: it is a folder") from None
+    except OSError as exc:
+        raise MalformedInput(f"cannot read {what} {text!r}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise MalformedInput(f"{what} {text!r} is larger than the limit of {max_bytes} bytes")
+    data = data.removeprefix(_BOM)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MalformedInput(f"{what} {text!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})") from None
+    return data
+
+
+def read_text(text: str, what: str, max_bytes: int) -> str:
+    """The text of the file named ``text``: :func:`read_bytes`, decoded."""
+    return read_bytes(text, what, max_bytes).decode("utf-8")
+
+
+def input_path(text: str, what: str) -> Path:
+    """Where the file named ``text`` is.  Inside `script FILE`, a relative name not found
+    from the current folder is looked up beside the script, then in the folders above it
+    (so a fixture naming `fixtures/lca/studio.txt` runs from anywhere); the first file
+    found must lie within the script's folder or the current folder."""
+    path = Path(_file_name(text))
+    script_folder = session().script_folder
+    if script_folder is None:
+        return path
+    bases = [Path()] if path.is_absolute() else [Path(), script_folder, *script_folder.parents]
+    for base in bases:
+        if _exists(base / path):
+            found = (base / path).resolve()
+            if not _within_script_reach(found, script_folder):
+                raise MalformedInput(f"{what} {text!r} is outside the script's folder and the current folder")
+            return found
+    return path
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # e.g. a name too long: not a file to find here
+        return False
+
+
+def _file_name(text: str) -> str:
+    if "\0" in text:  # no system call takes it, and Python raises ValueError
+        raise MalformedInput(f"{text!r} is not a file name: it holds a NUL character")
+    return text
+
+
+def _within_script_reach(real: Path, script_folder: Path) -> bool:
+    """Whether a real path (no symbolic link, no `..`) lies within the script's folder
+    or the current folder."""
+    return any(real.is_relative_to(folder.resolve()) for folder in (script_folder, Path.cwd()))
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_output(text: str, data: bytes) -> None:
+    """Write ``data`` to the file named ``text``, all at once (a temporary file beside
+    it, then a rename)."""
+    path = Path(_file_name(text))
+    try:
+        refusal = _why_not_write(path)
+        if refusal:
+            raise MalformedInput(f"cannot write {text!r}: {refusal}")
+        _replace_atomically(path, data)
+    except OSError as exc:
+        raise MalformedInput(f"cannot write {text!r}: {exc.strerror or exc}") from None
+
+
+def _why_not_write(path: Path) -> str | None:
+    if path.is_symlink():
+        return "it is a symbolic link, and matchledger never writes through one"
+    if path.is_dir():
+        return "it is a folder"
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        return f"there is no folder {str(path.parent)!r}"
+    script_folder = session().script_folder
+    if script_folder is not None and not _within_script_reach(folder.resolve(), script_folder):
+        return "it is outside the script's folder and the current folder"
+    if _is_database_file(path):
+        return f"it is the database in use ({session().db!r}) or one of its files"
+    return None
+
+
+def _is_database_file(path: Path) -> bool:
+    """Whether ``path`` is the database in use or a file SQLite keeps beside it, by real
+    path or as the same file under another name."""
+    real = os.path.realpath(path)
+    for suffix in _DATABASE_COMPANIONS:
+        companion = session().db + suffix
+        if real == os.path.realpath(companion):
+            return True
+        try:
+            if os.path.samefile(path, companion):
+                return True
+        except OSError:  # one of the two does not exist
+            continue
+    return False
+
+
+def _replace_atomically(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+    # O_EXCL: never onto a file or link someone put there; 0o666 less the umask, as for
+    # any file a command writes.
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)  # replaces a link put there meanwhile, never its target
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise

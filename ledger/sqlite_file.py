@@ -1,0 +1,276 @@
+"""Opening a database file: matchledger's own, or a refusal that leaves the file unchanged.
+
+Whoever hands us a database may be hostile, and a file that is not ours may belong to
+another program that our triggers or a switch to WAL would break.  So:
+
+- every database matchledger creates carries SQLite's ``application_id``
+  (:data:`APPLICATION_ID`), set in the transaction that creates its table and triggers;
+- a file is ours when it carries the mark and our ``events`` table; or when, made by a
+  matchledger from before the mark, it has no mark but exactly our ``events`` table and
+  both append-only triggers (a write then marks it);
+- anything else is refused, naming the file, before anything could change it: the header
+  is read as plain bytes first, and a file that needs a closer look is opened read-only
+  (``immutable`` where SQLite would otherwise leave -wal and -shm files beside it);
+- a read opens the file read-only (``mode=ro``) and changes nothing; only a write creates
+  a file, and only where there is none (or an empty one).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from msgspec import Struct, structs
+
+from .errors import CorruptLog, DatabaseBusy, ForeignDatabase, MatchledgerError, UnwritableDatabase
+
+#: SQLite's ``application_id`` of a matchledger database: "MLDG" in ASCII.
+APPLICATION_ID = 0x4D4C4447
+
+TRIGGERS = {
+    "events_no_update": "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "
+    "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END",
+    "events_no_delete": "CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events "
+    "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END",
+}
+
+#: ``PRAGMA table_info(events)`` as (name, type, not null, place in the primary key).
+_EVENTS_TABLE = [
+    ("match_id", "TEXT", 1, 1),
+    ("seq", "INTEGER", 1, 2),
+    *((name, "TEXT", 1, 0) for name in ("kind", "body", "recorded_at", "actor", "prev_hash", "hash")),
+]
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_SIZE = 100
+# Where the header keeps the journal mode (2 = WAL) and the application_id.
+_WRITE_VERSION_AT = 18
+_APPLICATION_ID_AT = slice(68, 72)
+
+# SQLite's primary result codes.
+_PERM, _BUSY, _LOCKED, _READONLY, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 3, 5, 6, 8, 11, 13, 14, 26
+
+
+class _Contents(Struct, frozen=True):
+    """What an SQLite file holds, as far as telling ours from another's goes."""
+
+    marked: bool  # it carries APPLICATION_ID
+    empty: bool  # no table, index, trigger or view at all
+    any_events_table: bool  # a table named ``events``
+    events_table: bool  # exactly our ``events`` table
+    missing_triggers: list[str]
+
+    def refusal(self) -> str | None:
+        """Why a read must refuse the file (None: it is ours)."""
+        if self.events_table and (self.marked or not self.missing_triggers):
+            return None
+        if self.empty:
+            return "it holds no matchledger tables" if self.marked else "it is an empty SQLite database"
+        if self.any_events_table and not self.events_table:
+            return "its events table is not matchledger's"
+        if not self.events_table:
+            return "it has no events table"
+        return "it has no matchledger mark (application_id) and lacks the append-only triggers"
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def open_for_reading(path: str, lock_timeout: float) -> sqlite3.Connection:
+    """A read-only connection to the matchledger database at ``path``."""
+    header = _header(path)
+    if header is None:
+        raise CorruptLog(f"no database at {path!r} (run `matchledger init` or `new` first)")
+    if not header:
+        raise _refused(path, "it is empty")
+    if not _marked(path, header):
+        _inspect_unmarked(path, lock_timeout)
+    conn = _connect_read_only(path, lock_timeout)
+    try:
+        why = _contents(conn).refusal()
+    except sqlite3.Error as exc:
+        conn.close()
+        raise database_error(path, exc, lock_timeout) from None
+    if why:
+        conn.close()
+        raise _refused(path, why)
+    return conn
+
+
+def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3.Connection:
+    """A connection that may write to the matchledger database at ``path``; with
+    ``create``, one made there if there is none or the file is empty."""
+    if path == ":memory:":
+        conn = sqlite3.connect(path, isolation_level=None)
+        _prepare(conn, path, lock_timeout, new=True)
+        return conn
+    header = _header(path)
+    new = not header
+    if header is None and not create:
+        raise CorruptLog(f"no database at {path!r} (run `matchledger init` or `new` first)")
+    if new and not create:
+        raise _refused(path, "it is empty")
+    if new and not Path(path).absolute().parent.is_dir():
+        raise CorruptLog(f"cannot create {path!r}: folder {str(Path(path).parent)!r} does not exist")
+    if not new and not _marked(path, header):
+        _inspect_unmarked(path, lock_timeout)
+    try:
+        conn = _connect(path, "rwc" if new else "rw", lock_timeout)
+        try:
+            # A ledger keeps what it acknowledged: every COMMIT is synced to disk, so a
+            # power cut cannot lose a command the host saw recorded.  (WAL with NORMAL
+            # would be ~10x cheaper per commit; see docs/performance.md for the trade-off.)
+            conn.execute("PRAGMA synchronous = FULL")
+            _prepare(conn, path, lock_timeout, new=new)
+            if new or header[_WRITE_VERSION_AT] != 2:
+                conn.execute("PRAGMA journal_mode = WAL")
+        except BaseException:
+            conn.close()
+            raise
+    except sqlite3.Error as exc:
+        raise database_error(path, exc, lock_timeout) from None
+    return conn
+
+
+def database_error(path: str, exc: sqlite3.Error, lock_timeout: float) -> MatchledgerError:
+    """The error a user sees for what SQLite reported about the database at ``path``."""
+    code = _code(exc)
+    if code in (_BUSY, _LOCKED):
+        return DatabaseBusy(
+            f"database {path!r} is busy: another connection has held its lock for more than "
+            f"{lock_timeout:g} s; try again"
+        )
+    if code in (_READONLY, _PERM):
+        return UnwritableDatabase(f"cannot write to {path!r}: the file or its folder is read-only here ({exc})")
+    if code == _FULL:
+        return UnwritableDatabase(f"cannot write to {path!r}: the disk is full")
+    if code == _CANTOPEN:
+        return CorruptLog(f"cannot open {path!r}: {exc}")
+    return CorruptLog(f"cannot read {path!r}: {exc}")
+
+
+def _code(exc: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``exc`` (0 when it carries none)."""
+    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+
+
+# --------------------------------------------------------------------------- telling ours from another's
+
+
+def _refused(path: str, why: str) -> ForeignDatabase:
+    return ForeignDatabase(f"cannot open {path!r} as a matchledger database: {why}; the file was left unchanged")
+
+
+def _header(path: str) -> bytes | None:
+    """The file's first bytes, read as a plain file (None: there is no file)."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(_HEADER_SIZE)
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise CorruptLog(f"cannot open {path!r} as a matchledger database: it is a folder") from None
+    except OSError as exc:
+        raise CorruptLog(f"cannot read {path!r}: {exc.strerror or exc}") from None
+
+
+def _marked(path: str, header: bytes) -> bool:
+    """Whether the header carries our mark; refuses a file that is not SQLite or carries
+    another program's.  (A mark set by a write not yet checkpointed is still in the -wal
+    file: the header then says 0 and the file is inspected.)"""
+    if len(header) < _HEADER_SIZE or not header.startswith(_SQLITE_MAGIC):
+        raise _refused(path, "it is not an SQLite file")
+    application_id = int.from_bytes(header[_APPLICATION_ID_AT], "big")
+    if application_id not in (0, APPLICATION_ID):
+        raise _refused(path, f"its SQLite application_id is {application_id:#010x}, another program's")
+    return application_id == APPLICATION_ID
+
+
+def _inspect_unmarked(path: str, lock_timeout: float) -> None:
+    """Refuse an SQLite file without our mark unless it is a matchledger database made
+    before the mark.  Opened read-only, and immutable when it has no -wal file: SQLite
+    would otherwise leave -wal and -shm files beside a WAL database that is not ours."""
+    immutable = not os.path.exists(path + "-wal")
+    try:
+        conn = _connect(path, "ro&immutable=1" if immutable else "ro", lock_timeout)
+        try:
+            why = _contents(conn).refusal()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        if _code(exc) in (_NOTADB, _CORRUPT):
+            raise _refused(path, f"SQLite cannot read it ({exc})") from None
+        raise database_error(path, exc, lock_timeout) from None
+    if why:
+        raise _refused(path, why)
+
+
+def _contents(conn: sqlite3.Connection) -> _Contents:
+    marked = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    objects = conn.execute("SELECT type, name, tbl_name FROM sqlite_master").fetchall()
+    columns = [(name, kind.upper(), notnull, pk) for _cid, name, kind, notnull, _default, pk in conn.execute("PRAGMA table_info(events)")]
+    triggers = {name for kind, name, table in objects if kind == "trigger" and table == "events"}
+    return _Contents(marked, not objects, bool(columns), columns == _EVENTS_TABLE, sorted(set(TRIGGERS) - triggers))
+
+
+# --------------------------------------------------------------------------- connecting and preparing
+
+
+def _connect(path: str, mode: str, lock_timeout: float) -> sqlite3.Connection:
+    # isolation_level=None: the store issues BEGIN and COMMIT itself, one per command.
+    uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=lock_timeout)
+
+
+def _connect_read_only(path: str, lock_timeout: float) -> sqlite3.Connection:
+    conn = _connect(path, "ro", lock_timeout)
+    try:
+        conn.execute("PRAGMA application_id").fetchone()  # the first read opens the WAL index
+        return conn
+    except sqlite3.Error as exc:
+        conn.close()
+        if _code(exc) not in (_READONLY, _CANTOPEN) or os.path.exists(path + "-wal"):
+            raise database_error(path, exc, lock_timeout) from None
+    # A folder this process may not write: SQLite cannot make the WAL index there.  With
+    # no -wal file nobody has the database open for writing, and its file is all of it.
+    try:
+        return _connect(path, "ro&immutable=1", lock_timeout)
+    except sqlite3.Error as exc:
+        raise database_error(path, exc, lock_timeout) from None
+
+
+def _prepare(conn: sqlite3.Connection, path: str, lock_timeout: float, *, new: bool) -> None:
+    """Make the file a complete, marked matchledger database if it is not one yet: create
+    the table and triggers in a new file, mark a file made before the mark, restore the
+    triggers of a marked file.  Checked again under the write lock, so two writers
+    creating one file make it once, and a file that turned out not to be ours is left as
+    it was."""
+    contents = _contents(conn)
+    if contents.marked and contents.events_table and not contents.missing_triggers:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        contents = _contents(conn)
+        if contents.empty and (new or contents.marked):
+            _create_events_table(conn)
+            contents = structs.replace(contents, events_table=True, missing_triggers=sorted(TRIGGERS))
+        elif contents.refusal():
+            raise _refused(path, contents.refusal())
+        for name in contents.missing_triggers:
+            conn.execute(TRIGGERS[name])
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _create_events_table(conn: sqlite3.Connection) -> None:
+    import sqlite_utils  # only needed once per file, so kept off the start-up path
+
+    sqlite_utils.Database(conn)["events"].create(
+        {"match_id": str, "seq": int, "kind": str, "body": str, "recorded_at": str, "actor": str, "prev_hash": str, "hash": str},
+        pk=("match_id", "seq"),
+        not_null={name for name, *_ in _EVENTS_TABLE},
+    )

@@ -1,0 +1,110 @@
+"""Files a command writes (`export -o`, `render -o`, `report -o`): written whole or not
+at all, never onto the database in use or the files SQLite keeps beside it, never
+through a symbolic link; a missing folder, a folder, a read-only place: clear errors."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+import pytest
+
+from ..helpers import invoke
+from .support import fingerprint, matchledger_bound_by_permissions, require_permissions_bind
+
+pytestmark = pytest.mark.guarantee("files.output-not-db")
+
+
+def _contents(db) -> dict:
+    """The database's file and -wal (the -shm is shared memory that every reader marks)."""
+    return {name: digest for name, digest in fingerprint(db).items() if name != "-shm"}
+
+
+def _refused(db, *args, fragment: str) -> None:
+    before = _contents(db)
+    result = invoke(db, *args, expect=1)
+    assert fragment in result.output, result.output
+    assert _contents(db) == before
+    assert not [name for name in os.listdir(db.parent) if name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("name", ["m.db", "./m.db", "sub/../m.db", "m.db-wal", "m.db-shm", "m.db-journal"])
+def test_export_never_writes_onto_the_database_or_its_files(db, name):
+    (db.parent / "sub").mkdir()
+    _refused(db, "export", "m1", "-o", name, fragment="is the database in use")
+    _refused(db, "export", "m1", "-o", db.parent / name, fragment="is the database in use")
+    invoke(db, "verify", "m1")
+
+
+def test_another_name_for_the_database_is_refused(db):
+    os.link(db, db.parent / "hard.jsonl")
+    _refused(db, "export", "m1", "-o", "hard.jsonl", fragment="is the database in use")
+
+
+def test_pictures_and_pages_never_write_onto_the_database(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for db, command in ((tmp_path / "board.svg", "render"), (tmp_path / "page.html", "report")):
+        invoke(db, "new", "photographer", "m1", "--players", "ann,bob", "--seed", "1")
+        _refused(db, command, "m1", "-o", db.name, fragment="is the database in use")
+
+
+@pytest.mark.parametrize("target", ["the database", "another file", "nothing"])
+def test_no_command_writes_through_a_symbolic_link(db, target):
+    other = db.parent / "other.txt"
+    other.write_text("keep me\n")
+    pointed = {"the database": db, "another file": other, "nothing": db.parent / "absent.txt"}[target]
+    for command, name in (("export", "out.jsonl"), ("render", "out.svg"), ("report", "out.html")):
+        link = db.parent / name
+        link.symlink_to(pointed)
+        _refused(db, command, "m1", "-o", name, fragment="symbolic link")
+        assert link.is_symlink() and os.readlink(link) == str(pointed)
+        link.unlink()
+    assert other.read_text() == "keep me\n" and not (db.parent / "absent.txt").exists()
+
+
+def test_a_missing_folder_and_a_folder_are_clear_errors(db):
+    (db.parent / "folder.svg").mkdir()
+    _refused(db, "export", "m1", "-o", "nowhere/m1.jsonl", fragment="there is no folder 'nowhere'")
+    _refused(db, "render", "m1", "-o", "folder.svg", fragment="it is a folder")
+    _refused(db, "report", "m1", "-o", "nowhere/m1.html", fragment="there is no folder")
+
+
+@pytest.mark.guarantee("files.output-atomic")
+def test_an_output_is_replaced_whole_and_leaves_no_temporary_file(db):
+    out = db.parent / "m1.jsonl"
+    out.write_text("an older export that is much longer than the new one\n" * 1000)
+    invoke(db, "export", "m1", "-o", out)
+    assert out.read_bytes() == invoke(db, "export", "m1").stdout_bytes
+    assert sorted(p.name for p in db.parent.iterdir() if not p.name.startswith("m.db")) == ["m1.jsonl"]
+
+
+@pytest.mark.guarantee("files.output-atomic")
+def test_a_failed_write_keeps_the_old_file_and_removes_the_temporary_one(db, monkeypatch):
+    out = db.parent / "m1.jsonl"
+    out.write_text("the old export\n")
+
+    def failing_disk(descriptor):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", failing_disk)
+    result = invoke(db, "export", "m1", "-o", out, expect=1)
+    assert "cannot write" in result.output and "Input/output error" in result.output
+    assert out.read_text() == "the old export\n"
+    assert not [p for p in db.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_read_only_folder_is_a_clear_error(db):
+    folder = db.parent / "locked"
+    folder.mkdir()
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        require_permissions_bind(folder)
+        for command, name in (("export", "m1.jsonl"), ("render", "m1.svg"), ("report", "m1.html")):
+            result = matchledger_bound_by_permissions(db, command, "m1", "-o", str(folder / name), cwd=db.parent)
+            assert result.returncode == 1, result.stderr
+            assert "cannot write" in result.stderr and "Permission denied" in result.stderr
+            assert "internal error" not in result.stderr
+        assert list(folder.iterdir()) == []
+    finally:
+        folder.chmod(stat.S_IRWXU)
