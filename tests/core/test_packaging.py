@@ -72,6 +72,10 @@ def test_a_real_install_puts_only_matchledger_into_site_packages(tmp_path):
     assert imports("matchledger.ledger.store").returncode == 0
     assert imports("matchledger.commands.cli").returncode == 0
     assert imports("matchledger.testing.history").returncode == 0
+    assert imports("matchledger.testing.plugin").returncode == 0
+    [dist_info] = target.glob("matchledger-*.dist-info")
+    # pytest finds the plugin by this entry point (docs/snapshot-testing.md)
+    assert "[pytest11]\nmatchledger = matchledger.testing.plugin" in (dist_info / "entry_points.txt").read_text()
     for layer in LAYERS:
         assert "No module named" in imports(layer).stderr
     demo = target / "matchledger" / "commands" / "demo" / "demo.txt"

@@ -1,13 +1,15 @@
-"""Pinning replayed histories in tests.
+"""Pinning replayed histories in tests (docs/snapshot-testing.md).
 
 - ``replay_history(PATH, MATCH)``: a match of a database or an exported JSON Lines file,
   replayed into a :class:`History` (every step, every view, every read model).
 - ``replayed_history(application, MATCH)``: the same from an open application.
-- the syrupy extension ``HistoryExtension``: ``assert replay_history(PATH, MATCH) ==
+- the fixture ``matchledger_history`` (with ``@pytest.mark.matchledger_history(PATH, MATCH)``)
+  and the syrupy extension ``HistoryExtension``: ``assert matchledger_history ==
   snapshot.use_extension(HistoryExtension)``.
+- ``pytest --matchledger-history PATH``: the same for every match of PATH.
 
-Names are loaded when first used, so that importing the package costs nothing: neither
-the application nor syrupy is loaded until a name that needs it is asked for.
+Names are loaded when first used: pytest imports this package in every run (its plugin
+lives here), and neither the application nor syrupy belongs in that import.
 """
 
 from __future__ import annotations

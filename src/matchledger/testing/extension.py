@@ -3,6 +3,7 @@ text (in syrupy's amber files), and a mismatch reads as audit findings, not a te
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Iterator
 
 from syrupy.extensions.amber import AmberSnapshotExtension
@@ -10,6 +11,9 @@ from syrupy.extensions.amber import AmberSnapshotExtension
 from .findings import report
 from .history import History
 from .text import render
+
+#: Where the plugin keeps the snapshots of the histories in a folder.
+PINNED_DIRNAME = "__history_snapshots__"
 
 
 class HistoryExtension(AmberSnapshotExtension):
@@ -26,3 +30,14 @@ class HistoryExtension(AmberSnapshotExtension):
             yield "Nothing is pinned yet: run pytest with --snapshot-update to write the snapshot."
             return
         yield from report(str(snapshot_data), str(serialized_data))
+
+
+class PinnedHistoryExtension(HistoryExtension):
+    """The plugin's: the snapshots of ``FOLDER/season.db`` go to
+    ``FOLDER/__history_snapshots__/season.ambr``.  A folder of their own: syrupy judges
+    the ``__snapshots__`` folder of a test module by that module's tests, and in a run
+    without ``--matchledger-history`` would take pinned histories there for orphans."""
+
+    @classmethod
+    def dirname(cls, *, test_location: Any) -> str:
+        return str(Path(test_location.filepath).parent / PINNED_DIRNAME)
