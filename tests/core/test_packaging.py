@@ -45,7 +45,8 @@ def test_no_module_imports_a_layer_by_its_bare_name():
 @pytest.mark.guarantee("one-way-in.one-package")
 def test_the_wheel_lists_every_package_folder():
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    folders = {"matchledger"}
+    folders = {".".join(init.parent.relative_to(REPO / "src").parts) for init in (REPO / "src").rglob("__init__.py")}
+    assert {"matchledger", "matchledger.testing"} <= folders
     for layer in LAYERS:
         for init in (REPO / layer).rglob("__init__.py"):
             relative = init.parent.relative_to(REPO).parts
@@ -73,6 +74,11 @@ def test_a_real_install_puts_only_matchledger_into_site_packages(tmp_path):
 
     assert imports("matchledger.ledger.store").returncode == 0
     assert imports("matchledger.commands.cli").returncode == 0
+    assert imports("matchledger.testing.history").returncode == 0
+    assert imports("matchledger.testing.plugin").returncode == 0
+    [dist_info] = target.glob("matchledger-*.dist-info")
+    # pytest finds the plugin by this entry point (docs/snapshot-testing.md)
+    assert "[pytest11]\nmatchledger = matchledger.testing.plugin" in (dist_info / "entry_points.txt").read_text()
     for layer in LAYERS:
         assert "No module named" in imports(layer).stderr
     demo = target / "matchledger" / "commands" / "demo" / "demo.txt"

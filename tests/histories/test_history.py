@@ -1,0 +1,183 @@
+"""matchledger.testing: a match's replayed history (its steps, views and exact numbers),
+the snapshot text written of it, and the findings read from two such texts."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+
+import pytest
+from matchledger.ledger.errors import VerificationFailed
+from matchledger.ledger.store import Store
+from matchledger.testing import replay_history
+from matchledger.testing.findings import findings
+from matchledger.testing.history import exact
+from matchledger.testing.text import parse, render
+
+from tests.reliability.support import copy_db, raw
+
+
+def labels(history) -> list[str]:
+    return [step.label for step in history.steps]
+
+
+def points(step, view="host") -> dict:
+    """participant -> total (lca) or points (pw) in ``view``'s scores at ``step``."""
+    scores = step.views[view]["scores"]
+    rows = scores.get("scores", scores.get("participants"))
+    return {row["participant"]: row.get("total", row.get("points")) for row in rows}
+
+
+# --------------------------------------------------------------------------- steps
+
+
+def test_a_round_is_a_step_when_it_closes_and_the_outcome_is_the_last(histories):
+    assert labels(histories("ties8")) == ["round 1", "round 2", "round 3", "outcome"]
+
+
+def test_a_turn_is_a_step_and_a_checkpoint_never_is(histories, season):
+    history = histories("g2")
+    turns = [label for label in labels(history) if label.startswith("turn ")]
+    assert turns == [f"turn {n}" for n in range(1, len(turns) + 1)] and len(turns) > 20
+    assert labels(history)[-1] == "outcome"
+    store = Store(season, create=False)
+    try:
+        last = store.rows("g2")[-1]
+    finally:
+        store.close()
+    assert last.kind == "StateCheckpointed" and history.steps[-1].seq == last.seq - 1
+
+
+def test_every_step_has_every_read_model_in_every_view(histories):
+    for step in histories("pw1").steps:
+        host, public, *participants = step.views
+        assert (host, public) == ("host", "public")
+        assert sorted(participants) == ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "tof", "ura", "vik", "wim", "xio", "yul", "zed"]
+        for view in ("host", "public"):
+            assert sorted(step.views[view]) == ["outcome", "reveals", "scores", "status"]
+        assert {name for participant in participants for name in step.views[participant]} == {"knowledge"}
+
+
+def test_a_ruling_amended_is_no_step_until_it_changes_what_is_shown(histories):
+    # amend5 amends filming_lights_divisor at seq 7, from round 3: nothing any view shows
+    # changes then; round 3 scores filming under it (tests/lca/test_fixture_scenarios.py)
+    history = histories("amend5")
+    assert labels(history) == ["round 1", "round 2", "round 3", "outcome"]
+    assert [step.seq for step in history.steps] == [6, 10, 16, 17]
+
+
+def test_lca_correction_with_reopen_steps_through_the_reopened_round(histories):
+    history = histories("c1")
+    # bob's correction in the open round (seq 4) comes before any step: no step of its own
+    assert labels(history) == ["round 1", "round 1 reopened", "submission 2 corrected", "round 1 closed again"]
+    assert points(history.step("round 1")) == {"ann": 17, "bob": 17}
+    reopened = history.step("round 1 reopened")
+    assert reopened.views["host"]["reveals"]["rounds"] == [] and reopened.views["ann"]["knowledge"]["announcements"] == []
+    assert points(reopened) == {"ann": 0, "bob": 0}
+    # the correction shows only to the host and to ann, whose submission it was
+    corrected = history.step("submission 2 corrected").views
+    assert corrected["host"]["status"]["submissions"]["ann"] == ["B1", "E1", "I1", "M1", "Q1"]
+    assert corrected["ann"]["knowledge"]["submissions"] == {"1": ["B1", "E1", "I1", "M1", "Q1"]}
+    assert corrected["bob"] == reopened.views["bob"] and corrected["public"] == reopened.views["public"]
+    assert points(history.step("round 1 closed again")) == {"ann": 18, "bob": 15}
+
+
+def test_pw_correction_with_reopen(histories):
+    history = histories("c2")
+    assert labels(history) == ["round 1", "round 1 reopened", "submission 4 corrected", "round 1 closed again"]
+    assert points(history.step("round 1")) == {"ann": -1, "bob": 0, "zed": 1, "yan": 3}
+    assert points(history.step("round 1 closed again")) == {"ann": 0, "bob": 0, "zed": 0, "yan": 3}
+
+
+def test_a_hand_scored_match_shows_what_was_announced_and_pins_the_dispute(histories):
+    history = histories("disp1")
+    assert history.findings == [
+        "disp1 seq 8: RoundClosed differs from what the rules give [private.ann.lights_score: recorded 154, recomputed 152]"
+    ]
+    round_1 = history.step("round 1").views
+    assert round_1["ann"]["knowledge"]["announcements"][0]["private"]["lights_score"] == 154  # what ann was told
+    assert points(history.step("round 1"))["ann"] == 152  # what the rules give
+
+
+def test_a_tampered_database_is_refused_not_replayed(season, tmp_path):
+    db = copy_db(season, tmp_path / "tampered.db")
+    raw(db, ("UPDATE events SET body = replace(body, ?, ?) WHERE match_id = 'amend5' AND seq = 6", ('"lights_score":60', '"lights_score":61')))
+    with pytest.raises(VerificationFailed, match="amend5.*seq 6"):
+        replay_history(db, "amend5")
+
+
+def test_reading_a_database_leaves_it_as_it_was(season, tmp_path):
+    db = copy_db(season, tmp_path / "theirs.db")
+    before = db.read_bytes()
+    replay_history(db, "pw2")
+    assert db.read_bytes() == before
+
+
+def test_numbers_are_exact():
+    assert exact({"share": Fraction(61, 2), "total": 30, "ratio": 0.1, "tied": True}) == {
+        "share": "61/2", "total": 30, "ratio": "3602879701896397/36028797018963968", "tied": True,
+    }
+    with pytest.raises(TypeError, match="cannot pin"):
+        exact({"when": object()})
+
+
+# --------------------------------------------------------------------------- the text
+
+
+def test_a_section_holds_what_the_view_shows_differently_from_its_last_step(histories):
+    text = render(histories("amend5"))
+    # a studio map is written once for each view and model that shows it, at the first step
+    studio_lines = [line for line in text.splitlines() if ".studio: " in line]
+    assert len(studio_lines) == 2 + 2 + 5  # status and reveals of host and public, knowledge of each player
+    sections = parse(text)
+    later = list(sections.steps.values())[1:]
+    assert not [path for changes in later for view in changes.values() for path in view if path.endswith(".studio")]
+    # round 2's section of ann holds her camera announcement, not round 1's again
+    ann = sections.steps[("round 2", 10)]["ann"]
+    assert ann["knowledge.announcements[round=2]"] == '{"private": {"camera_score": 0}, "public": {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}}'
+    assert not [path for path in ann if "round=1" in path]
+
+
+def test_the_text_reads_back_and_refuses_what_it_did_not_write(histories):
+    text = render(histories("c2"))
+    sections = parse(text)
+    assert sections.title == "match c2, game pw" and sections.verify == "[]"
+    assert [step for step, _seq in sections.steps] == labels(histories("c2"))
+    with pytest.raises(ValueError, match="line 3"):
+        parse("match m, game pw\nverify: []\nround 1 closed, no seq")
+
+
+# --------------------------------------------------------------------------- findings
+
+
+def changed(history, label, view, edit):
+    """A copy of ``history`` with ``edit`` applied to ``view``'s models from step ``label`` on."""
+    history = copy.deepcopy(history)
+    start = labels(history).index(label)
+    for step in history.steps[start:]:
+        edit(step.views[view])
+    return history
+
+
+def test_a_difference_is_one_finding_naming_the_match_round_view_and_field(histories):
+    history = histories("amend5")
+
+    def camera_score_55(models):
+        models["knowledge"]["announcements"][1]["private"]["camera_score"] = 55
+
+    replayed = changed(history, "round 2", "dan", camera_score_55)
+    # the difference persists in every later step (round 2's announcement stays known): told once
+    assert list(map(str, findings(render(history), render(replayed)))) == [
+        "amend5, round 2, view dan: knowledge.announcements[round=2].private.camera_score 24 → 55"
+    ]
+
+
+def test_findings_tell_the_steps_one_side_lacks_and_a_new_dispute(histories):
+    history = histories("c1")
+    replayed = copy.deepcopy(history)
+    del replayed.steps[2]  # the correction no longer shows
+    replayed.findings.append("c1 seq 8: RoundClosed differs from what the rules give")
+    found = list(map(str, findings(render(history), render(replayed))))
+    assert found[0] == 'c1, verify: [] → ["c1 seq 8: RoundClosed differs from what the rules give"]'
+    assert found[1] == "c1, submission 2 corrected: the replay has no such step (the snapshot has it after seq 7)"
+    assert findings(render(history), render(history)) == []
