@@ -41,7 +41,9 @@ event, which holds the pairing; photographer: the creation event, which holds th
 lca: the first swapped submission) every hash differs.  ``log`` outputs are therefore
 compared with each hash replaced by ``<hash of seq N>`` after checking that it is exactly
 the stored hash (and ``prev_hash`` the stored ``prev_hash``) of that seq; everything else
-(the event as shown, kinds, seqs, times, actors) is compared byte for byte.
+(the event as shown, kinds, seqs, times, actors) is compared byte for byte.  Whether a
+hash lets one *guess* a low-entropy secret is another question (see
+tests/trust/test_hash_commitments.py).
 """
 
 from __future__ import annotations
