@@ -25,6 +25,10 @@ def init_cmd():
     click.echo(f"database ready: {application.location} ({len(application.match_ids())} matches)")
 
 
+#: Seeds below this can be tried one by one on a laptop in hours.
+GUESSABLE_SEEDS = 2**40
+
+
 @click.command("new")
 @click.argument("game")
 @click.argument("match_id", metavar="MATCH")
@@ -32,7 +36,11 @@ def init_cmd():
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A ruleset option; repeat for more.")
 @click.option("--studio", metavar="FILE", help="lca: the studio map ('.' floor, '#' wall).")
 @click.option("--pair", "pairs", multiple=True, metavar="PLAYER=GUEST", help="pw: a secret pair; one per player.")
-@click.option("--seed", type=int, help="photographer: shuffle the deck from this seed.")
+@click.option(
+    "--seed",
+    type=int,
+    help="photographer: shuffle the deck from this seed (left out: a secret 64-bit seed is drawn and recorded).",
+)
 @click.option("--deck", metavar="FILE", help="photographer: the whole deck, top card first.")
 def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
     """Create a match of GAME (lca, pw or photographer) named MATCH.
@@ -42,7 +50,8 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
       matchledger new lca m1 --players ann,bob,cat --studio studio.txt
       matchledger new lca m1 --players ann,bob --studio s.txt --option filming_lights_divisor=1
       matchledger new pw m2 --players ann,bob --pair ann=zed --pair bob=yan
-      matchledger new photographer m3 --players ann,bob --seed 42
+      matchledger new photographer m3 --players ann,bob
+      matchledger new photographer m3 --players ann,bob --seed 42   # a known deck, for practice
       matchledger new photographer m4 --players ann,bob --deck deck.txt --option end_trigger=sunset
     """
     setup: dict = {}
@@ -58,6 +67,12 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
     rows = app(create=True).create(cmd)
     click.echo(f"created {game} match {match_id!r} with {len(names)} players; {describe_rows(rows)}")
+    if seed is not None and 0 <= seed < GUESSABLE_SEEDS:
+        click.echo(
+            f"warning: seed {seed} can be found by trying every smaller seed, and whoever sees one deal "
+            "could then know every card; leave --seed out to have a secret one drawn",
+            err=True,
+        )
 
 
 @click.command("contract")

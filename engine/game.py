@@ -158,6 +158,12 @@ class Game:
         _participants, setup = self.build_setup(cmd, options)
         return [MatchCreated(game=self.name, players=list(cmd.players), options=options, setup=setup)]
 
+    def seed_to_draw(self, setup: dict[str, Any]) -> str | None:
+        """The setup key under which the application records a random seed it draws for
+        a match created with ``setup`` (None: the game needs none).  The engine draws
+        nothing itself: a drawn seed is recorded, so replay never draws again."""
+        return None
+
     def build_setup(self, cmd: CreateMatch, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
         if cmd.setup:
             raise MalformedInput(f"{self.name} takes no {', '.join('--' + k for k in cmd.setup)}")

@@ -11,15 +11,24 @@ so the ledger needs no knowledge of any game.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, Union
 
 import msgspec
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", tag=True, kw_only=True):
-    """Base of every event.  ``v`` is the schema version of the stored body."""
+    """Base of every event.  ``v`` is the schema version of the stored body.
+
+    ``salt``: random hex the application draws for each event it records (never the
+    engine, which is pure).  Every event's hash is public, and a hash over a secret with
+    few possible values (a pairing, a wind) would let anyone confirm a guess; the salt,
+    seen only by the host, makes every body unguessable.  Left unset it is not written at
+    all, so a body recorded before salts existed keeps its bytes and its hash.
+    """
 
     v: int = 1
+    salt: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class MatchCreated(Event, frozen=True, kw_only=True):
@@ -152,3 +161,22 @@ ANNOUNCEMENTS = (RoundClosed, TurnResolved, OutcomeAnnounced)
 
 def kind_of(event: Event) -> str:
     return type(event).__name__
+
+
+#: Bytes of randomness in a salt: guessing it is as hard as guessing a 128-bit key.
+SALT_BYTES = 16
+
+
+def new_salt() -> str:
+    """A fresh salt for one event (from the operating system's secure random source)."""
+    return secrets.token_hex(SALT_BYTES)
+
+
+def salted(event: Event, salt: str) -> Event:
+    """``event`` carrying ``salt`` (unchanged when ``salt`` is empty)."""
+    return msgspec.structs.replace(event, salt=salt) if salt else event
+
+
+def unsalted(event: Event) -> Event:
+    """``event`` as the engine decides it: without the salt it was recorded with."""
+    return msgspec.structs.replace(event, salt=msgspec.UNSET) if event.salt is not msgspec.UNSET else event

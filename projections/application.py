@@ -13,6 +13,7 @@ view.  Verification has one implementation (:mod:`.verification`), used by `veri
 from __future__ import annotations
 
 import contextlib
+import secrets
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
@@ -21,7 +22,7 @@ from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, MatchState, View
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import IllegalMove, MalformedInput
-from matchledger.ledger.events import StateCheckpointed
+from matchledger.ledger.events import Event, StateCheckpointed, new_salt, salted
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
@@ -72,11 +73,14 @@ class Application:
         *,
         actor: str = "host",
         clock: Callable[[], str] = utc_now,
+        salts: Callable[[], str] = new_salt,
         use_snapshots: bool = True,
     ):
         self.store = store
         self.actor = actor
         self.clock = clock
+        #: a salt for each event recorded (``lambda: ""`` records none: tests that pin hashes)
+        self.salts = salts
         self.use_snapshots = use_snapshots
         #: how every state is read: chain checked, from a snapshot only when the log vouches for it
         self.reader = Reader(store, use_snapshots)
@@ -180,8 +184,12 @@ class Application:
             raise MalformedInput(f"bad match id {cmd.match_id!r}")
         if self.store.has_match(cmd.match_id):
             raise IllegalMove(f"match {cmd.match_id!r} already exists in {self.location!r}")
-        events = engine.get(cmd.game).create(cmd)
-        return self.store.append(cmd.match_id, 1, events, actor=self.actor, recorded_at=self.clock())
+        game = engine.get(cmd.game)
+        key = game.seed_to_draw(dict(cmd.setup or {}))
+        if key is not None:
+            cmd = msgspec.structs.replace(cmd, setup={**(cmd.setup or {}), key: secrets.randbits(64)})
+        events = game.create(cmd)
+        return self._append(cmd.match_id, 1, events)
 
     def execute(self, match_id: str, cmd) -> list[StoredEvent]:
         """Decide ``cmd`` against the match as its log gives it and record the events;
@@ -192,7 +200,7 @@ class Application:
         decision = self.game_of(state).decision(state, cmd)
         try:
             with self.store.transaction():  # the events and a checkpoint after them, together
-                rows = self.store.append(match_id, cursor.seq + 1, decision.events, actor=self.actor, recorded_at=self.clock())
+                rows = self._append(match_id, cursor.seq + 1, decision.events)
                 # Folded as a replay reads them (decoded from the stored bodies, dict keys
                 # in the encoder's order), so the kept state is the replayed one exactly;
                 # what deciding worked out (a round's resolution) comes along.
@@ -309,6 +317,11 @@ class Application:
 
     # ------------------------------------------------------------------ internals
 
+    def _append(self, match_id: str, expected_seq: int, events: list[Event]) -> list[StoredEvent]:
+        """Record ``events``, each with a salt of its own (see ``Event.salt``)."""
+        events = [salted(event, self.salts()) for event in events]
+        return self.store.append(match_id, expected_seq, events, actor=self.actor, recorded_at=self.clock())
+
     def _checkpoint(self, cursor: Cursor) -> list[StoredEvent]:
         """Store the snapshot of the cursor's state and append the event that vouches
         for it ([] when the state cannot be stored: the match is read from its first
@@ -318,7 +331,7 @@ class Application:
             return []
         seq, digest = cursor.seq, cursor.hash
         event = StateCheckpointed(seq=seq, revision=snapshots.revision(), digest=snapshots.digest(body))
-        rows = self.store.append(cursor.match_id, seq + 1, [event], actor=self.actor, recorded_at=self.clock())
+        rows = self._append(cursor.match_id, seq + 1, [event])
         self.store.save_snapshot(cursor.match_id, seq, digest, snapshots.revision(), body)
         cursor.follow(rows)
         return rows

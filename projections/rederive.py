@@ -12,7 +12,7 @@ from typing import Any, Iterable, Sequence
 import msgspec
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import MatchledgerError
-from matchledger.ledger.events import Event, OutcomeAnnounced, StateCheckpointed
+from matchledger.ledger.events import Event, OutcomeAnnounced, StateCheckpointed, salted
 from matchledger.ledger.verify import Finding
 
 from . import snapshots
@@ -81,6 +81,8 @@ def rederive(
                 if found is not None:
                     return [found]
             expected = replayer.feed_and_rederive(seq, event)
+            if expected is not None and event.salt:
+                expected = salted(expected, event.salt)  # the salt is the recorder's, not a rule's
             if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
                 return [_snapshot_finding(match_id, seq)]
             if expected is not None and _differs(event, encode(expected), None if bodies is None else bodies[index]):

@@ -18,6 +18,7 @@ from matchledger.ledger.events import (
     SubmissionRecorded,
     SubmissionVoided,
     TurnResolved,
+    unsalted,
 )
 
 from matchledger import engine
@@ -58,6 +59,7 @@ def event_view(view: View, event: Event, before: MatchState | None) -> dict | No
     timing would tell what the rules do not announce."""
     if view.is_host:
         return msgspec.to_builtins(event)
+    event = unsalted(event)  # the host's: with it a guess at a hidden body could be confirmed
     kind = type(event).__name__
     if isinstance(event, MatchCreated):
         return {"type": kind, "game": event.game, "players": list(event.players), "options": msgspec.to_builtins(event.options)}

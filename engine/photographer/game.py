@@ -65,6 +65,11 @@ class PhotographerGame(TurnsGame):
 
     # ------------------------------------------------------------------ creation
 
+    def seed_to_draw(self, setup: dict[str, Any]) -> str | None:
+        """P2: given neither a seed nor a deck, the deck comes from a seed drawn for it
+        (secret, with 64 bits: a seed someone can guess would show them every card)."""
+        return None if {"seed", "deck"} & set(setup) else "seed"
+
     def build_setup(self, cmd: CreateMatch, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
         """P2: exactly one of {"seed": N} or {"deck": <deck file text>}; the stored setup
         always holds the explicit deck order, top card first."""
@@ -81,7 +86,7 @@ class PhotographerGame(TurnsGame):
             return list(cmd.players), {"seed": seed, "deck": deck_from_seed(seed, n, trigger)}
         if "deck" in setup:
             return list(cmd.players), {"deck": parse_deck_text(setup["deck"], n, trigger)}
-        raise MalformedInput("photographer needs --seed N or --deck FILE (the deck order is fixed at creation, P2)")
+        raise MalformedInput("photographer needs a seed or a deck (the deck order is fixed at creation, P2)")
 
     def init_game(self, state: MatchState) -> PhotoState:
         return deal(state.players, list(state.setup["deck"]))  # P3

@@ -36,7 +36,8 @@ def the_cli():
 
 
 def fix_clock() -> None:
-    """Every event recorded at FIXED_TIME (the one place that knows where the clock is)."""
+    """Every event recorded at FIXED_TIME and without a salt (the one place that knows
+    where the clock and the salts are), so that hashes do not change from run to run."""
     patched = False
     for module_name, class_name in (
         ("matchledger.projections.application", "Application"),
@@ -53,6 +54,8 @@ def fix_clock() -> None:
         defaults = dict(cls.__init__.__kwdefaults__ or {})
         if "clock" in defaults:
             defaults["clock"] = lambda: FIXED_TIME
+            if "salts" in defaults:  # no salt: bodies and hashes as before salts existed
+                defaults["salts"] = lambda: ""
             cls.__init__.__kwdefaults__ = defaults
             patched = True
     if not patched:

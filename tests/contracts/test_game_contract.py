@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import msgspec
 import pytest
 from matchledger.engine.commands import Submit
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger import codec
-from matchledger.ledger.events import StateCheckpointed
+from matchledger.ledger.events import StateCheckpointed, unsalted
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
@@ -161,8 +162,11 @@ def test_the_application_records_the_match_and_shows_every_seq_as_replayed(game,
             app.execute(match_id, command)
         pairs = store.events(match_id)
         # the command that finishes the match is followed by the checkpoint that vouches for its snapshot
-        played = [codec.encode(event) for _seq, event in pairs if not isinstance(event, StateCheckpointed)]
+        played = [codec.encode(unsalted(event)) for _seq, event in pairs if not isinstance(event, StateCheckpointed)]
         assert played == [codec.encode(event) for event in match.events]
+        # each event recorded with a salt of its own (the engine's events carry none)
+        salts = [event.salt for _seq, event in pairs]
+        assert all(re.fullmatch("[0-9a-f]{32}", salt) for salt in salts) and len(set(salts)) == len(salts)
         checkpoints = [event for _seq, event in pairs if isinstance(event, StateCheckpointed)]
         assert len(checkpoints) == (1 if match.state.finished else 0)
         if checkpoints:

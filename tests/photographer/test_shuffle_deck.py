@@ -118,7 +118,7 @@ def test_sunset_deck_rules():
 @pytest.mark.parametrize(
     "setup, message",
     [
-        ({}, "photographer needs --seed N or --deck FILE"),
+        ({}, "photographer needs a seed or a deck"),
         ({"seed": 1, "deck": "x"}, "either --seed or --deck, not both"),
         ({"studio": "x"}, "not 'studio'"),
         ({"seed": -1}, "seed -1 is not a whole number"),
