@@ -1,0 +1,85 @@
+"""Reads of a tampered log, one hole at a time: each test is a way a read once showed
+data the chain does not vouch for (or named the wrong seq, or failed with an internal
+error).  The whole matrix is `tests/reliability/test_tamper_reads.py`.
+
+The match: the lca amendment fixture, then a host note, so the checkpoint that
+finishing it records (seq 18, vouching for the snapshot after seq 17) has an event
+after it (seq 19)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import msgspec
+import pytest
+from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
+from matchledger.ledger.events import NoteAdded
+from matchledger.ledger.store import Store, StoredEvent
+from matchledger.projections import snapshots
+
+from tests.helpers import REPO, invoke, read_json
+
+M = "amend5"
+CHECKPOINT = 18
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "m.db"
+    invoke(path, "script", REPO / "fixtures" / "lca" / "amendment-example.txt")
+    invoke(path, "note", M, "a word after the match")
+    rows = _rows(path)
+    assert rows[CHECKPOINT - 1].kind == "StateCheckpointed" and len(rows) == CHECKPOINT + 1
+    return path
+
+
+def _rows(path) -> list[StoredEvent]:
+    store = Store(path, create=False)
+    try:
+        return store.rows(M)
+    finally:
+        store.close()
+
+
+def _sql(path, *statements) -> None:
+    """Plain sqlite3, the append-only triggers dropped (and put back)."""
+    conn = sqlite3.connect(path)
+    triggers = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("DROP TRIGGER events_no_delete")
+    for statement in statements:
+        conn.execute(*statement)
+    for (sql,) in triggers:
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def _rechained(path, seq: int, rows: list[StoredEvent]) -> None:
+    """The rows from ``seq`` on replaced by ``rows``, renumbered, every hash recomputed."""
+    prev = _rows(path)[seq - 2].hash if seq > 1 else GENESIS_HASH
+    statements = [("DELETE FROM events WHERE match_id = ? AND seq >= ?", (M, seq))]
+    for number, row in enumerate(rows, start=seq):
+        digest = envelope_hash(encode(row.actor), row.body.encode(), row.kind, encode(M), prev, encode(row.recorded_at), number)
+        statements.append(("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (M, number, row.kind, row.body, row.recorded_at, row.actor, prev, digest)))
+        prev = digest
+    _sql(path, *statements)
+
+
+def _refused(path, *args, seq: int):
+    result = invoke(path, *args, expect=3)
+    assert f"{M} seq {seq}: " in result.stderr and result.stdout == "", result.output
+    return result
+
+
+def test_a_read_at_an_event_that_was_removed_refuses_naming_it(db):
+    """The rows up to a removed event still chain: a read up to it must notice that
+    they stop short of it (it showed the state after the event before, as of this one)."""
+    before = read_json(db, "status", M, "--at", 11)
+    _sql(db, ("DELETE FROM events WHERE match_id = ? AND seq = ?", (M, 12)))
+    for args in (("status", M, "--at", 12), ("log", M, "--at", 12), ("outcome", M, "--at", 12, "--json")):
+        assert "event 12 is missing (next stored seq is 13)" in _refused(db, *args, seq=12).stderr
+    assert read_json(db, "status", M, "--at", 11) == before  # the events before it are intact
+    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 12
