@@ -172,7 +172,13 @@ class Reader:
         checkpoint = _decoded_checkpoint(rows[0])
         if checkpoint is None or (checkpoint.seq, checkpoint.revision, checkpoint.digest) != (seq, revision, snapshots.digest(body)):
             return None
-        cursor.follow(rows)  # the checkpoint itself is checked against the chain here
+        try:
+            cursor.follow(rows)  # the checkpoint itself is checked against the chain here
+        except VerificationFailed:
+            # Name the first bad seq of the whole log, as verify does, not the first one
+            # after the snapshot: the rows before it may be broken too.
+            Cursor(match_id, Replayer(match_id)).check(self.store.rows(match_id, upto=upto))
+            raise
         return cursor
 
 

@@ -83,3 +83,15 @@ def test_a_read_at_an_event_that_was_removed_refuses_naming_it(db):
         assert "event 12 is missing (next stored seq is 13)" in _refused(db, *args, seq=12).stderr
     assert read_json(db, "status", M, "--at", 11) == before  # the events before it are intact
     assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 12
+
+
+def test_a_read_resumed_from_the_snapshot_names_the_first_bad_seq_of_the_whole_log(db):
+    """Rows 8 and 19 swapped: the read resumed from the snapshot meets the break at 19,
+    but the first bad seq (verify's) is 8."""
+    rows = _rows(db)
+    columns = ("kind", "body", "recorded_at", "actor", "prev_hash", "hash")
+    _sql(db, *[(f"UPDATE events SET {c} = ? WHERE match_id = ? AND seq = ?", (getattr(b, c), M, a.seq))
+               for a, b in ((rows[7], rows[18]), (rows[18], rows[7])) for c in columns])
+    for args in (("status", M), ("scores", M, "--json"), ("knowledge", M, "--as", "ann", "--at", CHECKPOINT + 1)):
+        _refused(db, *args, seq=8)
+    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 8
