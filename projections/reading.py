@@ -2,7 +2,8 @@
 
 Every read checks the chain of what it shows, and refuses (``VerificationFailed``, exit 3,
 naming the first bad seq) rather than show data the chain does not vouch for: a link
-or a hash that does not hold, or a read up to an event that is no longer there.  A stored
+or a hash that does not hold, a read up to an event that is no longer there, or a
+checkpoint that records another seq than the event before it.  A stored
 snapshot is only a cache: a read starts from it only when the log vouches for it, that
 is when the event after the snapshot's is a ``StateCheckpointed`` recording this engine
 revision and the sha256 of exactly the snapshot's bytes.  Then only that event and the
@@ -25,6 +26,7 @@ from matchledger.ledger.verify import Finding, verify_chain
 
 from . import snapshots
 from .fold import Replayer
+from .rederive import checkpoint_out_of_place
 
 
 class Cursor:
@@ -51,6 +53,11 @@ class Cursor:
         findings = verify_chain(self.match_id, rows, decoded=events, after=(self.seq, self.hash))
         if findings:
             raise refusal(self.match_id, findings[0])
+        for row, (seq, event) in zip(rows, events):
+            if row.kind == "StateCheckpointed":  # the chain holds: kind and body agree
+                misplaced = checkpoint_out_of_place(self.match_id, seq, event)
+                if misplaced is not None:
+                    raise refusal(self.match_id, misplaced)
         return events
 
     def follow(self, rows: list[StoredEvent], work: list | None = None) -> None:

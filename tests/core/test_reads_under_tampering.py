@@ -95,3 +95,15 @@ def test_a_read_resumed_from_the_snapshot_names_the_first_bad_seq_of_the_whole_l
     for args in (("status", M), ("scores", M, "--json"), ("knowledge", M, "--as", "ann", "--at", CHECKPOINT + 1)):
         _refused(db, *args, seq=8)
     assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 8
+
+
+@pytest.mark.parametrize("inserted_at", [3, CHECKPOINT])
+def test_reads_refuse_a_checkpoint_that_records_another_seq_than_the_event_before_it(db, inserted_at):
+    """A forged note inserted before the checkpoint and the chain re-hashed: the chain
+    holds, but the checkpoint (moved on to seq 19) still says it follows seq 17."""
+    rows = _rows(db)
+    forged = msgspec.structs.replace(rows[inserted_at - 1], kind="NoteAdded", body=encode(NoteAdded(text="forged")).decode())
+    _rechained(db, inserted_at, [forged, *rows[inserted_at - 1:]])
+    for args in (("status", M), ("outcome", M, "--json"), ("log", M), ("export", M), ("head", M)):
+        assert "records the state after event 17, not the event before it" in _refused(db, *args, seq=19).stderr
+    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 19
