@@ -107,3 +107,18 @@ def test_reads_refuse_a_checkpoint_that_records_another_seq_than_the_event_befor
     for args in (("status", M), ("outcome", M, "--json"), ("log", M), ("export", M), ("head", M)):
         assert "records the state after event 17, not the event before it" in _refused(db, *args, seq=19).stderr
     assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 19
+
+
+def test_audit_reports_only_the_events_the_chain_vouches_for(db):
+    """A kind column changed (audit read the row by its kind: an internal error) and the
+    note's text forged (audit showed it): the report stops before the first bad seq."""
+    honest = read_json(db, "audit", M)
+    rows = _rows(db)
+    forged_note = json.loads(rows[18].body) | {"text": "forged by mallory"}
+    _sql(db, ("UPDATE events SET kind = 'NoteAdded' WHERE match_id = ? AND seq = ?", (M, 9)),
+         ("UPDATE events SET body = ? WHERE match_id = ? AND seq = ?", (json.dumps(forged_note), M, 19)))
+    report = read_json(db, "audit", M, expect=3)
+    assert report["findings"][0]["seq"] == 9 and report["events"] == 8 and report["head"]["seq"] == 8
+    assert report["corrections"] == [c for c in honest["corrections"] if c["seq"] < 9]
+    assert "forged by mallory" not in json.dumps(report)
+    assert "verify: amend5 seq 9: hash does not match" in invoke(db, "audit", M, expect=3).stdout
