@@ -166,11 +166,13 @@ class Application:
                 yield row, state, shown
 
     def rescore(self, match_id: str, options: dict[str, str]) -> Rescored:
-        """The host's outcome as recorded and under other option values (nothing written)."""
-        state = self.state(match_id)
+        """The host's outcome as recorded and under other option values (nothing written),
+        both from one replay of the checked log, never one of them from a cached state."""
+        events = self.reader.checked(match_id)[1]
+        state = replay(match_id, events)
         game = self.game_of(state)
         overrides = {key: game.parse_option(key, value) for key, value in options.items()}
-        alternative = rescore(match_id, self.reader.checked(match_id)[1], overrides)
+        alternative = rescore(match_id, events, overrides)
         return Rescored(overrides, game.outcome(state, HOST), game.outcome(alternative, HOST))
 
     # ------------------------------------------------------------------ writing

@@ -122,3 +122,24 @@ def test_audit_reports_only_the_events_the_chain_vouches_for(db):
     assert report["corrections"] == [c for c in honest["corrections"] if c["seq"] < 9]
     assert "forged by mallory" not in json.dumps(report)
     assert "verify: amend5 seq 9: hash does not match" in invoke(db, "audit", M, expect=3).stdout
+
+
+def test_rescore_replays_the_log_and_never_takes_the_recorded_outcome_from_the_snapshot(db):
+    """A forged snapshot vouched for by a forged, re-chained checkpoint is a consistent
+    rewrite that reads resumed from the snapshot show (only `verify` or a published
+    head catch it); `rescore` reads the whole log anyway, and both of its outcomes
+    come from it."""
+    honest = read_json(db, "rescore", M, "--option", "filming_lights_divisor=1")
+    conn = sqlite3.connect(db)
+    [body] = conn.execute("SELECT body FROM snapshots").fetchone()
+    conn.close()
+    state = snapshots.decode_state(bytes(body))
+    state.g.lights.scores["ann"] += 1000
+    forged = snapshots.encode_state(state)
+    _sql(db, ("UPDATE snapshots SET body = ?", (forged,)))
+    rows = _rows(db)
+    checkpoint = msgspec.structs.replace(rows[CHECKPOINT - 1].event(), digest=snapshots.digest(forged))
+    _rechained(db, CHECKPOINT, [msgspec.structs.replace(rows[CHECKPOINT - 1], body=encode(checkpoint).decode()), rows[-1]])
+    assert read_json(db, "scores", M) != read_json(db, "scores", M, "--at", CHECKPOINT - 1)  # the boundary
+    assert read_json(db, "rescore", M, "--option", "filming_lights_divisor=1") == honest
+    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 17
