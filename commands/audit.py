@@ -83,7 +83,8 @@ def audit_cmd(match_id, as_json):
 
     Each with who recorded it, when and why; then superseded submissions and notes.
     The verdict is `verify`'s own (the same findings).  Exit code 0 when the match
-    verifies, 3 when verify has a finding (the report is printed either way).
+    verifies, 3 when verify has a finding (the report is printed either way; when a
+    link of the chain is broken, it covers only the events before the first bad seq).
 
     \b
     Example:

@@ -170,11 +170,13 @@ class Application:
                 yield row, state, shown
 
     def rescore(self, match_id: str, options: dict[str, str]) -> Rescored:
-        """The host's outcome as recorded and under other option values (nothing written)."""
-        state = self.state(match_id)
+        """The host's outcome as recorded and under other option values (nothing written),
+        both from one replay of the checked log, never one of them from a cached state."""
+        events = self.reader.checked(match_id)[1]
+        state = replay(match_id, events)
         game = self.game_of(state)
         overrides = {key: game.parse_option(key, value) for key, value in options.items()}
-        alternative = rescore(match_id, self.reader.checked(match_id)[1], overrides)
+        alternative = rescore(match_id, events, overrides)
         return Rescored(overrides, game.outcome(state, HOST), game.outcome(alternative, HOST))
 
     # ------------------------------------------------------------------ writing
@@ -282,9 +284,14 @@ class Application:
             yield verify_stored(self.store, match_id)
 
     def audit(self, match_id: str) -> Audit:
-        """Who changed what, when and why, with the verdict of :meth:`verify`."""
+        """Who changed what, when and why, with the verdict of :meth:`verify`: of the
+        events the chain vouches for (all of them, unless a link is broken: then those
+        before the first bad seq, which the verdict names)."""
         report = self.verify(match_id)
-        return Audit(audit_report(match_id, self.store.rows(match_id), report.findings), report.findings)
+        rows = self.store.rows(match_id)
+        broken = verify_chain(match_id, rows) if report.findings else []
+        shown = rows[: broken[0].seq - 1] if broken else rows
+        return Audit(audit_report(match_id, shown, report.findings), report.findings)
 
     def export(self, match_id: str) -> tuple[bytes, int]:
         """The match's log as portable JSON Lines, and how many events it holds."""

@@ -1,7 +1,9 @@
 """Reading a match: the one way a state is derived from the log, tamper-evident.
 
 Every read checks the chain of what it shows, and refuses (``VerificationFailed``, exit 3,
-naming the first bad seq) rather than show data the chain does not vouch for.  A stored
+naming the first bad seq) rather than show data the chain does not vouch for: a link
+or a hash that does not hold, a read up to an event that is no longer there, or a
+checkpoint that records another seq than the event before it.  A stored
 snapshot is only a cache: a read starts from it only when the log vouches for it, that
 is when the event after the snapshot's is a ``StateCheckpointed`` recording this engine
 revision and the sha256 of exactly the snapshot's bytes.  Then only that event and the
@@ -20,10 +22,11 @@ from matchledger.ledger.codec import GENESIS_HASH
 from matchledger.ledger.errors import CorruptLog, MalformedInput, VerificationFailed
 from matchledger.ledger.events import StateCheckpointed
 from matchledger.ledger.store import Store, StoredEvent
-from matchledger.ledger.verify import verify_chain
+from matchledger.ledger.verify import Finding, verify_chain
 
 from . import snapshots
 from .fold import Replayer
+from .rederive import checkpoint_out_of_place
 
 
 class Cursor:
@@ -49,11 +52,12 @@ class Cursor:
         events: list = []
         findings = verify_chain(self.match_id, rows, decoded=events, after=(self.seq, self.hash))
         if findings:
-            raise VerificationFailed(
-                f"{findings[0].describe()}; the log of {self.match_id!r} does not verify, so nothing from it "
-                f"is shown or decided (`matchledger verify {self.match_id}` tells more)",
-                findings,
-            )
+            raise refusal(self.match_id, findings[0])
+        for row, (seq, event) in zip(rows, events):
+            if row.kind == "StateCheckpointed":  # the chain holds: kind and body agree
+                misplaced = checkpoint_out_of_place(self.match_id, seq, event)
+                if misplaced is not None:
+                    raise refusal(self.match_id, misplaced)
         return events
 
     def follow(self, rows: list[StoredEvent], work: list | None = None) -> None:
@@ -96,7 +100,9 @@ class Reader:
             raise self.store.unknown_match(match_id)
         if not 1 <= at <= head[0]:
             raise MalformedInput(f"--at {at} is outside match {match_id!r} (events 1 to {head[0]})")
-        return self._start(match_id, at).state
+        cursor = self._start(match_id, at)
+        self._reached(match_id, cursor.seq, at)
+        return cursor.state
 
     def checked(self, match_id: str, upto: int | None = None) -> tuple[list[StoredEvent], list]:
         """Every row of the match (up to ``upto``), and its (seq, event) pairs, for a read
@@ -105,7 +111,18 @@ class Reader:
         rows = self.store.rows(match_id, upto=upto)
         if not rows:
             raise self.store.unknown_match(match_id)
-        return rows, Cursor(match_id, Replayer(match_id)).check(rows)
+        events = Cursor(match_id, Replayer(match_id)).check(rows)
+        if upto is not None:
+            self._reached(match_id, rows[-1].seq, upto)
+        return rows, events
+
+    def _reached(self, match_id: str, seq: int, upto: int) -> None:
+        """A read up to event ``upto`` of a log that holds a later one must reach it: the
+        rows up to it chain, but they stop short when event ``upto`` itself was removed."""
+        if seq != upto:
+            later = self.store.rows(match_id, after=seq)
+            after = f" (next stored seq is {later[0].seq})" if later else ""
+            raise refusal(match_id, Finding(match_id, seq + 1, f"event {seq + 1} is missing{after}"))
 
     def replayed(self, match_id: str) -> Cursor:
         """The match replayed from its first event, never from a snapshot (kept)."""
@@ -162,8 +179,23 @@ class Reader:
         checkpoint = _decoded_checkpoint(rows[0])
         if checkpoint is None or (checkpoint.seq, checkpoint.revision, checkpoint.digest) != (seq, revision, snapshots.digest(body)):
             return None
-        cursor.follow(rows)  # the checkpoint itself is checked against the chain here
+        try:
+            cursor.follow(rows)  # the checkpoint itself is checked against the chain here
+        except VerificationFailed:
+            # Name the first bad seq of the whole log, as verify does, not the first one
+            # after the snapshot: the rows before it may be broken too.
+            Cursor(match_id, Replayer(match_id)).check(self.store.rows(match_id, upto=upto))
+            raise
         return cursor
+
+
+def refusal(match_id: str, finding: Finding) -> VerificationFailed:
+    """What a read raises instead of showing what the chain does not vouch for."""
+    return VerificationFailed(
+        f"{finding.describe()}; the log of {match_id!r} does not verify, so nothing from it "
+        f"is shown or decided (`matchledger verify {match_id}` tells more)",
+        [finding],
+    )
 
 
 def _decoded_checkpoint(row: StoredEvent) -> StateCheckpointed | None:

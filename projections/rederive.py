@@ -114,8 +114,9 @@ def _checkpoint_finding(
 ) -> Finding | None:
     """A checkpoint records the state right before it; and the stored snapshot of that
     state, by this engine, must be the very bytes it vouches for (reads trust nothing else)."""
-    if event.seq != seq - 1:
-        return Finding(match_id, seq, f"the checkpoint records the state after event {event.seq}, not the event before it")
+    misplaced = checkpoint_out_of_place(match_id, seq, event)
+    if misplaced is not None:
+        return misplaced
     if snapshot_seq == event.seq and event.revision == snapshots.revision() and snapshots.digest(snapshot_body) != event.digest:
         return Finding(
             match_id,
@@ -126,6 +127,15 @@ def _checkpoint_finding(
             snapshots.digest(snapshot_body),
             event.digest,
         )
+    return None
+
+
+def checkpoint_out_of_place(match_id: str, seq: int, event: StateCheckpointed) -> Finding | None:
+    """A checkpoint records the state right before it: the log contradicts itself when
+    one at ``seq`` says otherwise (events were inserted or removed before it, and the
+    chain re-hashed).  Reads refuse such a log too (`reading.py`)."""
+    if event.seq != seq - 1:
+        return Finding(match_id, seq, f"the checkpoint records the state after event {event.seq}, not the event before it")
     return None
 
 

@@ -20,6 +20,7 @@ from matchledger.projections.comparison import first_parting
 
 from tests.helpers import invoke, own_hash
 
+from . import tampering
 from .support import build_fixture_db, copy_db, raw
 
 GAMES = ("lca", "pw", "photographer")
@@ -190,6 +191,37 @@ def announcement_forged_and_rehashed(path, match, other, rows, rng):
     return target.seq, None
 
 
+def _with_a_checkpoint(kind, names, problem):
+    """A kind of tampering from ``tampering.py`` (it needs to know where the match's last
+    checkpoint is) as a case here; ``names(c)``: the seq verify names, c being the
+    checkpoint's seq (the snapshot holds the state after c - 1); ``problem``: words of
+    the finding."""
+
+    def case(path, match, other, rows, rng):
+        c = max(row.seq for row in rows if row.kind == "StateCheckpointed")
+        kind(path, tampering.Match("", match, True, len(rows), c), rows, rng)
+        return names(c), None
+
+    case.__name__ = kind.__name__
+    case.__doc__ = kind.__doc__
+    case.problem = problem
+    return case
+
+
+HOLDS_ANOTHER_STATE = "stored snapshot after this event holds another state"
+CHECKPOINT_CASES = [
+    # verify's own replay reaches another state than the snapshot holds
+    _with_a_checkpoint(tampering.snapshot_forged, lambda c: c - 1, HOLDS_ANOTHER_STATE),
+    _with_a_checkpoint(tampering.snapshot_and_checkpoint_forged, lambda c: c, "hash does not match"),
+    _with_a_checkpoint(tampering.snapshot_and_checkpoint_forged_and_rechained, lambda c: c - 1, HOLDS_ANOTHER_STATE),
+    # a StateCheckpointed whose digest is not the stored snapshot's
+    _with_a_checkpoint(tampering.checkpoint_digest_forged_and_rechained, lambda c: c, "is not the one this checkpoint vouches for"),
+    # a checkpoint that records another seq than the event before it (forged, or moved on by an insertion)
+    _with_a_checkpoint(tampering.checkpoint_seq_forged_and_rechained, lambda c: c, "not the event before it"),
+    _with_a_checkpoint(tampering.event_inserted_before_the_checkpoint, lambda c: c + 1, "not the event before it"),
+]
+
+
 CASES = [
     body_char_changed,
     body_byte_flipped_in_the_file,
@@ -205,6 +237,7 @@ CASES = [
     tail_truncated_after_published_head,
     chain_rewritten_consistently_after_published_head,
     announcement_forged_and_rehashed,
+    *CHECKPOINT_CASES,
 ]
 
 
@@ -214,7 +247,9 @@ CASES = [
 @pytest.mark.guarantee(
     "tamper.body-or-byte", "tamper.hash-digit", "tamper.envelope-columns", "tamper.rehashed-event",
     "tamper.deleted-row", "tamper.swapped-rows", "tamper.spliced-row", "tamper.truncated-tail",
-    "tamper.rewritten-chain", "tamper.forged-announcement",
+    "tamper.rewritten-chain", "tamper.forged-announcement", "tamper.forged-snapshot",
+    "tamper.forged-snapshot-digest", "tamper.forged-snapshot-rechained", "tamper.checkpoint-digest",
+    "tamper.checkpoint-out-of-place",
 )
 def test_verify_names_the_first_bad_seq(case, game, fixture_db, tmp_path):
     clean, ids = fixture_db
@@ -232,6 +267,7 @@ def test_verify_names_the_first_bad_seq(case, game, fixture_db, tmp_path):
     [report] = json.loads(result.stdout)["matches"]
     assert report["ok"] is False
     assert report["findings"][0]["seq"] == first_bad, report["findings"][0]
+    assert getattr(case, "problem", "") in report["findings"][0]["problem"], report["findings"][0]
     assert "Traceback" not in result.output
     if head is None:  # (--all takes no head): only the edited match is reported
         everything = json.loads(invoke(path, "verify", "--all", "--json", expect=3).stdout)
