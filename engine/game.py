@@ -40,6 +40,7 @@ from matchledger.ledger.events import (
     RuleAmended,
     SubmissionRecorded,
 )
+from matchledger.ledger.validation import check_distinct_names, check_name
 
 from .commands import AddNote, Amend, CreateMatch, RecordOutcome
 from .options import OptionSpec
@@ -143,18 +144,15 @@ class Game:
             raise MalformedInput(f"{self.name} needs at least {self.MIN_PLAYERS} players, got {len(players)}")
         if self.MAX_PLAYERS is not None and len(players) > self.MAX_PLAYERS:
             raise MalformedInput(f"{self.name} takes at most {self.MAX_PLAYERS} players, got {len(players)}")
-        seen = set()
         for name in players:
-            if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
-                raise MalformedInput(f"bad participant name {name!r} (letters, digits, - _ . only)")
-            if name in seen:
-                raise MalformedInput(f"participant {name!r} is listed twice")
-            seen.add(name)
+            check_name(name)
+        check_distinct_names(players)
 
     def create(self, cmd: CreateMatch) -> list[Event]:
         self.check_players(cmd.players)
         options = self.parse_options(cmd.options)
-        _participants, setup = self.build_setup(cmd, options)
+        participants, setup = self.build_setup(cmd, options)
+        check_distinct_names(participants)  # players and whoever else takes part (pw's guests)
         return [MatchCreated(game=self.name, players=list(cmd.players), options=options, setup=setup)]
 
     def build_setup(self, cmd: CreateMatch, options: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:

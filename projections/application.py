@@ -22,6 +22,7 @@ from matchledger.engine.state import HOST, MatchState, View
 from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
+from matchledger.ledger.validation import check_actor, check_match_id
 from matchledger.ledger.verify import Finding, verify_chain
 
 from matchledger import engine
@@ -185,8 +186,8 @@ class Application:
     # ------------------------------------------------------------------ writing
 
     def create(self, cmd: CreateMatch) -> list[StoredEvent]:
-        if not cmd.match_id or any(c.isspace() for c in cmd.match_id):
-            raise MalformedInput(f"bad match id {cmd.match_id!r}")
+        check_match_id(cmd.match_id)
+        check_actor(self.actor)
         if self.store.has_match(cmd.match_id):
             raise IllegalMove(f"match {cmd.match_id!r} already exists in {self.location!r}")
         events = engine.get(cmd.game).create(cmd)
@@ -194,6 +195,7 @@ class Application:
 
     def execute(self, match_id: str, cmd) -> list[StoredEvent]:
         """Decide ``cmd`` against the match as its log gives it and record the events."""
+        check_actor(self.actor)
         state = self.state(match_id)
         decision = self.game_of(state).decision(state, cmd)
         try:
