@@ -7,7 +7,7 @@ import click
 from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 
 from .options import key_values, load_json_object, read_text
-from .output import describe_rows
+from .output import describe_rows, say
 from .session import app
 
 
@@ -71,7 +71,7 @@ def contract_cmd(match_id, player, names):
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
     rows = app().execute(match_id, RecordContract(player, list(names)))
-    click.echo(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
+    say(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
 
 
 @click.command("submit", context_settings={"ignore_unknown_options": True})
@@ -90,7 +90,7 @@ def submit_cmd(match_id, participant, tokens):
       matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
     """
     rows = app().execute(match_id, Submit(participant, list(tokens)))
-    click.echo(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
+    say(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
 
 
 @click.command("close")

@@ -14,6 +14,7 @@ from matchledger.projections.presentation.png import to_png
 from matchledger.projections.presentation.report import Step, report_html
 
 from .options import view_options
+from .output import say
 from .session import app
 
 
@@ -56,7 +57,7 @@ def render_cmd(match_id, public, as_participant, at, output):
     view = application.view(state, public=public, participant=as_participant)
     svg = picture_svg(read_models(application.game_of(state), state, view))
     _write(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
-    click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
 
 
 def _detail(view, body: dict) -> str:
@@ -92,4 +93,4 @@ def report_cmd(match_id, public, as_participant, output):
         frames.append(Step.of(row.seq, row.kind, _detail(view, decode_json(row.body)), models))
     html = report_html(match_id, state.game, view.label(), frames)
     _write(output, html.encode("utf-8"))
-    click.echo(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)

@@ -15,7 +15,7 @@ from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
 
 from .options import load_json_object, read_options, view_options
-from .output import describe_rows, emit_json
+from .output import describe_rows, emit_json, say
 from .session import app
 
 
@@ -28,7 +28,7 @@ def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_partici
     header = f"{model} of {match_id} ({reading.state.game}) — view: {reading.view.label()}"
     if at is not None:
         header += f", as of seq {at}"
-    click.echo(header)
+    say(header)
     click.echo(text)
 
 
@@ -129,7 +129,7 @@ def log_cmd(match_id, at, as_json):
         {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": event_summary(decode_json(r.body))}
         for r in rows
     ]
-    click.echo(f"log of {match_id}: {len(rows)} events, head {rows[-1].seq}:{rows[-1].hash[:16]}…")
+    say(f"log of {match_id}: {len(rows)} events, head {rows[-1].seq}:{rows[-1].hash[:16]}…")
     click.echo("\n".join(table(listing)))
 
 

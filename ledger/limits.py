@@ -46,7 +46,7 @@ STUDIO_MAX_SIDE = 40
 
 # --------------------------------------------------------------------------- pictures and the database
 
-#: Pixels of a PNG picture.
+#: Pixels of a picture: its SVG canvas, and so the PNG drawn from it.
 PNG_MAX_PIXELS = 25_000_000
 #: How long a command waits for another writer's lock before giving up, in seconds.
 LOCK_TIMEOUT_SECONDS = 10

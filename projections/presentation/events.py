@@ -3,6 +3,8 @@ beside each step: what the event says, and why for amendments and corrections.""
 
 from __future__ import annotations
 
+from .printable import printable
+
 _SUMMARIES = {
     "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
     "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {' '.join(b['tokens'])}",
@@ -19,6 +21,7 @@ _SUMMARIES = {
 
 
 def event_summary(body: dict) -> str:
-    """One line about an event from its JSON body (what it says, and why for corrections)."""
+    """One line about an event from its JSON body (what it says, and why for
+    corrections), its unprintable characters escaped."""
     describe = _SUMMARIES.get(body.get("type"))
-    return describe(body) if describe else ""
+    return printable(describe(body)) if describe else ""

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import pytest
 from matchledger.engine.lca.playable import floor_needed
-from matchledger.ledger.limits import STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
+from matchledger.ledger.events import MatchCreated
+from matchledger.ledger.limits import PNG_MAX_PIXELS, STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
 
+from matchledger import engine
 from tests.helpers import invoke, read_json
 
 from .common import rows
+from .forged import export_file
 
 
 @pytest.fixture
@@ -89,3 +92,15 @@ def test_a_line_of_walls_is_a_row_not_a_comment(tmp_path, db):
 
 def test_a_wrong_character_is_still_named_by_its_line_counting_comments(tmp_path, db):
     refused(db, studio(tmp_path, "# studio\n.....\n..x..\n.....\n"), "ann,bob", "studio line 3, character 3: 'x'")
+
+
+def test_a_huge_studio_an_older_version_accepted_is_refused_by_the_pictures_not_drawn(tmp_path, db):
+    game = engine.get("lca")
+    options = {name: spec.default for name, spec in game.OPTIONS.items()}
+    created = MatchCreated(game="lca", players=["ann", "bob"], options=options, setup={"studio": ["." * 300] * 300})
+    invoke(db, "import", export_file(tmp_path / "big.jsonl", "big", [created], "host"))
+    for output in ("big.png", "big.svg", "big.html"):
+        command = "report" if output.endswith(".html") else "render"
+        result = invoke(db, command, "big", "-o", tmp_path / output, expect=1)
+        assert f"a picture is at most {PNG_MAX_PIXELS} pixels" in result.stderr
+        assert not (tmp_path / output).exists()
