@@ -40,7 +40,8 @@ from matchledger.ledger.events import (
     RuleAmended,
     SubmissionRecorded,
 )
-from matchledger.ledger.validation import check_distinct_names, check_name
+from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
+from matchledger.ledger.validation import check_distinct_names, check_json, check_name
 
 from .commands import AddNote, Amend, CreateMatch, RecordOutcome
 from .options import OptionSpec
@@ -103,6 +104,11 @@ class Game:
     #: ``outcome``, ``reveals``, ``knowledge(state, participant)`` and optionally
     #: ``final_outcome(state)`` (the host's and the public's outcome, sharing the work).
     views: ClassVar[Any] = None
+    #: A module with the types of what the game announces (:mod:`.announced`) and their
+    #: checks ``check_round(state, round_no, announcement)``, ``check_outcome(state,
+    #: outcome)`` and ``check_public_outcome(state, outcome)``; None: an announcement is
+    #: only bounded and must be a JSON object (an outcome one with ``standings``).
+    announcement_shapes: ClassVar[Any] = None
 
     _deciders: ClassVar[dict[type, Callable]] = {}
     _appliers: ClassVar[dict[type, Callable]] = {}
@@ -240,9 +246,25 @@ class Game:
             raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last round or turn")
         if state.outcome is not None:
             raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
-        if not isinstance(cmd.announced, dict) or "standings" not in cmd.announced:
-            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+        self.check_outcome(state, cmd.announced)
         return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
+
+    def check_outcome(self, state: MatchState, outcome: Any) -> None:
+        """Refuse results that are not in the shape of this game's `outcome --json`."""
+        if self.announcement_shapes is not None:
+            self.announcement_shapes.check_outcome(state, outcome)
+            return
+        check_json(outcome, "the announced outcome", ANNOUNCED_FILE_MAX_BYTES)
+        if not isinstance(outcome, dict) or "standings" not in outcome:
+            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+
+    def check_recorded(self, seq: int, check: Callable[[], None]) -> None:
+        """Run ``check`` on an announcement a log holds: one of another shape (from an
+        older version, or another tool) makes the log corrupt, so no read meets it."""
+        try:
+            check()
+        except MalformedInput as exc:
+            raise CorruptLog(f"seq {seq}: the recorded announcement does not fit the game: {exc}") from None
 
     # ------------------------------------------------------------------ folding
 
@@ -272,12 +294,17 @@ class Game:
 
     @applies(OutcomeAnnounced)
     def _apply_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced, work) -> None:
+        self.check_recorded(seq, lambda: self.check_outcome(state, event.outcome))
+        if event.public and self.announcement_shapes is not None:
+            self.check_recorded(seq, lambda: self.announcement_shapes.check_public_outcome(state, event.public))
         state.outcome = event
 
     @rederives(OutcomeAnnounced)
     def _rederive_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced) -> Event:
         outcome, public = self.final_outcome(state)
-        self.apply(state, seq, event)
+        # folded unchecked: verify reports where it differs from the rules, whatever its shape
+        state.last_seq = seq
+        state.outcome = event
         return OutcomeAnnounced(outcome=outcome, public=public)
 
     @applies(RuleAmended)

@@ -10,7 +10,7 @@ from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
-from . import submissions, views
+from . import announcements, submissions, views
 from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
 from .explain import explain
@@ -45,6 +45,7 @@ class LcaState:
 class LcaGame(RoundsGame):
     name = "lca"
     views = views  # the read models: this package's views module
+    announcement_shapes = announcements  # the types of what it announces
     STATE_TYPE = LcaState
     ROUNDS = ROUNDS
     MIN_PLAYERS = 2

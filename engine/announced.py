@@ -1,0 +1,102 @@
+"""What every game's announcement types share, and how an announcement is checked.
+
+A host enters an announcement by hand (``close --announced``: a round's ``{"public",
+"private"}``, as its entry in ``reveals --json``; ``outcome --announced``: the results,
+as ``outcome --json``).  Each game defines the shape of what it announces once, as
+msgspec Structs in its ``announcements`` module, with ``check_round(state, round_no,
+announcement)``, ``check_outcome(state, outcome)`` and ``check_public_outcome(state,
+outcome)``.  A check bounds the JSON (depth and size), converts it to the game's types
+(which bound every list the rules bound) and then checks what types cannot: names that
+are participants, cells inside the studio.  The engine's own announcements pass the
+same checks; the fold applies them to what a log records, so that no read meets an
+announcement of another shape.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Iterable, Literal, TypeVar
+
+import msgspec
+from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES, PARTICIPANTS_MAX
+from matchledger.ledger.validation import check_json, check_text, quoted
+from msgspec import UNSET, Meta, UnsetType
+
+from .state import MatchState
+
+Shape = TypeVar("Shape", bound=msgspec.Struct)
+
+#: A count or a number of shards: never negative.
+Count = Annotated[int, Meta(ge=0)]
+#: Names of participants, each at most once: at most one a participant.
+Names = Annotated[list[str], Meta(max_length=PARTICIPANTS_MAX)]
+
+
+class Announced(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Base of every announcement type: a field the game does not announce is refused."""
+
+
+class Award(Announced, kw_only=True):
+    """One award of an outcome (lca, pw): shards with a ToL, a shard onto one, shards to
+    the inventory, a mark, an EC."""
+
+    participant: str
+    kind: Literal["tol", "tol_shard", "shards", "mark", "ec"]
+    shards: Count | UnsetType = UNSET
+    reason: str
+
+
+class OutcomeHead(Announced, kw_only=True):
+    """What every ``outcome --json`` starts with; a host may leave it out."""
+
+    match: str | UnsetType = UNSET
+    game: str | UnsetType = UNSET
+    finished: bool | UnsetType = UNSET
+
+
+def conform(value: Any, shape: type[Shape], what: str) -> Shape:
+    """``value`` (decoded JSON) as ``shape``, or MalformedInput naming where it differs."""
+    check_json(value, what, ANNOUNCED_FILE_MAX_BYTES)
+    try:
+        return msgspec.convert(value, shape)
+    except msgspec.ValidationError as exc:
+        raise MalformedInput(f"{what} is not in the shape the game announces: {exc}") from None
+
+
+def members(names: Iterable[str], allowed: Iterable[str], what: str, noun: str = "participant") -> None:
+    """Refuse a name in ``names`` that is not among ``allowed``."""
+    allowed = set(allowed)
+    for name in names:
+        if name not in allowed:
+            raise MalformedInput(f"{what}: {quoted(name)} is not a {noun} of this match")
+
+
+def distinct(names: list[str], what: str) -> None:
+    """Refuse a name listed twice."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise MalformedInput(f"{what}: {quoted(name)} is listed twice")
+        seen.add(name)
+
+
+def check_round_number(given: int | UnsetType, round_no: int, what: str) -> None:
+    """A round's announcement may say its round (as `reveals --json` shows it): the
+    round being closed."""
+    if given is not UNSET and given != round_no:
+        raise MalformedInput(f"{what} is for round {quoted(given)}, but round {round_no} is the one closing")
+
+
+def check_reasons(awards: list[Award], what: str) -> None:
+    for award in awards:
+        check_text(award.reason, f"{what}: the reason of an award")
+
+
+def check_head(state: MatchState, head: OutcomeHead, what: str) -> None:
+    """An outcome's match and game, if given, are this match's; it is a finished one."""
+    if head.match is not UNSET and head.match != state.match_id:
+        raise MalformedInput(f"{what} is for match {quoted(head.match)}, not {quoted(state.match_id)}")
+    if head.game is not UNSET and head.game != state.game:
+        raise MalformedInput(f"{what} is for game {quoted(head.game)}, not {quoted(state.game)}")
+    if head.finished is False:
+        raise MalformedInput(f"{what} says the match is not finished; the results are entered once it is")
