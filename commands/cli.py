@@ -59,6 +59,18 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 GC_THRESHOLDS = (50_000, 10, 10)
 
 
+def _require_text(arg: str) -> None:
+    """An argument is UTF-8 text without NUL: one holding bytes that are not UTF-8 (which
+    Python hands over as lone surrogates) or a NUL (which a `script` line can) names no
+    match, participant or file the ledger can keep."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        raise click.ClickException(f"argument {arg!r} is not UTF-8 text (it holds an undecodable byte)") from None
+    if "\x00" in arg:
+        raise click.ClickException(f"argument {arg!r} holds a NUL character")
+
+
 @contextlib.contextmanager
 def printable_errors() -> Iterator[None]:
     """Every error message raised inside made printable: the one place error text is
@@ -76,9 +88,11 @@ def printable_errors() -> Iterator[None]:
 class CommandLine(LazyGroup):
     """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
-    def make_context(self, *args, **kwargs) -> click.Context:
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
         with printable_errors():  # the global options are parsed here
-            return super().make_context(*args, **kwargs)
+            for arg in args:
+                _require_text(arg)
+            return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context):
         with printable_errors():

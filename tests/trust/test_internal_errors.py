@@ -42,3 +42,32 @@ def test_an_announced_file_nested_too_deeply_is_refused(tmp_path):
     path.write_text("[" * 100_000 + "]" * 100_000)
     result = invoke(db, "outcome", "m1", "--announced", path, expect=1)
     assert "nested too deeply" in result.stderr and "internal error" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("log", "m\udcff"), "'m\\udcff' is not UTF-8 text"),
+        (("note", "m1", "caf\udce9"), "is not UTF-8 text"),
+        (("render", "m1", "-o", "b\x00.svg"), "holds a NUL character"),
+        (("export", "m1", "-o", "e\x00.jsonl"), "holds a NUL character"),
+    ],
+)
+def test_an_argument_that_is_not_text_is_refused(tmp_path, args, fragment):
+    """A shell hands over bytes that are not UTF-8 as lone surrogates, and a script line
+    can hold a NUL: neither names anything the ledger keeps, and neither reaches it."""
+    db = tmp_path / "m.db"
+    new_lca(db)
+    before = rows(db)
+    result = invoke(db, *args, expect=1)
+    assert fragment in result.stderr and "internal error" not in result.stderr
+    assert rows(db) == before and {p.name for p in tmp_path.iterdir()} <= {"m.db", "m.db-shm", "m.db-wal"}
+
+
+def test_a_script_line_holding_a_nul_is_refused(tmp_path):
+    db = tmp_path / "m.db"
+    new_lca(db)
+    script = tmp_path / "s.txt"
+    script.write_text("note m1 'a\x00b'\n")
+    result = invoke(db, "script", script, expect=1)
+    assert "line 1" in result.stderr and "NUL" in result.stderr

@@ -51,7 +51,7 @@ def _invoke_env(db, env, *args):
 
 @pytest.mark.parametrize(
     "match_id",
-    ["m\x1b]52;c;aGk=\x07", "m\n2", "a b", "x" * 65, "m/1", "m1;", "ünï", "m\x00"],
+    ["m\x1b]52;c;aGk=\x07", "m\n2", "a b", "x" * 65, "m/1", "m1;", "ünï", "m\x7f"],
 )
 def test_a_match_id_outside_the_syntax_is_refused(db, match_id):
     refused(db, "new", "lca", match_id, "--players", "ann,bob", "--studio", STUDIO,
