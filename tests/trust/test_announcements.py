@@ -9,6 +9,7 @@ import json
 import random
 import sqlite3
 
+import msgspec
 import pytest
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
 from matchledger.ledger.errors import MalformedInput
@@ -292,3 +293,34 @@ def test_a_wrongly_shaped_announcement_already_in_a_file_is_a_clean_error_for_re
         result = invoke(db, *args, expect=1)
         assert "seq 6" in result.stderr and "internal error" not in result.stderr
     assert "seq 6" in invoke(db, "verify", "p1", expect=3).stdout
+
+
+def hand_scored_lca(db, tmp_path) -> dict:
+    """The disputed lca fixture as match disp2, its last round closed by hand (so no
+    outcome is recorded); the results the rules give."""
+    match_id, pairs = played(REPO / "fixtures" / "lca" / "disputed-lights.txt")
+    *events, _outcome = [event for _seq, event in pairs]
+    events[-1] = msgspec.structs.replace(events[-1], source="host")
+    invoke(db, "import", export_file(tmp_path / "disp2.jsonl", "disp2", events, "host"))
+    return read_json(db, "outcome", "disp2")
+
+
+@pytest.mark.parametrize(
+    "path, value, fragment",
+    [
+        ("standings/0/scores/filming", ..., "missing required field `filming`"),
+        ("standings/0/scores/filming", "6", "Expected `int`, got `str`"),
+        ("standings/2/participant", "dan", "'dan' is not a player"),
+        ("awards/0/kind", "gold", "Invalid enum value 'gold'"),
+        ("awards/0/shards", -1, ">= 0"),
+        ("awards/0/reason", "a" * 2001, "at most 2000"),
+        ("match", "disp1", "is for match 'disp1'"),
+    ],
+)
+def test_an_lca_announced_outcome_must_have_the_shape_of_outcome_json(db, tmp_path, path, value, fragment):
+    good = hand_scored_lca(db, tmp_path)
+    refused(db, tmp_path, "disp2", "outcome", changed(good, path, value), fragment)
+    (tmp_path / "good.json").write_text(json.dumps(good))
+    invoke(db, "outcome", "disp2", "--announced", tmp_path / "good.json")
+    [finding] = invoke(db, "verify", "disp2", expect=3).stdout.splitlines()
+    assert "seq 8" in finding  # the fixture's one disputed number; the results entered are the rules'
