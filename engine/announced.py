@@ -14,7 +14,7 @@ announcement of another shape.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterable, Literal, TypeVar
+from typing import Annotated, Any, Generic, Iterable, Literal, TypeVar
 
 import msgspec
 from matchledger.ledger.errors import MalformedInput
@@ -25,10 +25,12 @@ from msgspec import UNSET, Meta, UnsetType
 from .state import MatchState
 
 Shape = TypeVar("Shape", bound=msgspec.Struct)
+ScoresT = TypeVar("ScoresT")
+StandingT = TypeVar("StandingT")
 
 #: A count or a number of shards: never negative.
 Count = Annotated[int, Meta(ge=0)]
-#: Names of participants, each at most once: at most one a participant.
+#: Names of participants: no longer a list than a match has participants.
 Names = Annotated[list[str], Meta(max_length=PARTICIPANTS_MAX)]
 
 
@@ -52,6 +54,22 @@ class OutcomeHead(Announced, kw_only=True):
     match: str | UnsetType = UNSET
     game: str | UnsetType = UNSET
     finished: bool | UnsetType = UNSET
+
+
+class Standing(Announced, Generic[ScoresT]):
+    """A line of the final table: a player, their rank, their total and the game's scores."""
+
+    participant: str
+    rank: Annotated[int, Meta(ge=1)]
+    total: int
+    scores: ScoresT
+
+
+class Outcome(OutcomeHead, Generic[StandingT], kw_only=True):
+    """``outcome --json``: the final table and the awards."""
+
+    standings: Annotated[list[StandingT], Meta(max_length=PARTICIPANTS_MAX)]
+    awards: list[Award]
 
 
 def conform(value: Any, shape: type[Shape], what: str) -> Shape:
@@ -87,9 +105,23 @@ def check_round_number(given: int | UnsetType, round_no: int, what: str) -> None
         raise MalformedInput(f"{what} is for round {quoted(given)}, but round {round_no} is the one closing")
 
 
-def check_reasons(awards: list[Award], what: str) -> None:
+def check_awards(state: MatchState, awards: list[Award], what: str) -> None:
+    """Awards go to players, each for a reason that is printable text."""
+    members([award.participant for award in awards], state.players, f"{what}, awards", "player")
     for award in awards:
         check_text(award.reason, f"{what}: the reason of an award")
+
+
+def check_outcome(state: MatchState, outcome: Any, shape: type[Outcome], what: str) -> Outcome:
+    """``outcome`` as ``shape`` (a game's :class:`Outcome`): this match and game, finished,
+    its table naming each player at most once, its awards going to players."""
+    announced = conform(outcome, shape, what)
+    check_head(state, announced, what)
+    ranked = [standing.participant for standing in announced.standings]
+    members(ranked, state.players, f"{what}, standings", "player")
+    distinct(ranked, f"{what}, standings")
+    check_awards(state, announced.awards, what)
+    return announced
 
 
 def check_head(state: MatchState, head: OutcomeHead, what: str) -> None:

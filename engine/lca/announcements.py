@@ -6,20 +6,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from matchledger.engine import announced
 from matchledger.engine.announced import (
     Announced,
-    Award,
-    OutcomeHead,
-    check_head,
-    check_reasons,
+    Outcome,
+    Standing,
     check_round_number,
     conform,
-    distinct,
     members,
 )
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import MalformedInput
-from matchledger.ledger.limits import PARTICIPANTS_MAX, STUDIO_MAX_SIDE
+from matchledger.ledger.limits import STUDIO_MAX_SIDE
 from matchledger.ledger.validation import quoted
 from msgspec import UNSET, Meta, UnsetType
 
@@ -86,18 +84,6 @@ class Scores(Announced):
     filming: int
 
 
-class Standing(Announced):
-    participant: str
-    rank: Annotated[int, Meta(ge=1)]
-    total: int
-    scores: Scores
-
-
-class Outcome(OutcomeHead, kw_only=True):
-    standings: Annotated[list[Standing], Meta(max_length=PARTICIPANTS_MAX)]
-    awards: list[Award]
-
-
 def _cells(studio: Studio, names, what: str) -> None:
     for name in names:
         try:
@@ -113,27 +99,21 @@ def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
     shape = ROUNDS.get(round_no)
     if shape is None:
         raise MalformedInput(f"{what}: lca has rounds 1 to 3")
-    announced = conform(announcement, shape, what)
-    check_round_number(announced.round, round_no, what)
-    members(announced.private, state.players, f"{what}, private", "player")
+    entry = conform(announcement, shape, what)
+    check_round_number(entry.round, round_no, what)
+    members(entry.private, state.players, f"{what}, private", "player")
     studio = state.g.studio
     if round_no == 1:
-        _cells(studio, announced.public.lights, f"{what}, public lights")
-        _cells(studio, announced.public.brightness, f"{what}, public brightness")
-        for player, notice in announced.private.items():
+        _cells(studio, entry.public.lights, f"{what}, public lights")
+        _cells(studio, entry.public.brightness, f"{what}, public brightness")
+        for player, notice in entry.private.items():
             _cells(studio, notice.lights, f"{what}, {quoted(player)}'s lights")
     elif round_no == 2:
-        _cells(studio, announced.public.cameras, f"{what}, public cameras")
+        _cells(studio, entry.public.cameras, f"{what}, public cameras")
 
 
 def check_outcome(state: MatchState, outcome: dict, what: str = "the announced outcome") -> None:
-    announced = conform(outcome, Outcome, what)
-    check_head(state, announced, what)
-    ranked = [standing.participant for standing in announced.standings]
-    members(ranked, state.players, f"{what}, standings", "player")
-    distinct(ranked, f"{what}, standings")
-    members([award.participant for award in announced.awards], state.players, f"{what}, awards", "player")
-    check_reasons(announced.awards, what)
+    announced.check_outcome(state, outcome, Outcome[Standing[Scores]], what)
 
 
 def check_public_outcome(state: MatchState, outcome: dict) -> None:

@@ -4,12 +4,10 @@ The checks of :mod:`matchledger.engine.announced` run through them."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from matchledger.engine.announced import Announced, Award, OutcomeHead, check_head, conform, distinct, members
+from matchledger.engine import announced
+from matchledger.engine.announced import Announced, Outcome, Standing
 from matchledger.engine.state import MatchState
-from matchledger.ledger.limits import PARTICIPANTS_MAX
-from msgspec import Meta
+from matchledger.ledger.errors import MalformedInput
 
 
 class Scores(Announced):
@@ -19,24 +17,9 @@ class Scores(Announced):
     good_shots: int
 
 
-class Standing(Announced):
-    participant: str
-    rank: Annotated[int, Meta(ge=1)]
-    total: int
-    scores: Scores
-
-
-class Outcome(OutcomeHead, kw_only=True):
-    standings: Annotated[list[Standing], Meta(max_length=PARTICIPANTS_MAX)]
-    awards: Annotated[list[Award], Meta(max_length=0)]
-
-
 def check_outcome(state: MatchState, outcome: dict, what: str = "the announced outcome") -> None:
-    announced = conform(outcome, Outcome, what)
-    check_head(state, announced, what)
-    seated = [standing.participant for standing in announced.standings]
-    members(seated, state.players, f"{what}, standings", "player")
-    distinct(seated, f"{what}, standings")
+    if announced.check_outcome(state, outcome, Outcome[Standing[Scores]], what).awards:
+        raise MalformedInput(f"{what} lists awards; photographer has none (it is not a Main Match)")
 
 
 def check_public_outcome(state: MatchState, outcome: dict) -> None:

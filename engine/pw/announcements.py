@@ -6,21 +6,23 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from matchledger.engine import announced
 from matchledger.engine.announced import (
     Announced,
     Award,
     Count,
     Names,
+    Outcome,
     OutcomeHead,
+    Standing,
+    check_awards,
     check_head,
-    check_reasons,
     check_round_number,
     conform,
     distinct,
     members,
 )
 from matchledger.engine.state import MatchState
-from matchledger.ledger.limits import PARTICIPANTS_MAX
 from matchledger.ledger.validation import quoted
 from msgspec import UNSET, Meta, UnsetType
 
@@ -69,17 +71,10 @@ class Scores(Announced):
     guest: int
 
 
-class Standing(Announced):
-    participant: str
+class PairStanding(Standing[Scores]):
+    """A pair's line: the player, and their guest."""
+
     guest: str
-    rank: Annotated[int, Meta(ge=1)]
-    total: int
-    scores: Scores
-
-
-class Outcome(OutcomeHead, kw_only=True):
-    standings: Annotated[list[Standing], Meta(max_length=PARTICIPANTS_MAX)]
-    awards: list[Award]
 
 
 class PublicOutcome(OutcomeHead, kw_only=True):
@@ -90,36 +85,27 @@ class PublicOutcome(OutcomeHead, kw_only=True):
 
 def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
     what = f"the announcement of round {round_no}"
-    announced = conform(announcement, Round, what)
-    check_round_number(announced.round, round_no, what)
+    entry = conform(announcement, Round, what)
+    check_round_number(entry.round, round_no, what)
     everyone = state.participants
-    members(announced.private, everyone, f"{what}, private")
-    for participant, notice in announced.private.items():
+    members(entry.private, everyone, f"{what}, private")
+    for participant, notice in entry.private.items():
         where = f"{what}, {quoted(participant)}'s notice"
         targets = [item.target for item in notice.learn + notice.watch]
         targets += [action.target for item in notice.learn for action in item.actions]
         members(targets + [name for item in notice.watch for name in item.seen], everyone, where)
 
 
-def _awards(state: MatchState, awards: list, what: str) -> None:
-    members([award.participant for award in awards], state.players, f"{what}, awards", "player")
-    check_reasons(awards, what)
-
-
 def check_outcome(state: MatchState, outcome: dict) -> None:
     what = "the announced outcome"
-    announced = conform(outcome, Outcome, what)
-    check_head(state, announced, what)
-    players = [standing.participant for standing in announced.standings]
-    guests = [standing.guest for standing in announced.standings]
-    members(players, state.players, f"{what}, standings", "player")
+    table = announced.check_outcome(state, outcome, Outcome[PairStanding], what).standings
+    guests = [standing.guest for standing in table]
     members(guests, state.g.guest_of.values(), f"{what}, standings", "guest")
-    distinct(players + guests, f"{what}, standings")
-    _awards(state, announced.awards, what)
+    distinct(guests, f"{what}, standings")
 
 
 def check_public_outcome(state: MatchState, outcome: dict) -> None:
     what = "the public outcome"
-    announced = conform(outcome, PublicOutcome, what)
-    check_head(state, announced, what)
-    _awards(state, announced.awards, what)
+    public = conform(outcome, PublicOutcome, what)
+    check_head(state, public, what)
+    check_awards(state, public.awards, what)

@@ -173,7 +173,7 @@ def finish_photographer(db) -> dict:
         ("standings/0/rank", 0, ">= 1"),
         ("standings/0/scores/good_shots", ..., "missing required field `good_shots`"),
         ("standings/0/scores/bonus", 1, "unknown field `bonus`"),
-        ("awards", [{"participant": "ann", "kind": "tol", "shards": 1, "reason": "x"}], "length <= 0"),
+        ("awards", [{"participant": "ann", "kind": "tol", "shards": 1, "reason": "x"}], "photographer has none"),
         ("match", "other", "is for match 'other'"),
         ("game", "lca", "is for game 'lca'"),
         ("finished", False, "not finished"),
