@@ -5,11 +5,12 @@ A host enters an announcement by hand (``close --announced``: a round's ``{"publ
 as ``outcome --json``).  Each game defines the shape of what it announces once, as
 msgspec Structs in its ``announcements`` module, with ``check_round(state, round_no,
 announcement)``, ``check_outcome(state, outcome)`` and ``check_public_outcome(state,
-outcome)``.  A check bounds the JSON (depth and size), converts it to the game's types
-(which bound every list the rules bound) and then checks what types cannot: names that
-are participants, cells inside the studio.  The engine's own announcements pass the
-same checks; the fold applies them to what a log records, so that no read meets an
-announcement of another shape.
+outcome)``.  A check converts the JSON to the game's types (which bound every list the
+rules bound, and so its depth) and then checks what types cannot: names that are
+participants, cells inside the studio.  The engine's own announcements pass the same
+checks; the fold applies them to what a log records, so that no read meets an
+announcement of another shape.  Before any of this, ``decide`` bounds what a host hands
+over (JSON_MAX_DEPTH, ANNOUNCED_FILE_MAX_BYTES).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from typing import Annotated, Any, Generic, Iterable, Literal, TypeVar
 
 import msgspec
 from matchledger.ledger.errors import MalformedInput
-from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES, PARTICIPANTS_MAX
-from matchledger.ledger.validation import check_json, check_text, quoted
+from matchledger.ledger.limits import PARTICIPANTS_MAX
+from matchledger.ledger.validation import check_text, quoted
 from msgspec import UNSET, Meta, UnsetType
 
 from .state import MatchState
@@ -74,7 +75,6 @@ class Outcome(OutcomeHead, Generic[StandingT], kw_only=True):
 
 def conform(value: Any, shape: type[Shape], what: str) -> Shape:
     """``value`` (decoded JSON) as ``shape``, or MalformedInput naming where it differs."""
-    check_json(value, what, ANNOUNCED_FILE_MAX_BYTES)
     try:
         return msgspec.convert(value, shape)
     except msgspec.ValidationError as exc:

@@ -106,8 +106,8 @@ class Game:
     views: ClassVar[Any] = None
     #: A module with the types of what the game announces (:mod:`.announced`) and their
     #: checks ``check_round(state, round_no, announcement)``, ``check_outcome(state,
-    #: outcome)`` and ``check_public_outcome(state, outcome)``; None: an announcement is
-    #: only bounded and must be a JSON object (an outcome one with ``standings``).
+    #: outcome)`` and ``check_public_outcome(state, outcome)``; None: an announcement
+    #: must be a JSON object (an outcome one with ``standings``).
     announcement_shapes: ClassVar[Any] = None
 
     _deciders: ClassVar[dict[type, Callable]] = {}
@@ -246,6 +246,7 @@ class Game:
             raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last round or turn")
         if state.outcome is not None:
             raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
+        check_json(cmd.announced, "the announced outcome", ANNOUNCED_FILE_MAX_BYTES)
         self.check_outcome(state, cmd.announced)
         return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
 
@@ -253,9 +254,7 @@ class Game:
         """Refuse results that are not in the shape of this game's `outcome --json`."""
         if self.announcement_shapes is not None:
             self.announcement_shapes.check_outcome(state, outcome)
-            return
-        check_json(outcome, "the announced outcome", ANNOUNCED_FILE_MAX_BYTES)
-        if not isinstance(outcome, dict) or "standings" not in outcome:
+        elif not isinstance(outcome, dict) or "standings" not in outcome:
             raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
 
     def check_recorded(self, seq: int, check: Callable[[], None]) -> None:

@@ -144,6 +144,7 @@ class RoundsGame(Game):
         if cmd.announced is None:
             closed = RoundClosed(round=closing.round, public=closing.public, private=closing.private)
         else:
+            check_json(cmd.announced, f"the announcement of round {closing.round}", ANNOUNCED_FILE_MAX_BYTES)
             self.check_round_announcement(state, closing.round, cmd.announced)
             closed = RoundClosed(
                 round=closing.round,
@@ -164,9 +165,7 @@ class RoundsGame(Game):
         entry in `reveals --json`) that is not in the shape the game announces."""
         if self.announcement_shapes is not None:
             self.announcement_shapes.check_round(state, round_no, announcement)
-            return
-        check_json(announcement, f"the announcement of round {round_no}", ANNOUNCED_FILE_MAX_BYTES)
-        if not isinstance(announcement, dict) or not all(
+        elif not isinstance(announcement, dict) or not all(
             isinstance(announcement.get(part, {}), dict) for part in ("public", "private")
         ):
             raise MalformedInput('an announcement is a JSON object {"public": {...}, "private": {...}}')

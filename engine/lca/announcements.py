@@ -22,7 +22,7 @@ from matchledger.ledger.validation import quoted
 from msgspec import UNSET, Meta, UnsetType
 
 from .lights import BRIGHTNESS_CAP
-from .studio import Studio, parse_cell
+from .studio import Studio, parse_cells
 
 #: Cells of the studio, each named like ``B2``.
 Cells = Annotated[list[str], Meta(max_length=STUDIO_MAX_SIDE * STUDIO_MAX_SIDE)]
@@ -85,12 +85,14 @@ class Scores(Announced):
 
 
 def _cells(studio: Studio, names, what: str) -> None:
-    for name in names:
-        try:
-            cell = parse_cell(name)
-        except MalformedInput:
-            raise MalformedInput(f"{what}: {quoted(name)} is not a cell name like 'B2'") from None
-        if not studio.inside(cell):
+    """Refuse a name that is not a cell, or a cell outside the studio."""
+    try:
+        cells = parse_cells(names)
+    except MalformedInput as exc:
+        raise MalformedInput(f"{what}: {exc}") from None
+    height, width = studio.height, studio.width
+    for name, (row, col) in zip(names, cells):
+        if not (0 <= row < height and 0 <= col < width):
             raise MalformedInput(f"{what}: cell {quoted(name)} is outside the {studio.size()}")
 
 
@@ -106,8 +108,7 @@ def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
     if round_no == 1:
         _cells(studio, entry.public.lights, f"{what}, public lights")
         _cells(studio, entry.public.brightness, f"{what}, public brightness")
-        for player, notice in entry.private.items():
-            _cells(studio, notice.lights, f"{what}, {quoted(player)}'s lights")
+        _cells(studio, [cell for notice in entry.private.values() for cell in notice.lights], f"{what}, private lights")
     elif round_no == 2:
         _cells(studio, entry.public.cameras, f"{what}, public cameras")
 

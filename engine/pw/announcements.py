@@ -23,7 +23,6 @@ from matchledger.engine.announced import (
     members,
 )
 from matchledger.engine.state import MatchState
-from matchledger.ledger.validation import quoted
 from msgspec import UNSET, Meta, UnsetType
 
 from .notation import TYPES
@@ -87,13 +86,12 @@ def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
     what = f"the announcement of round {round_no}"
     entry = conform(announcement, Round, what)
     check_round_number(entry.round, round_no, what)
-    everyone = state.participants
-    members(entry.private, everyone, f"{what}, private")
-    for participant, notice in entry.private.items():
-        where = f"{what}, {quoted(participant)}'s notice"
-        targets = [item.target for item in notice.learn + notice.watch]
-        targets += [action.target for item in notice.learn for action in item.actions]
-        members(targets + [name for item in notice.watch for name in item.seen], everyone, where)
+    notices = entry.private.values()
+    named = [item.target for notice in notices for item in notice.learn + notice.watch]
+    named += [action.target for notice in notices for item in notice.learn for action in item.actions]
+    named += [name for notice in notices for item in notice.watch for name in item.seen]
+    members(entry.private, state.participants, f"{what}, private")
+    members(named, state.participants, f"{what}, a private notice")
 
 
 def check_outcome(state: MatchState, outcome: dict) -> None:
