@@ -20,7 +20,7 @@ def init_cmd():
       matchledger --db tournament.db init
     """
     application = app(create=True)
-    click.echo(f"database ready: {application.location} ({len(application.match_ids())} matches)")
+    say(f"database ready: {application.location} ({len(application.match_ids())} matches)")
 
 
 @click.command("new")
