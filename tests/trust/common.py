@@ -34,10 +34,6 @@ def new_pw(db: Path, match_id: str = "p1") -> None:
     invoke(db, "new", "pw", match_id, "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
 
 
-def new_photographer(db: Path, match_id: str = "g1") -> None:
-    invoke(db, "new", "photographer", match_id, "--players", "ann,bob", "--seed", "7")
-
-
 def uncontrolled(text: str, layout: str = "\n") -> set[str]:
     """The control characters in ``text`` other than those of the output's layout."""
     return {ch for ch in text if ch in CONTROLS and ch not in layout}

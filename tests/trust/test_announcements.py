@@ -21,7 +21,7 @@ from matchledger import engine
 from tests.core.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
 
-from .common import new_lca, new_photographer, new_pw, rows, uncontrolled
+from .common import new_lca, new_pw, rows, uncontrolled
 from .forged import export_file
 
 PW_ROUND = ["ann gift:bob learn:yan", "zed swap:bob watch:yan", "bob gift:ann learn:zed", "yan swap:ann watch:zed"]

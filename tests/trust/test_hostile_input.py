@@ -35,20 +35,22 @@ text = st.one_of(st.sampled_from(BREAKING), st.text(max_size=10),
                  st.builds(lambda a, b: a + b, st.sampled_from(["ann", "m1", "B2", "gift:bob"]), st.sampled_from(BREAKING)))
 
 
+def spoil(items: list[str], changes) -> list[str]:
+    """``items`` with the values of ``changes`` ((index, value) pairs) put in."""
+    items = list(items)
+    for index, value in changes:
+        items[index] = value
+    return items
+
+
 def spoiled(base: list[str]):
     """``base`` (a command line) with up to two of its values (never the command's name
     or a flag) replaced by hostile text, and sometimes hostile tokens added."""
     slots = [i for i, arg in enumerate(base) if i > 0 and not arg.startswith("--")]
-
-    def spoil(changes, extra):
-        args = list(base)
-        for slot, value in changes:
-            args[slot] = value
-        return args + extra
-
     changes = st.lists(st.tuples(st.sampled_from(slots), text), min_size=1, max_size=2) if slots else st.just([])
     extra = st.lists(text, min_size=1, max_size=40)
-    return st.builds(spoil, st.one_of(st.just([]), changes, changes), st.one_of(st.just([]), st.just([]), extra))
+    return st.builds(lambda chosen, more: spoil(base, chosen) + more,
+                     st.one_of(st.just([]), changes, changes), st.one_of(st.just([]), st.just([]), extra))
 
 
 def json_values():
@@ -99,13 +101,6 @@ def decks():
     cards = deck_from_seed(7, 2, "deck_empty")
     changes = st.lists(st.tuples(st.integers(0, len(cards) - 1), text), min_size=1, max_size=2)
     return st.builds(lambda chosen: "\n".join(spoil(cards, chosen)) + "\n", st.one_of(st.just([]), changes))
-
-
-def spoil(items: list[str], changes) -> list[str]:
-    items = list(items)
-    for index, value in changes:
-        items[index] = value
-    return items
 
 
 def actor():
