@@ -13,7 +13,7 @@ from matchledger.projections.presentation.text import generic_text, table
 
 from .files import input_path
 from .options import key_values
-from .output import emit_json
+from .output import emit_json, say
 from .session import app
 
 
@@ -57,9 +57,9 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
     else:
         for report in reports:
             if report.ok:
-                click.echo(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived)")
+                say(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived)")
         for finding in findings:
-            click.echo(f"FINDING {finding.describe()}")
+            say(f"FINDING {finding.describe()}")
     if findings:
         raise VerificationFailed(f"verify found {len(findings)} discrepanc{'y' if len(findings) == 1 else 'ies'}", findings)
 
@@ -95,8 +95,8 @@ def audit_cmd(match_id, as_json):
     if as_json:
         emit_json(report)
     else:
-        click.echo(f"audit of {match_id}: {report['events']} events, head {report['head']['seq']}:{report['head']['hash']}")
-        click.echo("verify: " + ("ok" if report["verified"] else "; ".join(f.describe() for f in audit.findings)))
+        say(f"audit of {match_id}: {report['events']} events, head {report['head']['seq']}:{report['head']['hash']}")
+        say("verify: " + ("ok" if report["verified"] else "; ".join(f.describe() for f in audit.findings)))
         for key in ("corrections", "host_announcements", "resubmissions", "notes"):
             click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
             if report[key]:
@@ -139,13 +139,13 @@ def diff_cmd(match_a, match_b, db_b, as_json):
             click.echo(f"identical: {result['a']['events']} events with the same contents")
         else:
             click.echo(f"the logs part at seq {parting['seq']}:")
-            click.echo(f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}")
+            say(f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}")
             if "field" in parting:
-                click.echo(f"  field {parting['field']}: A {parting['a_value']!r}, B {parting['b_value']!r}")
+                say(f"  field {parting['field']}: A {parting['a_value']!r}, B {parting['b_value']!r}")
         differing = result["differing_read_models"]
-        click.echo("read models that differ: " + (", ".join(differing) if differing else "none"))
+        say("read models that differ: " + (", ".join(differing) if differing else "none"))
         for side, finding in findings:
-            click.echo(f"FINDING {side}: {finding.describe()}")
+            say(f"FINDING {side}: {finding.describe()}")
     if comparison.differs:
         raise VerificationFailed("the two logs differ", [finding for _side, finding in findings])
 
@@ -176,7 +176,7 @@ def rescore_cmd(match_id, options, as_json):
          "rescored rank": after.get(p, {}).get("rank"), "rescored total": after.get(p, {}).get("total")}
         for p in before
     ]
-    click.echo(f"rescore of {match_id} with {', '.join(f'{k}={v}' for k, v in result.overrides.items())} (nothing written)")
+    say(f"rescore of {match_id} with {', '.join(f'{k}={v}' for k, v in result.overrides.items())} (nothing written)")
     click.echo("\n".join(table(rows)) if rows else "(no standings yet)")
     awards_before = [_award(a) for a in recorded.get("awards", [])]
     awards_after = [_award(a) for a in rescored.get("awards", [])]
@@ -184,9 +184,9 @@ def rescore_cmd(match_id, options, as_json):
     gained = [a for a in awards_after if a not in awards_before]
     click.echo("awards: " + ("unchanged" if not lost and not gained else ""))
     for a in lost:
-        click.echo(f"  - {a}")
+        say(f"  - {a}")
     for a in gained:
-        click.echo(f"  + {a}")
+        say(f"  + {a}")
 
 
 def _award(award: dict) -> str:
@@ -214,5 +214,5 @@ def explain_cmd(match_id, participant, at, as_json):
     if as_json:
         emit_json(data)
         return
-    click.echo(f"explain {participant} in {match_id} ({reading.state.game})" + (f", as of seq {at}" if at else ""))
+    say(f"explain {participant} in {match_id} ({reading.state.game})" + (f", as of seq {at}" if at else ""))
     click.echo(explanation_text(data))

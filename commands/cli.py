@@ -1,12 +1,15 @@
 """`matchledger`: the entry point: global options, the command table, and turning every
 error into one line on stderr and an exit code (1 for rules and input errors, 2 for usage
-errors, 3 for findings); no traceback reaches a user."""
+errors, 3 for findings); no traceback reaches a user, and no error message carries an
+unprintable character (a stored name or a typed argument holding one is escaped)."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
+from typing import Iterator
 
 import click
 from matchledger.ledger.errors import MatchledgerError
@@ -56,17 +59,50 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 GC_THRESHOLDS = (50_000, 10, 10)
 
 
+def _require_text(arg: str) -> None:
+    """An argument is UTF-8 text without NUL: one holding bytes that are not UTF-8 (which
+    Python hands over as lone surrogates) or a NUL (which a `script` line can) names no
+    match, participant or file the ledger can keep."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        raise click.ClickException(f"argument {arg!r} is not UTF-8 text (it holds an undecodable byte)") from None
+    if "\x00" in arg:
+        raise click.ClickException(f"argument {arg!r} holds a NUL character")
+
+
+@contextlib.contextmanager
+def printable_errors() -> Iterator[None]:
+    """Every error message raised inside made printable: the one place error text is
+    escaped, whether click (a usage error quoting an argument) or matchledger made it."""
+    try:
+        yield
+    except click.ClickException as exc:
+        # imported here: `--help` loads nothing of the layers below the command line
+        from matchledger.projections.presentation.printable import printable
+
+        exc.message = printable(exc.message)
+        raise
+
+
 class CommandLine(LazyGroup):
     """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        with printable_errors():  # the global options are parsed here
+            for arg in args:
+                _require_text(arg)
+            return super().make_context(info_name, args, parent, **extra)
+
     def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except MatchledgerError as exc:
-            logs.log().info("command_failed", error=type(exc).__name__, message=str(exc))
-            error = click.ClickException(str(exc))
-            error.exit_code = exc.exit_code
-            raise error from None
+        with printable_errors():
+            try:
+                return super().invoke(ctx)
+            except MatchledgerError as exc:
+                logs.log().info("command_failed", error=type(exc).__name__, message=str(exc))
+                error = click.ClickException(str(exc))
+                error.exit_code = exc.exit_code
+                raise error from None
 
 
 DEFAULT_DATABASE = "matches.db"
@@ -128,5 +164,8 @@ def main() -> None:
     except Exception as exc:  # a bug, not a user error: still no traceback on the terminal
         if os.environ.get("MATCHLEDGER_DEBUG"):
             raise
-        click.echo(f"Error: internal error: {type(exc).__name__}: {exc} (set MATCHLEDGER_DEBUG=1 for a traceback)", err=True)
+        from matchledger.projections.presentation.printable import printable
+
+        message = f"internal error: {type(exc).__name__}: {exc} (set MATCHLEDGER_DEBUG=1 for a traceback)"
+        click.echo(f"Error: {printable(message)}", err=True)
         sys.exit(1)

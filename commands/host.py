@@ -9,7 +9,7 @@ from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
 
 from .files import read_text
 from .options import key_values, load_json_object
-from .output import describe_rows
+from .output import describe_rows, say
 from .session import app
 
 
@@ -22,7 +22,7 @@ def init_cmd():
       matchledger --db tournament.db init
     """
     application = app(create=True)
-    click.echo(f"database ready: {application.location} ({len(application.match_ids())} matches)")
+    say(f"database ready: {application.location} ({len(application.match_ids())} matches)")
 
 
 #: Seeds below this can be tried one by one on a laptop in hours.
@@ -88,7 +88,7 @@ def contract_cmd(match_id, player, names):
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
     rows = app(write=True).execute(match_id, RecordContract(player, list(names)))
-    click.echo(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
+    say(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
 
 
 @click.command("submit", context_settings={"ignore_unknown_options": True})
@@ -107,7 +107,7 @@ def submit_cmd(match_id, participant, tokens):
       matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
     """
     rows = app(write=True).execute(match_id, Submit(participant, list(tokens)))
-    click.echo(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
+    say(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
 
 
 @click.command("close")

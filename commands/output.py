@@ -1,4 +1,5 @@
-"""What commands print: JSON for machines, one line per write for people."""
+"""What commands print: JSON for machines, one line per write for people.  Stored text
+in either is shown with its unprintable characters escaped (presentation.printable)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,18 @@ import json
 
 import click
 from matchledger.ledger.store import StoredEvent
+from matchledger.projections.presentation.printable import printable, printable_json
 
 from . import logs
 
 
 def emit_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(printable_json(json.dumps(data, indent=2, ensure_ascii=False)))
+
+
+def say(line: str, err: bool = False) -> None:
+    """One line a command puts together, holding stored names, ids or findings."""
+    click.echo(printable(line), err=err)
 
 
 def describe_rows(rows: list[StoredEvent]) -> str:

@@ -14,6 +14,7 @@ from matchledger.projections.presentation.report import Step, report_html
 
 from .files import write_output
 from .options import view_options
+from .output import say
 from .session import app
 
 
@@ -49,7 +50,7 @@ def render_cmd(match_id, public, as_participant, at, output):
     view = application.view(state, public=public, participant=as_participant)
     svg = picture_svg(read_models(application.game_of(state), state, view))
     write_output(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
-    click.echo(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
 
 
 @click.command("report")
@@ -80,4 +81,4 @@ def report_cmd(match_id, public, as_participant, output):
         frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)
     write_output(output, html.encode("utf-8"))
-    click.echo(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)

@@ -14,7 +14,7 @@ from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
 
 from .options import load_json_object, read_options, view_options
-from .output import describe_rows, emit_json
+from .output import describe_rows, emit_json, say
 from .session import app
 
 
@@ -27,7 +27,7 @@ def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_partici
     header = f"{model} of {match_id} ({reading.state.game}) — view: {reading.view.label()}"
     if at is not None:
         header += f", as of seq {at}"
-    click.echo(header)
+    say(header)
     click.echo(text)
 
 
@@ -138,7 +138,7 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     last = entries[-1][0] if entries else None
     shown_head = f", head {last.seq}:{last.hash[:16]}…" if last is not None else ""
     label = "" if view.is_host else f" (view: {view.label()})"
-    click.echo(f"log of {match_id}{label}: {len(entries)} events{shown_head}")
+    say(f"log of {match_id}{label}: {len(entries)} events{shown_head}")
     if entries:
         click.echo("\n".join(table(listing)))
 

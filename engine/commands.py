@@ -1,12 +1,17 @@
 """What a host asks for.  A front door builds these; ``Game.decide`` turns them into events.
 
-Frozen msgspec Structs: cheap to define (start-up) and to build."""
+Frozen msgspec Structs: cheap to define (start-up) and to build.  Building one checks
+its free text against the limits (tokens, notes and reasons: :mod:`matchledger.ledger.validation`),
+so that no front door can hand the engine an unbounded or unprintable value; what a
+value means (a cell, a participant) is the game's to check.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import msgspec
+from matchledger.ledger.validation import check_text, check_tokens
 
 
 class CreateMatch(msgspec.Struct, frozen=True):
@@ -18,15 +23,24 @@ class CreateMatch(msgspec.Struct, frozen=True):
     # {"pairs": {"ann": "zed"}}, {"seed": 7} or {"deck": text}.
     setup: dict[str, Any] = msgspec.field(default_factory=dict)
 
+    def __post_init__(self):
+        check_tokens([*self.options, *self.options.values()], "--option")
+
 
 class RecordContract(msgspec.Struct, frozen=True):
     participant: str
     names: list[str]
 
+    def __post_init__(self):
+        check_tokens(self.names, "contract")
+
 
 class Submit(msgspec.Struct, frozen=True):
     participant: str
     tokens: list[str]
+
+    def __post_init__(self):
+        check_tokens(self.tokens)
 
 
 class CloseRound(msgspec.Struct, frozen=True):
@@ -39,6 +53,10 @@ class Amend(msgspec.Struct, frozen=True):
     value: str  # raw text, parsed by the game's option spec
     from_round: int
     reason: str
+
+    def __post_init__(self):
+        check_tokens([self.option, self.value], "--option")
+        check_text(self.reason, "--reason")
 
 
 class RecordOutcome(msgspec.Struct, frozen=True):
@@ -54,6 +72,9 @@ class Void(msgspec.Struct, frozen=True):
     # round must be closed again.
     reopen: bool = False
 
+    def __post_init__(self):
+        check_text(self.reason, "--reason")
+
 
 class Correct(msgspec.Struct, frozen=True):
     seq: int
@@ -61,9 +82,16 @@ class Correct(msgspec.Struct, frozen=True):
     reason: str
     reopen: bool = False
 
+    def __post_init__(self):
+        check_tokens(self.tokens)
+        check_text(self.reason, "--reason")
+
 
 class AddNote(msgspec.Struct, frozen=True):
     text: str
+
+    def __post_init__(self):
+        check_text(self.text, "note")
 
 
 Command = CreateMatch | RecordContract | Submit | CloseRound | RecordOutcome | Amend | Void | Correct | AddNote

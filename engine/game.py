@@ -41,6 +41,8 @@ from matchledger.ledger.events import (
     StateCheckpointed,
     SubmissionRecorded,
 )
+from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
+from matchledger.ledger.validation import check_distinct_names, check_json, check_name
 
 from .commands import AddNote, Amend, CreateMatch, RecordOutcome
 from .options import OptionSpec
@@ -103,6 +105,11 @@ class Game:
     #: ``outcome``, ``reveals``, ``knowledge(state, participant)`` and optionally
     #: ``final_outcome(state)`` (the host's and the public's outcome, sharing the work).
     views: ClassVar[Any] = None
+    #: A module with the types of what the game announces (:mod:`.announced`) and their
+    #: checks ``check_round(state, round_no, announcement)``, ``check_outcome(state,
+    #: outcome)`` and ``check_public_outcome(state, outcome)``; None: an announcement
+    #: must be a JSON object (an outcome one with ``standings``).
+    announcement_shapes: ClassVar[Any] = None
 
     _deciders: ClassVar[dict[type, Callable]] = {}
     _appliers: ClassVar[dict[type, Callable]] = {}
@@ -144,18 +151,15 @@ class Game:
             raise MalformedInput(f"{self.name} needs at least {self.MIN_PLAYERS} players, got {len(players)}")
         if self.MAX_PLAYERS is not None and len(players) > self.MAX_PLAYERS:
             raise MalformedInput(f"{self.name} takes at most {self.MAX_PLAYERS} players, got {len(players)}")
-        seen = set()
         for name in players:
-            if not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
-                raise MalformedInput(f"bad participant name {name!r} (letters, digits, - _ . only)")
-            if name in seen:
-                raise MalformedInput(f"participant {name!r} is listed twice")
-            seen.add(name)
+            check_name(name)
+        check_distinct_names(players)
 
     def create(self, cmd: CreateMatch) -> list[Event]:
         self.check_players(cmd.players)
         options = self.parse_options(cmd.options)
-        _participants, setup = self.build_setup(cmd, options)
+        participants, setup = self.build_setup(cmd, options)
+        check_distinct_names(participants)  # players and whoever else takes part (pw's guests)
         return [MatchCreated(game=self.name, players=list(cmd.players), options=options, setup=setup)]
 
     def seed_to_draw(self, setup: dict[str, Any]) -> str | None:
@@ -249,9 +253,24 @@ class Game:
             raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last round or turn")
         if state.outcome is not None:
             raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
-        if not isinstance(cmd.announced, dict) or "standings" not in cmd.announced:
-            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+        check_json(cmd.announced, "the announced outcome", ANNOUNCED_FILE_MAX_BYTES)
+        self.check_outcome(state, cmd.announced)
         return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
+
+    def check_outcome(self, state: MatchState, outcome: Any) -> None:
+        """Refuse results that are not in the shape of this game's `outcome --json`."""
+        if self.announcement_shapes is not None:
+            self.announcement_shapes.check_outcome(state, outcome)
+        elif not isinstance(outcome, dict) or "standings" not in outcome:
+            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+
+    def check_recorded(self, seq: int, check: Callable[[], None]) -> None:
+        """Run ``check`` on an announcement a log holds: one of another shape (from an
+        older version, or another tool) makes the log corrupt, so no read meets it."""
+        try:
+            check()
+        except MalformedInput as exc:
+            raise CorruptLog(f"seq {seq}: the recorded announcement does not fit the game: {exc}") from None
 
     # ------------------------------------------------------------------ folding
 
@@ -281,12 +300,17 @@ class Game:
 
     @applies(OutcomeAnnounced)
     def _apply_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced, work) -> None:
+        self.check_recorded(seq, lambda: self.check_outcome(state, event.outcome))
+        if event.public and self.announcement_shapes is not None:
+            self.check_recorded(seq, lambda: self.announcement_shapes.check_public_outcome(state, event.public))
         state.outcome = event
 
     @rederives(OutcomeAnnounced)
     def _rederive_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced) -> Event:
         outcome, public = self.final_outcome(state)
-        self.apply(state, seq, event)
+        # folded unchecked: verify reports where it differs from the rules, whatever its shape
+        state.last_seq = seq
+        state.outcome = event
         return OutcomeAnnounced(outcome=outcome, public=public)
 
     @applies(RuleAmended)

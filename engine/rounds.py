@@ -28,6 +28,8 @@ from matchledger.ledger.events import (
     SubmissionRecorded,
     SubmissionVoided,
 )
+from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
+from matchledger.ledger.validation import check_json
 
 from .commands import CloseRound, Correct, RecordContract, Submit, Void
 from .game import Decision, Game, applies, decides, rederives
@@ -142,6 +144,8 @@ class RoundsGame(Game):
         if cmd.announced is None:
             closed = RoundClosed(round=closing.round, public=closing.public, private=closing.private)
         else:
+            check_json(cmd.announced, f"the announcement of round {closing.round}", ANNOUNCED_FILE_MAX_BYTES)
+            self.check_round_announcement(state, closing.round, cmd.announced)
             closed = RoundClosed(
                 round=closing.round,
                 public=cmd.announced.get("public", {}),
@@ -155,6 +159,16 @@ class RoundsGame(Game):
             outcome, public_outcome = self.final_outcome(self._after_close(state, closed, closing.result))
             events.append(OutcomeAnnounced(outcome=outcome, public=public_outcome))
         return Decision(events, [closing.result] + [None] * (len(events) - 1))
+
+    def check_round_announcement(self, state: MatchState, round_no: int, announcement: Any) -> None:
+        """Refuse a round's announcement (``{"public": ..., "private": ...}``, the round's
+        entry in `reveals --json`) that is not in the shape the game announces."""
+        if self.announcement_shapes is not None:
+            self.announcement_shapes.check_round(state, round_no, announcement)
+        elif not isinstance(announcement, dict) or not all(
+            isinstance(announcement.get(part, {}), dict) for part in ("public", "private")
+        ):
+            raise MalformedInput('an announcement is a JSON object {"public": {...}, "private": {...}}')
 
     def _correctable(self, state: MatchState, seq: int, verb: str, reopen: bool, reason: str) -> tuple[Submission, list[Event]]:
         """The submission at ``seq`` if it may be corrected now, and the events that must
@@ -203,6 +217,8 @@ class RoundsGame(Game):
 
     @applies(RoundClosed)
     def _apply_close(self, state: MatchState, seq: int, event: RoundClosed, work: Any) -> None:
+        announcement = {"public": event.public, "private": event.private}
+        self.check_recorded(seq, lambda: self.check_round_announcement(state, event.round, announcement))
         self._store_close(state, event, work if work is not None else self.resolve_round(state, event.round))
 
     @rederives(RoundClosed)

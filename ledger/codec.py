@@ -32,14 +32,14 @@ def decode_event(body: bytes | str) -> Event:
     """Decode a stored body into its event, upgrading older versions on the way."""
     try:
         event = _event_decoder.decode(body)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
         event = None
         first_error = exc
     else:
         if event.v >= CURRENT_VERSION.get(type(event).__name__, 1):
             return event
     try:
-        raw = _generic_decoder.decode(body)
+        raw = decode_json(body)
     except msgspec.DecodeError as exc:
         raise CorruptLog(f"event body is not valid JSON: {exc} in {_excerpt(body)}") from None
     if not isinstance(raw, dict) or raw.get("type") not in EVENT_TYPES:
@@ -54,7 +54,12 @@ def decode_event(body: bytes | str) -> Event:
 
 
 def decode_json(data: bytes | str):
-    return _generic_decoder.decode(data)
+    """Any JSON value; msgspec.DecodeError (a ValueError) for anything else, JSON nested
+    too deeply for the decoder included."""
+    try:
+        return _generic_decoder.decode(data)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply to decode") from None
 
 
 def _excerpt(body: bytes | str, limit: int = 80) -> str:

@@ -46,7 +46,8 @@ STUDIO_MAX_SIDE = 40
 
 # --------------------------------------------------------------------------- pictures and the database
 
-#: Pixels of a PNG picture, and of either of its sides (cairo draws no wider or higher).
+#: Pixels of a picture: its SVG canvas, and so the PNG drawn from it; and either side
+#: of a PNG (cairo draws no wider or higher).
 PNG_MAX_PIXELS = 25_000_000
 PNG_MAX_SIDE = 32_767
 #: How long a command waits for another writer's lock before giving up, in seconds.

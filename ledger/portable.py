@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import msgspec
 
+from .codec import decode_json
 from .errors import CorruptLog, MalformedInput
+from .limits import JSON_MAX_DEPTH
 from .store import StoredEvent
+from .validation import json_depth
 
 
 class ExportedEvent(msgspec.Struct, frozen=True):
@@ -45,8 +48,11 @@ def parse_lines(data: bytes, name: str) -> list[StoredEvent]:
         try:
             item = _decoder.decode(line)
             body = bytes(item.body).decode("utf-8")
-        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
+            depth = json_depth(decode_json(body))
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
             raise MalformedInput(f"{name} line {number}: not an exported event ({exc})") from None
+        if depth > JSON_MAX_DEPTH:
+            raise MalformedInput(f"{name} line {number}: the event nests {depth} levels deep; at most {JSON_MAX_DEPTH}")
         rows.append(StoredEvent(item.match_id, item.seq, item.kind, body, item.recorded_at, item.actor, item.prev_hash, item.hash))
     if not rows:
         raise MalformedInput(f"{name} holds no events")

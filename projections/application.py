@@ -25,6 +25,7 @@ from matchledger.ledger.errors import IllegalMove, MalformedInput
 from matchledger.ledger.events import Event, StateCheckpointed, new_salt, salted
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
+from matchledger.ledger.validation import check_actor, check_match_id
 from matchledger.ledger.verify import Finding, verify_chain
 
 from matchledger import engine
@@ -182,8 +183,8 @@ class Application:
     # ------------------------------------------------------------------ writing
 
     def create(self, cmd: CreateMatch) -> list[StoredEvent]:
-        if not cmd.match_id or any(c.isspace() for c in cmd.match_id):
-            raise MalformedInput(f"bad match id {cmd.match_id!r}")
+        check_match_id(cmd.match_id)
+        check_actor(self.actor)
         if self.store.has_match(cmd.match_id):
             raise IllegalMove(f"match {cmd.match_id!r} already exists in {self.location!r}")
         game = engine.get(cmd.game)
@@ -196,6 +197,7 @@ class Application:
     def execute(self, match_id: str, cmd) -> list[StoredEvent]:
         """Decide ``cmd`` against the match as its log gives it and record the events;
         the command that finishes a match also records a checkpoint of its state."""
+        check_actor(self.actor)
         cursor = self.reader.cursor(match_id)
         state = cursor.state
         was_finished = state.finished

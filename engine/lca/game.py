@@ -10,13 +10,14 @@ from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
-from . import submissions, views
+from . import announcements, submissions, views
 from .actions import ActionsResult, resolve_actions
 from .cameras import CamerasResult, resolve_cameras
 from .explain import explain
 from .filming import FilmingResult, resolve_filming
 from .lights import BRIGHTNESS_CAP, LightsResult, resolve_lights
 from .options import OPTIONS, ROUNDS
+from .playable import check_studio
 from .studio import Studio, cell_names, parse_cells, parse_studio_text
 
 if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
@@ -44,6 +45,7 @@ class LcaState:
 class LcaGame(RoundsGame):
     name = "lca"
     views = views  # the read models: this package's views module
+    announcement_shapes = announcements  # the types of what it announces
     STATE_TYPE = LcaState
     ROUNDS = ROUNDS
     MIN_PLAYERS = 2
@@ -61,7 +63,9 @@ class LcaGame(RoundsGame):
         text = setup["studio"]
         if isinstance(text, (list, tuple)):  # already a list of rows (normalized form)
             text = "\n".join(str(row) for row in text)
-        return list(cmd.players), {"studio": parse_studio_text(text)}
+        rows = parse_studio_text(text)
+        check_studio(rows, len(cmd.players))
+        return list(cmd.players), {"studio": rows}
 
     def init_game(self, state: MatchState) -> LcaState:
         return LcaState(Studio.from_rows(state.setup["studio"]))

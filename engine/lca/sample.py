@@ -30,8 +30,9 @@ from matchledger.engine.state import MatchState
 from .actions import ACTIONS
 from .cameras import CAMERAS, block_inside
 from .endgame import CHOICES, SUPREMACY
-from .lights import MAX_LIGHTS, PRIORITIES
+from .lights import PRIORITIES
 from .options import OPTIONS, ROUNDS
+from .playable import floor_needed
 from .studio import Cell, Studio, cell_names, parse_studio_text
 
 PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim"]  # the card's 11
@@ -66,7 +67,7 @@ def _random_studio(rng: random.Random, n_players: int) -> str:
     of it walls, with a floor cell for every light (3 a player) and 3 more for actions."""
     width, height = rng.randint(6, 14), rng.randint(6, 13)
     cells = [(r, c) for r in range(height) for c in range(width)]
-    room = len(cells) - MAX_LIGHTS * n_players - ACTIONS
+    room = len(cells) - floor_needed(n_players)
     walls = set(rng.sample(cells, max(0, min(rng.randint(0, len(cells) // 8), room))))
     return "".join("".join("#" if (r, c) in walls else "." for c in range(width)) + "\n" for r in range(height))
 

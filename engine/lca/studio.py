@@ -80,17 +80,23 @@ def parse_cells(tokens) -> list[Cell]:
 
 def parse_studio_text(text: str) -> list[str]:
     """The map file's text -> list of row strings; rejects anything not rectangular
-    ``.``/``#`` with an error naming the line (and character)."""
+    ``.``/``#`` with an error naming the line (and character).  Whether a match can be
+    held in it is :func:`.playable.check_studio`'s to say.
+
+    A byte order mark, blank lines around the map and comment lines are ignored, as in
+    deck files.  A comment line starts with ``#`` and holds something besides ``#`` and
+    ``.`` (``# the final's studio``); a line of nothing but ``#`` and ``.`` is a row."""
     if not isinstance(text, str):
         raise MalformedInput(f"the studio must be the text of a map file, got {type(text).__name__}")
-    lines = text.splitlines()
-    while lines and not lines[-1].strip():
-        lines.pop()
+    numbered = enumerate(text.removeprefix("\ufeff").splitlines(), start=1)
+    lines = [(number, line.rstrip()) for number, line in numbered if not _is_comment(line)]
+    filled = [index for index, (_number, row) in enumerate(lines) if row]
+    lines = lines[filled[0] : filled[-1] + 1] if filled else []
     if not lines:
         raise MalformedInput("the studio map is empty: it needs at least one row of '.' (floor) and '#' (wall)")
+    first, width = lines[0][0], len(lines[0][1])
     rows: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        row = line.rstrip()
+    for number, row in lines:
         if not row:
             raise MalformedInput(f"studio line {number} is empty; every line is one row of '.' and '#'")
         for position, ch in enumerate(row, start=1):
@@ -98,12 +104,17 @@ def parse_studio_text(text: str) -> list[str]:
                 raise MalformedInput(
                     f"studio line {number}, character {position}: {ch!r} is neither '.' (floor) nor '#' (wall)"
                 )
-        if rows and len(row) != len(rows[0]):
+        if len(row) != width:
             raise MalformedInput(
-                f"studio line {number} is {len(row)} cells wide but line 1 is {len(rows[0])}; the studio must be rectangular"
+                f"studio line {number} is {len(row)} cells wide but line {first} is {width}; the studio must be rectangular"
             )
         rows.append(row)
     return rows
+
+
+def _is_comment(line: str) -> bool:
+    text = line.strip()
+    return text.startswith(WALL) and any(ch not in (WALL, FLOOR) for ch in text)
 
 
 @dataclass(frozen=True)

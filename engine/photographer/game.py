@@ -22,7 +22,7 @@ from ..commands import CreateMatch
 from ..options import OptionSpec, parse_bool
 from ..state import MatchState
 from ..turns import TurnsGame
-from . import notation, views
+from . import announcements, notation, views
 from .deck import deck_from_seed, parse_deck_text, parse_seed
 from .explain import explain
 from .scoring import DEFAULT_ROW_POINTS, parse_row_points
@@ -49,6 +49,7 @@ class PhotographerGame(TurnsGame):
     MAX_PLAYERS: ClassVar[int | None] = 4
     STATE_TYPE = PhotoState
     views = views
+    announcement_shapes = announcements  # the types of what it announces
     OPTIONS: ClassVar[dict[str, OptionSpec]] = {
         "wind_required": OptionSpec("wind_required", True, parse_bool, "P4: a turn must wind one card"),
         "row_points": OptionSpec(

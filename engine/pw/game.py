@@ -10,7 +10,7 @@ from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove
 from matchledger.ledger.events import MatchCreated
 
-from . import views
+from . import announcements, views
 from .explain import explain
 from .model import PWState, RoundResult, public_order
 from .resolve import resolve
@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the
 class ParallelWorlds(RoundsGame):
     name = "pw"
     views = views  # the read models: this package's views module
+    announcement_shapes = announcements  # the types of what it announces
     STATE_TYPE = PWState
     ROUNDS = 3
     OPTIONS = {}

@@ -7,6 +7,7 @@ from typing import Any
 
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.validation import check_name
 
 from .model import PWState
 from .notation import TYPES, Action, Guess, parse_token, split_tokens
@@ -15,10 +16,6 @@ MAIN_CONTRACTS = ("diversity", "generosity", "espionage")
 
 
 # --------------------------------------------------------------------------- set-up
-
-
-def _good_name(name: Any) -> bool:
-    return isinstance(name, str) and bool(name) and name.replace("-", "").replace("_", "").replace(".", "").isalnum()
 
 
 def check_setup(players: list[str], setup: dict[str, Any]) -> dict[str, Any]:
@@ -34,8 +31,7 @@ def check_setup(players: list[str], setup: dict[str, Any]) -> dict[str, Any]:
     for player, guest in pairs.items():
         if player not in players:
             raise MalformedInput(f"--pair {player}={guest}: {player!r} is not a listed player ({', '.join(players)})")
-        if not _good_name(guest):
-            raise MalformedInput(f"--pair {player}={guest}: bad guest name {guest!r} (letters, digits, - _ . only)")
+        check_name(guest, "guest name")
         if guest in players:
             raise MalformedInput(f"--pair {player}={guest}: guest {guest!r} is also a player")
     for player in players:

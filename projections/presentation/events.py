@@ -4,6 +4,8 @@ what the view may see of the event (``projections.views.event_view``), never mor
 
 from __future__ import annotations
 
+from .printable import printable
+
 _SUMMARIES = {
     "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
     "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {' '.join(b['tokens'])}",
@@ -20,6 +22,7 @@ _SUMMARIES = {
 
 
 def event_summary(body: dict) -> str:
-    """One line about an event from its JSON body (what it says, and why for corrections)."""
+    """One line about an event from its JSON body (what it says, and why for
+    corrections), its unprintable characters escaped."""
     describe = _SUMMARIES.get(body.get("type"))
-    return describe(body) if describe else ""
+    return printable(describe(body)) if describe else ""

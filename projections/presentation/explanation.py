@@ -4,9 +4,13 @@ the total."""
 
 from __future__ import annotations
 
+from .printable import printable_data
+
 
 def explanation_text(data: dict) -> str:
-    """The text of an explanation (the dict a game's ``explain`` returns)."""
+    """The text of an explanation (the dict a game's ``explain`` returns), its strings
+    made printable."""
+    data = printable_data(data)
     out = []
     for category in data["categories"]:
         rounded = category.get("exact") not in (None, str(category["score"]))

@@ -1,16 +1,33 @@
 """A tiny deterministic SVG writer: integer coordinates, fixed attribute order, escaped
-text, no timestamps.  Every picture is one :class:`Canvas` turned into text."""
+text, no timestamps.  Every picture is one :class:`Canvas` turned into text.
+
+Text is made :func:`~.printable.printable` before it is XML-escaped: XML cannot hold
+most control characters, and a name holding one is shown escaped, as on a terminal."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as xml_escape
+from xml.sax.saxutils import quoteattr as xml_quoteattr
+
+from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.limits import PNG_MAX_PIXELS
+
+from .printable import printable
 
 FONT = "DejaVu Sans, Verdana, sans-serif"
 INK = "#222222"
 MUTED = "#666666"
 PAPER = "#ffffff"
 RULE = "#bbbbbb"
+
+
+def escape(text: str) -> str:
+    return xml_escape(printable(text))
+
+
+def quoteattr(text: str) -> str:
+    return xml_quoteattr(printable(text))
 
 
 def num(value: float) -> str:
@@ -37,6 +54,14 @@ class Canvas:
     width: int
     height: int
     items: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # checked before anything is drawn: a picture of a huge studio (an imported log)
+        # would take minutes and gigabytes to draw and to turn into PNG
+        if self.width * self.height > PNG_MAX_PIXELS:
+            raise MalformedInput(
+                f"the picture would be {self.width}x{self.height} pixels; a picture is at most {PNG_MAX_PIXELS} pixels"
+            )
 
     def rect(self, x, y, w, h, fill, stroke=None, stroke_width=None, rx=None, **extra) -> None:
         self.items.append(

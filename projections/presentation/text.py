@@ -1,7 +1,8 @@
 """Terminal text: a read model in the game's own text where its ``text`` module gives
 one (:mod:`.games`), else in the generic text of any JSON-like data (key/value lines,
 small lists of flat records as aligned tables, long scalar maps wrapped as
-``key=value`` runs)."""
+``key=value`` runs).  Each function here renders its data with every string made
+:func:`~.printable.printable` first, so stored text cannot drive the terminal."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import textwrap
 from matchledger.engine.state import View
 
 from .games import presentation_module
+from .printable import printable_data
 
 MAX_TABLE_COLUMNS = 8
 MAX_TABLE_WIDTH = 140
@@ -18,6 +20,7 @@ WRAP = 100
 
 def read_model_text(game: str, model: str, data: dict, view: View) -> str:
     """The text of the read model ``model`` (``data``, as ``view`` sees it) of ``game``."""
+    data = printable_data(data)
     own = presentation_module(game, "text")
     text = own.text(model, data, view) if own is not None else None
     return text if text is not None else generic_text(data)
@@ -52,7 +55,7 @@ def _flatten(row: dict, prefix: str = "") -> dict:
 def table(rows: list[dict]) -> list[str]:
     """Records as an aligned table: a header line, a rule, one line a record (nested
     keys flattened as ``a.b``; numbers right-aligned)."""
-    flat_rows = [_flatten(row) for row in rows]
+    flat_rows = [_flatten(row) for row in printable_data(rows)]
     columns: list[str] = []
     for row in flat_rows:
         for key in row:
@@ -81,7 +84,7 @@ def _tabular(rows: list[dict]) -> bool:
 
 def generic_text(data, indent: int = 0) -> str:
     """Any JSON-like data as text, indented ``indent`` steps of two spaces."""
-    return "\n".join(_lines(data, indent))
+    return "\n".join(_lines(printable_data(data), indent))
 
 
 def _lines(data, indent: int) -> list[str]:

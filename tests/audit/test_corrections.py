@@ -40,9 +40,10 @@ def check_audit(db, match, expected: list[tuple[int, str, str]]) -> None:
 
 # --------------------------------------------------------------------------- lca
 
-# One row of five walled 3-cell compartments: A-C, E-G, I-K, M-O, Q-S.  A lone light
-# brightens the other two cells of its compartment (brightness 1: 3 points each).
-LCA_STUDIO = "...#...#...#...#...\n"
+# One row of five walled 3-cell compartments: A-C, E-G, I-K, M-O, Q-S (the walls below
+# make the studio tall enough for a camera).  A lone light brightens the other two
+# cells of its compartment (brightness 1: 3 points each).
+LCA_STUDIO = "...#...#...#...#...\n###################\n###################\n"
 
 
 def test_lca_corrections(tmp_path):

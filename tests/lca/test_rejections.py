@@ -26,8 +26,8 @@ def test_cell_names_round_trip_and_are_case_insensitive():
 
 
 def test_setup_is_normalized_to_rows():
-    [created] = create({"studio": "..#\n...\n\n"})
-    assert created.setup == {"studio": ["..#", "..."]}
+    [created] = create({"studio": "..#\n...\n...\n...\n\n"})
+    assert created.setup == {"studio": ["..#", "...", "...", "..."]}
 
 
 @pytest.mark.parametrize(

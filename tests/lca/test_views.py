@@ -112,7 +112,8 @@ def test_reopened_round_and_hand_scored_outcome():
     # outcome read model is still what the rules give (the log is never taken as truth)
     h = play(example(), [ex.ROUND1, ex.ROUND2])
     h.do(CloseRound(announced={"public": {}, "private": {}}))
-    table = {"standings": [{"participant": "eve", "rank": 1, "total": 1, "scores": {"lights": 1}}], "awards": []}
+    scores = {"lights": 1, "camera": 0, "action": 0, "filming": 0}
+    table = {"standings": [{"participant": "eve", "rank": 1, "total": 1, "scores": scores}], "awards": []}
     h.do(RecordOutcome(table))
     assert h.state.outcome.source == "host" and h.state.outcome.outcome == table
     computed = GAME.outcome(h.state, PUBLIC)

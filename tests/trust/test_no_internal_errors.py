@@ -55,4 +55,4 @@ def test_a_database_name_no_file_can_have(tmp_path):
 def test_a_nul_character_in_a_file_name_on_a_script_line(db, line):
     script = db.parent / "s.txt"
     script.write_bytes(line.encode() + b"\n")
-    _fails_clearly(db, "script", script, fragment="is not a file name: it holds a NUL character")
+    _fails_clearly(db, "script", script, fragment="holds a NUL character")
