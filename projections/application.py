@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 import msgspec
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, MatchState, View
+from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability, new_token, token_hash, well_formed
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 from matchledger.ledger.events import Event, StateCheckpointed, new_salt, salted
@@ -35,6 +36,7 @@ from .audit import audit_report
 from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .reading import Cursor, Reader
+from .receipts import receipt_finding
 from .rescore import rescore
 from .verification import MatchReport, VerifiedExport, verify_stored
 from .views import event_view, resolve_view
@@ -285,6 +287,13 @@ class Application:
         for match_id in match_ids:
             yield verify_stored(self.store, match_id)
 
+    def verify_receipts(self, match_id: str, receipts: list[tuple[int, str]]) -> list[Finding]:
+        """Why each receipt (seq, hash) that is not in the verified chain is not ([]: all are)."""
+        rows = self.store.rows(match_id)
+        if not rows:
+            raise self.store.unknown_match(match_id)
+        return [finding for receipt in receipts if (finding := receipt_finding(match_id, rows, receipt))]
+
     def audit(self, match_id: str) -> Audit:
         """Who changed what, when and why, with the verdict of :meth:`verify`: of the
         events the chain vouches for (all of them, unless a link is broken: then those
@@ -323,6 +332,46 @@ class Application:
             chain = verify_chain(match_id, rows)
             sides.append(Side(match_id, application.location, rows, chain))
         return compare(*sides)
+
+    # ------------------------------------------------------------------ capabilities (the service's links)
+
+    def invite(
+        self, match_id: str, *, participant: str | None = None, auditor: bool = False, can_submit: bool = False
+    ) -> tuple[str, Capability]:
+        """A new token for ``match_id`` and what it allows: ``participant``'s view (and,
+        with ``can_submit``, their own submissions), or with ``auditor`` the whole log.
+        The token is returned once; only its hash is kept."""
+        if auditor == (participant is not None):
+            raise MalformedInput("invite either a participant (--as NAME) or an auditor (--auditor)")
+        if auditor and can_submit:
+            raise MalformedInput("--submit is for a participant; an auditor reads only")
+        state = self.state(match_id)
+        if participant is not None:
+            participant = resolve_view(state, participant=participant).participant
+        token = new_token()
+        capability = Capability(
+            token_hash=token_hash(token), match_id=match_id, role=AUDITOR if auditor else PARTICIPANT,
+            participant=participant, can_submit=can_submit, created_at=self.clock(),
+        )
+        self.store.save_capability(capability)
+        return token, capability
+
+    def revoke(self, token: str) -> tuple[Capability, bool]:
+        """Revoke ``token``: what it allowed, and whether it was still active.  The token
+        is never quoted in a message (messages reach logs)."""
+        found = self.store.capability(token_hash(token)) if well_formed(token) else None
+        if found is None:
+            raise MalformedInput(f"no invitation in {self.location!r} was issued with this token; nothing revoked")
+        if not found.active:
+            return found, False
+        return self.store.revoke_capability(found.token_hash, self.clock()), True
+
+    def capability(self, token: str) -> Capability | None:
+        """What ``token`` lets its holder do, if it was issued here and is not revoked."""
+        if not well_formed(token):
+            return None
+        found = self.store.capability(token_hash(token))
+        return found if found is not None and found.active else None
 
     # ------------------------------------------------------------------ internals
 
