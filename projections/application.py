@@ -196,23 +196,31 @@ class Application:
         events = game.create(cmd)
         return self._append(cmd.match_id, 1, events)
 
-    def execute(self, match_id: str, cmd) -> list[StoredEvent]:
-        """Decide ``cmd`` against the match as its log gives it and record the events;
-        the command that finishes a match also records a checkpoint of its state."""
-        check_actor(self.actor)
-        cursor = self.reader.cursor(match_id)
-        state = cursor.state
-        was_finished = state.finished
-        decision = self.game_of(state).decision(state, cmd)
+    def execute(self, match_id: str, cmd, *, actor: str | None = None) -> list[StoredEvent]:
+        """Decide ``cmd`` against the match as its log gives it and record the events
+        (recorded by ``actor``, by default the application's: the service records a
+        participant's own submission as theirs); the command that finishes a match also
+        records a checkpoint of its state."""
+        actor = check_actor(self.actor if actor is None else actor)
         try:
-            with self.store.transaction():  # the events and a checkpoint after them, together
-                rows = self._append(match_id, cursor.seq + 1, decision.events)
+            # The write lock is taken before the state is read, so a command is decided
+            # against every event committed before it: a host's command racing the
+            # service's submissions is decided after them, never refused as stale.  (A
+            # back end whose transaction takes no lock up front still refuses a stale
+            # decision by the expected seq.)  The events and a checkpoint after them
+            # are written together.
+            with self.store.transaction():
+                cursor = self.reader.cursor(match_id)
+                state = cursor.state
+                was_finished = state.finished
+                decision = self.game_of(state).decision(state, cmd)
+                rows = self._append(match_id, cursor.seq + 1, decision.events, actor)
                 # Folded as a replay reads them (decoded from the stored bodies, dict keys
                 # in the encoder's order), so the kept state is the replayed one exactly;
                 # what deciding worked out (a round's resolution) comes along.
                 cursor.follow(rows, decision.work)
                 if cursor.state.finished and not was_finished:
-                    rows += self._checkpoint(cursor)
+                    rows += self._checkpoint(cursor, actor)
         except BaseException:
             self.reader.forget(match_id)  # the kept state may hold events that were rolled back
             raise
@@ -375,12 +383,12 @@ class Application:
 
     # ------------------------------------------------------------------ internals
 
-    def _append(self, match_id: str, expected_seq: int, events: list[Event]) -> list[StoredEvent]:
+    def _append(self, match_id: str, expected_seq: int, events: list[Event], actor: str | None = None) -> list[StoredEvent]:
         """Record ``events``, each with a salt of its own (see ``Event.salt``)."""
         events = [salted(event, self.salts()) for event in events]
-        return self.store.append(match_id, expected_seq, events, actor=self.actor, recorded_at=self.clock())
+        return self.store.append(match_id, expected_seq, events, actor=actor or self.actor, recorded_at=self.clock())
 
-    def _checkpoint(self, cursor: Cursor) -> list[StoredEvent]:
+    def _checkpoint(self, cursor: Cursor, actor: str | None = None) -> list[StoredEvent]:
         """Store the snapshot of the cursor's state and append the event that vouches
         for it ([] when the state cannot be stored: the match is read from its first
         event then).  Inside the caller's transaction."""
@@ -389,7 +397,7 @@ class Application:
             return []
         seq, digest = cursor.seq, cursor.hash
         event = StateCheckpointed(seq=seq, revision=snapshots.revision(), digest=snapshots.digest(body))
-        rows = self._append(cursor.match_id, seq + 1, [event])
+        rows = self._append(cursor.match_id, seq + 1, [event], actor)
         self.store.save_snapshot(cursor.match_id, seq, digest, snapshots.revision(), body)
         cursor.follow(rows)
         return rows
