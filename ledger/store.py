@@ -247,6 +247,15 @@ class Store:
                 (match_id, seq, event_hash, revision, body),
             )
 
+    # ---- noticing other writers
+
+    @_plain_errors
+    def data_version(self) -> int:
+        """A number that changes whenever another connection has committed to the
+        database since it was last read here (SQLite's ``data_version``): the service
+        polls it to learn cheaply that some match may have moved on."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
     # ---- capabilities (the service's tokens, by hash; see ledger/capabilities.py)
 
     @_plain_errors

@@ -202,6 +202,7 @@ class Application:
         participant's own submission as theirs); the command that finishes a match also
         records a checkpoint of its state."""
         actor = check_actor(self.actor if actor is None else actor)
+        decided = False
         try:
             # The write lock is taken before the state is read, so a command is decided
             # against every event committed before it: a host's command racing the
@@ -214,6 +215,7 @@ class Application:
                 state = cursor.state
                 was_finished = state.finished
                 decision = self.game_of(state).decision(state, cmd)
+                decided = True
                 rows = self._append(match_id, cursor.seq + 1, decision.events, actor)
                 # Folded as a replay reads them (decoded from the stored bodies, dict keys
                 # in the encoder's order), so the kept state is the replayed one exactly;
@@ -222,7 +224,8 @@ class Application:
                 if cursor.state.finished and not was_finished:
                     rows += self._checkpoint(cursor, actor)
         except BaseException:
-            self.reader.forget(match_id)  # the kept state may hold events that were rolled back
+            if decided:  # the kept state may hold events that were rolled back
+                self.reader.forget(match_id)
             raise
         return rows
 

@@ -341,3 +341,17 @@ def test_a_capability_saved_in_a_failed_transaction_is_not_kept(store):
             store.save_capability(kept)
             raise CallerFailed
     assert store.capability(kept.token_hash) is None
+
+
+def test_data_version_changes_when_another_store_commits_and_only_then(store, backend):
+    three_events(store)
+    other = backend.open()
+    try:
+        before = store.data_version()
+        assert store.data_version() == before  # nothing committed elsewhere
+        other.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
+        after = store.data_version()
+        assert after != before
+        assert store.data_version() == after
+    finally:
+        other.close()
