@@ -15,7 +15,9 @@ from .session import app, session
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on (0: a free one).")
 @click.option("--base-url", metavar="URL", help="The address others reach the service at (behind a proxy); default: the one listened on.")
-def serve_cmd(host, port, base_url):
+@click.option("--poll", type=click.FloatRange(0.01, 10), default=0.15, show_default=True, metavar="SECONDS",
+              help="How often open pages look for events written by other processes.")
+def serve_cmd(host, port, base_url, poll):
     """Serve the database over HTTP: public pages, participants' links, the JSON API.
 
     Public pages at /m/MATCH, each participant's own page at the link `invite` prints
@@ -45,7 +47,7 @@ def serve_cmd(host, port, base_url):
         raise MalformedInput(f"cannot listen on {host!r} port {port}: {exc.strerror or exc}") from None
     listening = address(sock)
     asgi, service = build(reader, writable(current.db, current.lock_timeout), logs.log().bind(),
-                          base_url=base_url or listening)
+                          base_url=base_url or listening, poll=poll)
 
     def announce() -> None:
         reached = f" (reached as {base_url})" if base_url else ""

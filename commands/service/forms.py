@@ -48,9 +48,16 @@ def form_html(status: dict, participant: str, typed: str = "") -> str:
     if status.get("finished") or status.get("phase") == "finished":
         return '<p class="closed">The match is over: nothing more to submit.</p>'
     body = {"lca": _lca, "pw": _pw, "photographer": _photographer}.get(status.get("game"), _generic)(status, participant, typed)
-    if body.startswith("<p"):
-        return body
+    if isinstance(body, _Nothing):
+        return f'<p class="closed">{text(body.why)}</p>'
     return f'<form method="post" class="submit" id="submit-form">{body}<button type="submit">Submit</button></form>'
+
+
+class _Nothing:
+    """Nothing to submit now, and why."""
+
+    def __init__(self, why: str):
+        self.why = why
 
 
 def _generic(status: dict, participant: str, typed: str) -> str:
@@ -60,7 +67,7 @@ def _generic(status: dict, participant: str, typed: str) -> str:
 def _lca(status: dict, participant: str, typed: str) -> str:
     count, what = LCA_ROUNDS.get(status.get("round"), (0, ""))
     if not count:
-        return '<p class="closed">Nothing to submit now.</p>'
+        return _Nothing("Nothing to submit now.")
     rows = []
     for y, line in enumerate(status.get("studio") or []):
         cells = []
@@ -101,7 +108,7 @@ def _pw(status: dict, participant: str, typed: str) -> str:
 
 def _photographer(status: dict, participant: str, typed: str) -> str:
     if status.get("to_play") != participant:
-        return f'<p class="closed">Waiting for {text(status.get("to_play") or "—")} to play.</p>'
+        return _Nothing(f"Waiting for {status.get('to_play') or '—'} to play.")
     hand = len(status.get("hand") or [])
     positions = list(range(1, hand + 4))
     wind = (

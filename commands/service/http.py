@@ -219,6 +219,10 @@ class Service:
 
     async def public_page(self, request: Request) -> Response:
         match_id = request.path_params["match"]
+        at = self._at(request)
+        if at is not None:
+            page = self._reading(self.reads.page, match_id, None, at, match_id=match_id)
+            return html_answer(pages.public_page(match_id, page, at=at))
 
         def make() -> bytes:
             return pages.public_page(match_id, self.reads.page(match_id)).encode("utf-8")
@@ -232,6 +236,10 @@ class Service:
         match_id, me = capability.match_id, capability.participant
         if request.method == "POST":
             return await self._form_submitted(request, token, capability)
+        at = self._at(request)
+        if at is not None:
+            page = self._reading(self.reads.page, match_id, me, at, match_id=match_id)
+            return html_answer(pages.participant_page(token, match_id, page, "", at=at))
         notice = ""
         recorded = request.query_params.get("recorded", "")
         page = self._reading(self.reads.page, match_id, me, match_id=match_id)

@@ -87,26 +87,33 @@ def document(title: str, body: str, *, events: str | None = None) -> str:
     )
 
 
-def public_page(match_id: str, page: PageModels) -> str:
+def _as_of(at: int | None, now: str) -> str:
+    if at is None:
+        return now
+    return f"As the match stood after event {at} (this page does not follow the match)."
+
+
+def public_page(match_id: str, page: PageModels, at: int | None = None) -> str:
     game = page.models["game"]
     body = (
         f"<header><h1>{text(match_id)} <small>({text(game)})</small></h1>"
-        '<p class="view">Public page: what has been announced. It updates by itself.</p></header>'
+        f'<p class="view">Public page: what has been announced. {_as_of(at, "It updates by itself.")}</p></header>'
         f'<main><section id="live">{live_html(page)}</section></main>'
     )
-    return document(f"{match_id} ({game})", body, events=f"{match_id}/events")
+    return document(f"{match_id} ({game})", body, events=f"{match_id}/events" if at is None else None)
 
 
-def participant_page(token: str, match_id: str, page: PageModels, form: str, notice: str = "") -> str:
+def participant_page(token: str, match_id: str, page: PageModels, form: str, notice: str = "", at: int | None = None) -> str:
     game, me = page.models["game"], page.view.participant
     body = (
         f"<header><h1>{text(match_id)} <small>({text(game)})</small></h1>"
-        f'<p class="view">{text(me)}\'s own page: only what you may know. Keep this link private.</p></header>'
+        f'<p class="view">{text(me)}\'s own page: only what you may know. Keep this link private. '
+        f'{_as_of(at, "It updates by itself.")}</p></header>'
         f"<main>{notice}"
         f'<section id="form-area">{form}</section>'
         f'<section id="live">{live_html(page)}</section></main>'
     )
-    return document(f"{match_id}: {me}", body, events=f"{token}/events")
+    return document(f"{match_id}: {me}", body, events=f"{token}/events" if at is None else None)
 
 
 def receipt_notice(match_id: str, receipt: str) -> str:

@@ -22,7 +22,7 @@ from typing import Callable
 import msgspec
 from matchledger.engine.state import PUBLIC, View, as_participant
 from matchledger.ledger.capabilities import AUDITOR, Capability
-from matchledger.ledger.events import SubmissionRecorded
+from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.projections.application import Application
 from matchledger.projections.presentation.picture import read_models
 
@@ -34,6 +34,7 @@ FRESH_FOR_SECONDS = 300.0
 KEPT_ANSWERS = 4096
 
 _json = msgspec.json.Encoder()
+_OWN_SUBMISSIONS = {kind.__name__ for kind in (SubmissionRecorded, SubmissionCorrected, SubmissionVoided)}
 
 
 def to_json(data) -> bytes:
@@ -139,27 +140,29 @@ class Reads:
 
     # ------------------------------------------------------------------ pages
 
-    def page(self, match_id: str, participant: str | None = None) -> PageModels:
+    def page(self, match_id: str, participant: str | None = None, at: int | None = None) -> PageModels:
         """The read models of the public's view or ``participant``'s, as the page and its
-        live updates show them."""
-        key = ("page", match_id, participant)
-        return self._answer(key, match_id, lambda: self._page(match_id, participant))
+        live updates show them (as the match stood after event ``at``)."""
+        if at is not None:
+            return self._page(match_id, participant, at)
+        return self._answer(("page", match_id, participant), match_id, lambda: self._page(match_id, participant, None))
 
-    def _page(self, match_id: str, participant: str | None) -> PageModels:
-        state = self.app.state(match_id)
+    def _page(self, match_id: str, participant: str | None, at: int | None) -> PageModels:
+        state = self.app.state(match_id, at)
         view = PUBLIC if participant is None else as_participant(participant)
         models = read_models(self.app.game_of(state), state, view)
-        receipts = [] if participant is None else self._receipts(match_id, participant)
+        receipts = [] if participant is None else self._receipts(match_id, participant, at)
         return PageModels(view, models, receipts)
 
-    def _receipts(self, match_id: str, participant: str) -> list[Receipt]:
-        """The participant's own submissions, each with its receipt, as their log shows them."""
-        _view, entries = self.app.log(match_id, participant=participant)
-        receipts = []
-        for row, shown in entries:
-            if row.kind in (SubmissionRecorded.__name__, "SubmissionCorrected"):
-                receipts.append(Receipt(row.seq, row.hash, row.kind, list(shown.get("tokens", [])), shown.get("round")))
-        return receipts
+    def _receipts(self, match_id: str, participant: str, at: int | None) -> list[Receipt]:
+        """The participant's own submissions and what became of them, each with the seq
+        and hash of its event, as their log shows them."""
+        _view, entries = self.app.log(match_id, at, participant=participant)
+        return [
+            Receipt(row.seq, row.hash, row.kind, list(shown.get("tokens", [])), shown.get("round"))
+            for row, shown in entries
+            if row.kind in _OWN_SUBMISSIONS
+        ]
 
     def rendered(self, key: tuple, match_id: str, make: Callable[[], bytes]) -> bytes:
         """Bytes made from the match as it stands, kept until its head moves."""

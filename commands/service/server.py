@@ -31,6 +31,12 @@ def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Cal
             if self.started:
                 announce()
 
+        def handle_exit(self, sig, frame):
+            super().handle_exit(sig, frame)
+            # uvicorn would raise the signal again once shut down, to die of it; a stop
+            # asked for is a clean exit (0), as systemd and scripts expect.
+            self._captured_signals.clear()
+
         async def shutdown(self, sockets=None):
             on_shutdown()  # the live streams end, so their connections can close
             await super().shutdown(sockets)
