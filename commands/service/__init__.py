@@ -22,7 +22,7 @@ from .live import Live
 from .reads import Reads
 from .writes import Writer
 
-_MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+_MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
 
 
 def assets() -> dict[str, tuple[bytes, str]]:

@@ -81,6 +81,7 @@ def document(title: str, body: str, *, events: str | None = None) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="referrer" content="no-referrer"><title>{text(title)}</title>'
+        f'<link rel="icon" href="{ASSETS}/icon.svg" type="image/svg+xml">'
         f'<link rel="stylesheet" href="{ASSETS}/service.css"></head>'
         f"<body{stream}>{body}"
         f'<script src="{ASSETS}/live.js"></script></body></html>\n'

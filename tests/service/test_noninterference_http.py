@@ -163,6 +163,7 @@ def test_lca_ownership_exchanged_between_two_other_players_is_invisible_through_
     assert all(f["head"] >= 25 and f["host_differs"] >= 20 for f in found.values()), found
 
 
+@pytest.mark.guarantee("service.noninterference")
 def test_the_http_comparison_fails_for_a_viewer_who_is_told_the_secret():
     """The harness can fail: bob, whose guest is the one exchanged, reaches a page that
     differs (compared past the command that tells him, which the harness would stop at)."""
