@@ -62,20 +62,21 @@ class Service:
     # ------------------------------------------------------------------ the app
 
     def app(self) -> Starlette:
+        # Starlette tries routes in turn: the ones asked for most come first.
         routes = [
-            Route("/", self.index),
-            Route("/m/{match}", self.public_page),
-            Route("/m/{match}/events", self.public_events),
+            Route("/api/v1/matches/{match}/me", self.api_me),
             Route("/p/{token}", self.participant_page, methods=["GET", "POST"]),
+            Route("/api/v1/matches/{match}/public", self.api_public),
+            Route("/api/v1/matches/{match}/submissions", self.api_submit, methods=["POST"]),
+            Route("/api/v1/matches/{match}/head", self.api_head),
+            Route("/m/{match}", self.public_page),
             Route("/p/{token}/events", self.participant_events),
+            Route("/m/{match}/events", self.public_events),
+            Route("/assets/{name}", self.asset),
+            Route("/", self.index),
             Route("/a/{token}", self.auditor_page),
             Route("/a/{token}/export", self.auditor_export),
-            Route("/assets/{name}", self.asset),
             Route("/api/v1/openapi.json", self.openapi),
-            Route("/api/v1/matches/{match}/public", self.api_public),
-            Route("/api/v1/matches/{match}/head", self.api_head),
-            Route("/api/v1/matches/{match}/me", self.api_me),
-            Route("/api/v1/matches/{match}/submissions", self.api_submit, methods=["POST"]),
             Route("/api/v1/matches/{match}/export", self.api_export),
         ]
         handlers = {Refused: self.refusal, HTTPException: self.http_error, Exception: self.internal_error}
@@ -147,6 +148,8 @@ class Service:
 
     @staticmethod
     def _at(request: Request) -> int | None:
+        if not request.scope.get("query_string"):
+            return None
         text = request.query_params.get("at")
         if text is None:
             return None
@@ -240,14 +243,20 @@ class Service:
         if at is not None:
             page = self._reading(self.reads.page, match_id, me, at, match_id=match_id)
             return html_answer(pages.participant_page(token, match_id, page, "", at=at))
-        notice = ""
         recorded = request.query_params.get("recorded", "")
-        page = self._reading(self.reads.page, match_id, me, match_id=match_id)
         if recorded.isdigit():
+            page = self._reading(self.reads.page, match_id, me, match_id=match_id)
             receipt = next((r for r in page.receipts if r.seq == int(recorded)), None)
-            if receipt is not None:
-                notice = pages.receipt_notice(match_id, receipt.text)
-        return html_answer(pages.participant_page(token, match_id, page, self._form(capability, page), notice))
+            notice = pages.receipt_notice(match_id, receipt.text) if receipt is not None else ""
+            return html_answer(pages.participant_page(token, match_id, page, self._form(capability, page), notice))
+
+        def make() -> bytes:  # the page names its token: kept per link, never shared
+            page = self.reads.page(match_id, me)
+            return pages.participant_page(token, match_id, page, self._form(capability, page)).encode("utf-8")
+
+        body = self._reading(self.reads.rendered, ("participant-page", capability.token_hash), match_id, make,
+                             match_id=match_id)
+        return Response(body, media_type="text/html; charset=utf-8")
 
     def _form(self, capability: Capability, page, typed: str = "") -> str:
         if not capability.can_submit:
