@@ -4,6 +4,7 @@ Run from the repository root::
 
     python -m bench            # full: 1, 100, 1,000 and 10,000 matches, 3 runs each
     python -m bench --quick    # small sizes, one run (a few seconds)
+    python -m bench.service    # only the service under load (also part of the two above)
 
 Every number is a median over the runs of one invocation; ratios compare two numbers
 measured in the same invocation on the same files.  Nothing is asserted: the script
@@ -30,7 +31,8 @@ from .processes import bench_growth, bench_startup
 from .reads import floor_scan, replay_all, verify_all
 
 
-def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print) -> list[Row]:
+def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print,
+        skip_service: bool = False) -> list[Row]:
     from matchledger.commands.cli import GC_THRESHOLDS
 
     # In-process measurements run under the garbage-collector settings of a command
@@ -81,6 +83,10 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
             log("start-up and latency ...", file=sys.stderr)
             rows += bench_startup(tmp, runs)
             rows += bench_growth(tmp, runs, 60 if quick else 500)
+        if not skip_processes and not skip_service:
+            from . import service  # `serve` processes under load (issue 16)
+
+            rows += service.run(quick, log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return rows
@@ -92,6 +98,7 @@ def main(argv=None) -> None:
     parser.add_argument("--runs", type=int, help="runs per measurement (median); default 3, 1 with --quick")
     parser.add_argument("--sizes", help="comma-separated match counts, e.g. 1,100,1000")
     parser.add_argument("--no-processes", action="store_true", help="skip the start-up and process timings")
+    parser.add_argument("--no-service", action="store_true", help="skip the service under load (bench/service.py)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
     parser.add_argument("--clock", choices=sorted(CLOCK), default="cpu",
                         help="in-process clock: cpu (default, robust on a shared machine) or wall")
@@ -99,7 +106,7 @@ def main(argv=None) -> None:
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
     use_clock(args.clock)
     started = time.perf_counter()
-    rows = run(args.quick, args.runs, sizes, args.no_processes)
+    rows = run(args.quick, args.runs, sizes, args.no_processes, skip_service=args.no_service)
     print(f"matchledger benchmark ({'quick' if args.quick else 'full'}), medians, {args.clock} clock in-process, "
           f"wall clock for processes; machine: {machine()}")
     print(table(rows))
