@@ -22,7 +22,10 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed
 @pytest.fixture
 def browser():
     with playwright.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        except playwright.Error as exc:  # a browser too old for the driver, libraries missing
+            pytest.skip(f"{CHROMIUM} could not be started by Playwright: {str(exc).splitlines()[0]}")
         try:
             yield launched
         finally:
