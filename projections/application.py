@@ -36,6 +36,7 @@ from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .reading import Cursor, Reader
 from .rescore import rescore
+from .supersession import Fate, fates
 from .verification import MatchReport, VerifiedExport, verify_stored
 from .views import event_view, resolve_view
 
@@ -140,6 +141,12 @@ class Application:
         self.check_at(match_id, at)
         view = self.view(self.state(match_id), public=public, participant=participant)
         return view, [(row, shown) for row, _state, shown in self._steps(match_id, view, at)]
+
+    def log_marks(self, match_id: str, view: View, at: int | None = None) -> dict[int, Fate]:
+        """What became of each submission ``view`` may see in the log up to ``at``
+        (seq -> superseded, voided or corrected, and by which seq), from the match as
+        the fold leaves it then."""
+        return fates(self.state(match_id, at), view)
 
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
         """``participant``'s score line by line (the host's view)."""
