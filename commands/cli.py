@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "reveals": ("read", "reveals_cmd", "What was announced at each round's close (and, with --as, that participant's private notices)."),
     "knowledge": ("read", "knowledge_cmd", "Everything PARTICIPANT may know: the public record, their own moves, their private notices."),
     "log": ("read", "log_cmd", "The match's events in order, with who recorded them and when."),
+    "messages": ("messages", "messages_cmd", "Print the public post and each participant's message for a closed round or turn."),
     "head": ("read", "head_cmd", "The match's head (last seq and hash) to publish, so truncation can be caught later."),
     "verify": ("audit", "verify_cmd", "Check the hash chain, then replay and re-derive every announcement."),
     "audit": ("audit", "audit_cmd", "An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement."),

@@ -106,7 +106,11 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     The host sees every event whole.  With --public only the events everyone may know
     of (the match's creation and rules, each close, turn and outcome), with --as a
     participant also their own submissions and contract and what became of them; each
-    shown with only what that view may see of it.
+    shown with only what that view may see of it.  A submission that no longer counts
+    is marked with what became of it: `superseded by 7` (a later submission for the
+    same round), `voided by 9`, `corrected by 9` (in --json: "superseded_by": 7,
+    "voided_by": 9, "corrected_by": 9); a participant sees these marks on their own
+    submissions only, and the public none.
 
     \b
     Examples:
@@ -114,25 +118,15 @@ def log_cmd(match_id, public, as_participant, at, as_json):
       matchledger log m1 --json --at 20
       matchledger log m1 --as ann
     """
-    view, entries = app().log(match_id, at, public=public, participant=as_participant)
+    application = app()
+    view, entries = application.log(match_id, at, public=public, participant=as_participant)
+    fates = application.log_marks(match_id, view, at)
     if as_json:
-        emit_json(
-            [
-                {
-                    "seq": r.seq,
-                    "kind": r.kind,
-                    "recorded_at": r.recorded_at,
-                    "actor": r.actor,
-                    "event": shown,
-                    "prev_hash": r.prev_hash,
-                    "hash": r.hash,
-                }
-                for r, shown in entries
-            ]
-        )
+        emit_json([_log_entry(r, shown, fates.get(r.seq)) for r, shown in entries])
         return
     listing = [
-        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": event_summary(shown)}
+        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind,
+         "details": _marked(event_summary(shown), fates.get(r.seq))}
         for r, shown in entries
     ]
     last = entries[-1][0] if entries else None
@@ -141,6 +135,25 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     say(f"log of {match_id}{label}: {len(entries)} events{shown_head}")
     if entries:
         click.echo("\n".join(table(listing)))
+
+
+def _log_entry(row, shown: dict, fate) -> dict:
+    entry = {
+        "seq": row.seq,
+        "kind": row.kind,
+        "recorded_at": row.recorded_at,
+        "actor": row.actor,
+        "event": shown,
+        "prev_hash": row.prev_hash,
+        "hash": row.hash,
+    }
+    if fate is not None:
+        entry[fate.key] = fate.by
+    return entry
+
+
+def _marked(summary: str, fate) -> str:
+    return summary if fate is None else f"{summary} [{fate.describe()}]"
 
 
 @click.command("head")

@@ -19,10 +19,18 @@ from typing import Any, Callable, Iterator
 
 import msgspec
 from matchledger.engine.commands import CreateMatch
-from matchledger.engine.state import HOST, MatchState, View
+from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import IllegalMove, MalformedInput
-from matchledger.ledger.events import Event, StateCheckpointed, new_salt, salted
+from matchledger.ledger.events import (
+    Event,
+    OutcomeAnnounced,
+    RoundClosed,
+    StateCheckpointed,
+    TurnResolved,
+    new_salt,
+    salted,
+)
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.validation import check_actor, check_match_id
@@ -36,6 +44,7 @@ from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .reading import Cursor, Reader
 from .rescore import rescore
+from .supersession import Fate, fates
 from .verification import MatchReport, VerifiedExport, verify_stored
 from .views import event_view, resolve_view
 
@@ -63,6 +72,21 @@ class Rescored(msgspec.Struct, frozen=True):
     overrides: dict[str, Any]
     recorded: dict
     rescored: dict
+
+
+class Announced(msgspec.Struct, frozen=True):
+    """What a round's close (or a turn) told everyone: the read models `messages` is
+    built from, as they stood once the close was recorded (event ``seq``).  ``public``:
+    `reveals --public` (None when not asked for); ``knowledge``: `knowledge --as P` of
+    each participant asked for, in the canonical order (players, then guests, each
+    sorted by name)."""
+
+    match: str
+    game: str
+    round: int
+    seq: int
+    public: dict | None
+    knowledge: dict[str, dict]
 
 
 class Application:
@@ -141,6 +165,12 @@ class Application:
         view = self.view(self.state(match_id), public=public, participant=participant)
         return view, [(row, shown) for row, _state, shown in self._steps(match_id, view, at)]
 
+    def log_marks(self, match_id: str, view: View, at: int | None = None) -> dict[int, Fate]:
+        """What became of each submission ``view`` may see in the log up to ``at``
+        (seq -> superseded, voided or corrected, and by which seq), from the match as
+        the fold leaves it then."""
+        return fates(self.state(match_id, at), view)
+
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
         """``participant``'s score line by line (the host's view)."""
         state = self.state(match_id, at)
@@ -169,6 +199,65 @@ class Application:
             state = replayer.feed(seq, event)
             if shown is not None:
                 yield row, state, shown
+
+    # ------------------------------------------------------------------ what to send
+
+    def announced(
+        self,
+        match_id: str,
+        round_no: int | None = None,
+        at: int | None = None,
+        *,
+        public: bool = False,
+        participant: str | None = None,
+    ) -> Announced:
+        """The public reveals and each participant's knowledge right after round (or
+        turn) ``round_no`` was closed, by default the last one closed by event ``at``:
+        the host's view gives the public's and everyone's, ``public`` the public's only,
+        ``participant`` theirs only."""
+        state = self.state(match_id, at)
+        view = resolve_view(state, public=public, participant=participant)
+        closed = sorted(set(state.announcements) | {turn.turn for turn in state.turns})
+        word = self.game_of(state).ROUND_WORD
+        if not closed:
+            raise IllegalMove(f"no {word} of {match_id!r} is closed yet: there is nothing to send")
+        round_no = closed[-1] if round_no is None else round_no
+        if round_no not in closed:
+            raise MalformedInput(
+                f"--round {round_no}: {word} {round_no} of {match_id!r} is not closed ({word}s closed: {_spans(closed)})"
+            )
+        seq = self._closed_at(match_id, round_no, at)
+        state = self.state(match_id, seq)
+        game = self.game_of(state)
+        if view.is_host:
+            guests = sorted(p for p in state.participants if p not in state.players)
+            names = sorted(state.players) + guests
+        else:
+            names = [] if view.is_public else [view.participant]
+        return Announced(
+            match=match_id,
+            game=state.game,
+            round=round_no,
+            seq=seq,
+            public=None if view.participant is not None else game.reveals(state, PUBLIC),
+            knowledge={name: game.knowledge(state, name) for name in names},
+        )
+
+    def _closed_at(self, match_id: str, round_no: int, at: int | None) -> int:
+        """The seq of the last event recorded with the close of round (or turn)
+        ``round_no`` still standing at ``at``: the close itself, then the outcome and
+        checkpoint the same command records after it."""
+        events = self.reader.checked(match_id, at)[1]
+        closes = [
+            index
+            for index, (_seq, event) in enumerate(events)
+            if (isinstance(event, RoundClosed) and event.round == round_no)
+            or (isinstance(event, TurnResolved) and event.turn == round_no)
+        ]
+        index = closes[-1]
+        while index + 1 < len(events) and isinstance(events[index + 1][1], (OutcomeAnnounced, StateCheckpointed)):
+            index += 1
+        return events[index][0]
 
     def rescore(self, match_id: str, options: dict[str, str]) -> Rescored:
         """The host's outcome as recorded and under other option values (nothing written),
@@ -360,4 +449,15 @@ class Application:
         if body is not None and snapshots.digest(body) == event.digest:
             self.store.save_snapshot(export.match_id, event.seq, export.rows[event.seq - 1].hash, revision, body)
 
-__all__ = ["Application", "Audit", "Comparison", "Finding", "MatchReport", "READ_MODELS", "Reading", "Rescored", "utc_now"]
+def _spans(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``1-3, 5``."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][-1] + 1:
+            spans[-1].append(number)
+        else:
+            spans.append([number])
+    return ", ".join(f"{span[0]}-{span[-1]}" if len(span) > 1 else str(span[0]) for span in spans)
+
+
+__all__ = ["Announced", "Application", "Audit", "Comparison", "Finding", "MatchReport", "READ_MODELS", "Reading", "Rescored", "utc_now"]

@@ -213,6 +213,8 @@ READING = [
     ["rescore", DISPUTED, "--option", "filming_lights_divisor=1"],
     ["checkpoint", HAND],
     ["export", FORGED],
+    ["messages", FORGED, "--as", "bob\nforged"],
+    ["messages", LCA, "--json"],
 ]
 
 
@@ -235,6 +237,7 @@ PICTURES = [
     ["render", HAND, "--public", "-o", "b.png"],
     ["report", PW, "--as", "zed", "-o", "r.html"],
     ["report", FORGED, "-o", "r.html"],
+    ["messages", FORGED, "-o", "sent"],
 ]
 
 

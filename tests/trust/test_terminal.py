@@ -43,6 +43,7 @@ TEXT_COMMANDS = [
     ("reveals", MATCH),
     ("reveals", MATCH, "--as", PLAYERS[1]),
     ("knowledge", MATCH, "--as", PLAYERS[0]),
+    ("messages", MATCH),
     ("log", MATCH),
     ("audit", MATCH),
     ("explain", MATCH, PLAYERS[0]),
