@@ -10,14 +10,16 @@ _SUMMARIES = {
     "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
     "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {' '.join(b['tokens'])}",
     "ContractRecorded": lambda b: f"{b['participant']}: {' '.join(b['contracts'])}",
-    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)",
+    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)"
+    + (f", forced without {', '.join(b.get('missing', []))} — {b['reason']}" if "reason" in b else ""),
     "TurnResolved": lambda b: f"turn {b['turn']} by {b['participant']}",
     "OutcomeAnnounced": lambda b: f"final outcome ({b.get('source', 'computed')})",
     "RuleAmended": lambda b: f"{b['option']}={b['value']!r} from round {b['from_round']} — {b['reason']}",
-    "SubmissionVoided": lambda b: f"voids seq {b['target_seq']} — {b['reason']}",
+    "SubmissionVoided": lambda b: f"voids seq {b['target_seq']}" + (f" — {b['reason']}" if "reason" in b else ""),
     "SubmissionCorrected": lambda b: f"corrects seq {b['target_seq']} to {' '.join(b['tokens'])} — {b['reason']}",
     "RoundReopened": lambda b: f"round {b['round']} reopened" + (f" — {b['reason']}" if "reason" in b else ""),
     "NoteAdded": lambda b: b["text"],
+    "MatchAbandoned": lambda b: "match abandoned" + (f" — {b['reason']}" if "reason" in b else ""),
 }
 
 
