@@ -36,7 +36,7 @@ def list_cmd(as_json):
         click.echo("\n".join(table([_row(summary) for summary in summaries])))
     broken = [summary for summary in summaries if summary.problem is not None]
     for summary in broken if not as_json else []:
-        say(f"FINDING {summary.match}: {summary.problem}", err=True)
+        say(f"FINDING {summary.problem}", err=True)
     if broken:
         names = ", ".join(summary.match for summary in broken)
         raise VerificationFailed(f"{len(broken)} of {len(summaries)} matches do not verify: {names}")

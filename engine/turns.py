@@ -143,7 +143,7 @@ class TurnsGame(Game):
         if not cmd.reason.strip():
             raise MalformedInput("taking back a turn needs a --reason (kept in the log)")
         if cmd.reopen:
-            raise MalformedInput(f"{self.name} has no rounds to reopen; `void` alone takes back the last turn")
+            raise MalformedInput(f"{self.name} has no rounds to reopen: drop --reopen; `void` alone takes back the last turn")
         target = self.submission_to_undo(state, cmd.seq, "voided")
         last = self.last_turn_submission(state)
         if target.seq in state.voided:
