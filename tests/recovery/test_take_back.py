@@ -4,6 +4,7 @@ on random matches from the sampler, the last turn of the game included."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -17,9 +18,9 @@ from matchledger.projections.rederive import rederive
 from matchledger.projections.views import all_read_models
 
 from matchledger import engine
-from tests.helpers import invoke, read_json
+from tests.helpers import REPO, invoke, read_json
 
-from .support import PHOTOGRAPHER_TURNS, new_photographer, play_turns
+from .support import PHOTOGRAPHER_TURNS, every_view, new_photographer, play_turns
 
 GAME = engine.get("photographer")
 
@@ -105,3 +106,24 @@ def test_a_finished_photographer_match_says_how_to_take_back_its_last_turn(tmp_p
     last = GAME.last_turn_submission(match.state)
     with pytest.raises(IllegalMove, match=f"is finished; nothing more can be recorded \\(`void m1 {last.seq} --reason TEXT`"):
         GAME.decide(match.state, Submit("ann", ["take", "1", "left", "1"]))
+
+
+@pytest.mark.guarantee("safety.take-back-views")
+def test_the_last_turn_of_a_finished_match_is_taken_back_through_its_checkpoint(tmp_path, monkeypatch):
+    """A finished match is checkpointed, and reads start from that snapshot: the
+    take-back folds from it to the very state of the match one turn short."""
+    monkeypatch.chdir(REPO)
+    lines = [line for line in (REPO / "fixtures" / "photographer" / "g2-seed7.txt").read_text(encoding="utf-8").splitlines()
+             if line.startswith(("new ", "submit "))]
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    clean, db = tmp_path / "clean.db", tmp_path / "m.db"
+    invoke(clean, "script", short)
+    invoke(db, "script", REPO / "fixtures" / "photographer" / "g2-seed7.txt")
+    assert read_json(db, "log", "g2")[-1]["kind"] == "StateCheckpointed"
+    last = [e for e in read_json(db, "log", "g2") if e["kind"] == "SubmissionRecorded"][-1]["seq"]
+    invoke(db, "void", "g2", last, "--reason", "the last wind was 1:3")
+    assert json.loads(invoke(db, "verify", "g2", "--json").stdout)["ok"]
+    assert every_view(db, "g2", ["ann", "bob"]) == every_view(clean, "g2", ["ann", "bob"])
+    invoke(db, "submit", "g2", *lines[-1].split()[2:])
+    assert read_json(db, "outcome", "g2")["finished"] is True
