@@ -57,7 +57,8 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
     else:
         for report in reports:
             if report.ok:
-                say(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived)")
+                abandoned = "" if report.abandoned is None else f"; abandoned at seq {report.abandoned}"
+                say(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived){abandoned}")
         for finding in findings:
             say(f"FINDING {finding.describe()}")
     if findings:

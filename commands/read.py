@@ -14,7 +14,7 @@ from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
 
 from .options import load_json_object, read_options, view_options
-from .output import describe_rows, emit_json, say
+from .output import emit_json, report_written, say
 from .session import app
 
 
@@ -89,11 +89,11 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
     if announced is None:
         _show("outcome", match_id, at, as_json, public, as_participant)
         return
-    if at is not None or public or as_participant is not None or as_json:
-        raise MalformedInput("--announced records results; it takes no --at, --public, --as or --json")
+    if at is not None or public or as_participant is not None:
+        raise MalformedInput("--announced records results; it takes no --at, --public or --as")
     payload = load_json_object(announced, "announced outcome")
     rows = app(write=True).execute(match_id, RecordOutcome(payload))
-    click.echo(f"recorded the announced outcome; {describe_rows(rows)}")
+    report_written(match_id, rows, as_json, "recorded the announced outcome; ")
 
 
 @click.command("log")

@@ -21,7 +21,7 @@ import msgspec
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.codec import decode_json
-from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, VerificationFailed
 from matchledger.ledger.events import (
     Event,
     OutcomeAnnounced,
@@ -66,6 +66,41 @@ class Reading(msgspec.Struct, frozen=True):
 class Audit(msgspec.Struct, frozen=True):
     report: dict  # JSON-ready
     findings: list[Finding]
+
+
+class MatchSummary(msgspec.Struct, frozen=True):
+    """One line of `list`: where a match stands, or why it cannot be read."""
+
+    match: str
+    game: str | None = None
+    players: list[str] = []
+    round_word: str = "round"  # what ``round`` counts: a round, or a photographer turn
+    round: int | None = None  # the round or turn now open; None once play is over
+    finished: bool = False
+    abandoned: int | None = None  # the seq of the event that abandoned it
+    head: tuple[int, str] | None = None  # (seq, hash), once the chain is checked
+    problem: str | None = None  # why the match cannot be read (its chain does not verify)
+
+    def to_json(self) -> dict:
+        return {
+            "match": self.match,
+            "game": self.game,
+            "players": list(self.players),
+            self.round_word: self.round,
+            "finished": self.finished,
+            "abandoned": self.abandoned is not None,
+            "head": None if self.head is None else f"{self.head[0]}:{self.head[1]}",
+            **({"abandoned_at": self.abandoned} if self.abandoned is not None else {}),
+            **({"problem": self.problem} if self.problem is not None else {}),
+        }
+
+
+class Checkpointed(msgspec.Struct, frozen=True):
+    """A checkpoint: the seq its snapshot's state follows, and the event recorded for it
+    (none when the log already vouched for that snapshot)."""
+
+    seq: int
+    rows: list[StoredEvent]
 
 
 class Rescored(msgspec.Struct, frozen=True):
@@ -119,6 +154,34 @@ class Application:
 
     def match_ids(self) -> list[str]:
         return self.store.match_ids()
+
+    def list_matches(self) -> list[MatchSummary]:
+        """Every match, in match order, as its checked log gives it; a match whose log
+        does not verify is listed with the problem instead (it is not read further)."""
+        summaries = []
+        for match_id in self.store.match_ids():
+            try:
+                cursor = self.reader.cursor(match_id)
+            except (VerificationFailed, CorruptLog) as exc:
+                summaries.append(MatchSummary(match_id, problem=str(exc)))
+                continue
+            state = cursor.state
+            game = self.game_of(state)
+            over = state.finished or game.play_is_over(state)
+            summaries.append(
+                MatchSummary(
+                    match_id,
+                    state.game,
+                    list(state.players),
+                    game.ROUND_WORD,
+                    None if over else state.round,
+                    state.finished,
+                    None if state.abandoned is None else state.abandoned[0],
+                    (cursor.seq, cursor.hash),
+                )
+            )
+            self.reader.forget(match_id)  # a sweep over every match keeps none of their states
+        return summaries
 
     def head(self, match_id: str) -> tuple[int, str]:
         """(seq, hash) of the match's last event, to publish (the chain checked: a head
@@ -174,7 +237,7 @@ class Application:
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
         """``participant``'s score line by line (the host's view)."""
         state = self.state(match_id, at)
-        resolve_view(state, participant=participant)
+        state.require_participant(participant)
         return Reading(state, HOST, self.game_of(state).explain(state, participant))
 
     def view(self, state: MatchState, *, public: bool = False, participant: str | None = None) -> View:
@@ -305,14 +368,20 @@ class Application:
             raise
         return rows
 
-    def checkpoint(self, match_id: str) -> int:
+    def supersedes(self, match_id: str, rows: list[StoredEvent]) -> dict[int, int]:
+        """For each of ``rows`` (just recorded) that is a resubmission or a later contract
+        record: the seq of the record it superseded."""
+        replaced = self.reader.cursor(match_id).state.supersedes
+        return {row.seq: replaced[row.seq] for row in rows if row.seq in replaced}
+
+    def checkpoint(self, match_id: str) -> Checkpointed:
         """Record a checkpoint of the match as it stands, replayed from its first event
         (so that it replaces a snapshot that is stale or wrong): the snapshot, and the
         ``StateCheckpointed`` event that vouches for it; nothing new when the last event
-        already vouches for the stored snapshot.  The seq the snapshot's state follows."""
+        already vouches for the stored snapshot."""
         done = self.reader.vouched_snapshot_seq(match_id)
         if done is not None:
-            return done
+            return Checkpointed(done, [])
         cursor = self.reader.replayed(match_id)
         state = cursor.state
         if not snapshots.can_snapshot(state):
@@ -327,11 +396,11 @@ class Application:
         seq = cursor.seq
         try:
             with self.store.transaction():
-                self._checkpoint(cursor)
+                rows = self._checkpoint(cursor)
         except BaseException:
             self.reader.forget(match_id)
             raise
-        return seq
+        return Checkpointed(seq, rows)
 
     @contextlib.contextmanager
     def atomic(self) -> Iterator[None]:
@@ -344,7 +413,7 @@ class Application:
             self.forget()
             raise
 
-    def checkpoint_all(self) -> dict[str, int]:
+    def checkpoint_all(self) -> dict[str, Checkpointed]:
         """:meth:`checkpoint` of every match, all in one transaction."""
         with self.store.transaction():
             return {match_id: self.checkpoint(match_id) for match_id in self.store.match_ids()}
@@ -449,6 +518,7 @@ class Application:
         if body is not None and snapshots.digest(body) == event.digest:
             self.store.save_snapshot(export.match_id, event.seq, export.rows[event.seq - 1].hash, revision, body)
 
+
 def _spans(numbers: list[int]) -> str:
     """``[1, 2, 3, 5]`` -> ``1-3, 5``."""
     spans: list[list[int]] = []
@@ -460,4 +530,7 @@ def _spans(numbers: list[int]) -> str:
     return ", ".join(f"{span[0]}-{span[-1]}" if len(span) > 1 else str(span[0]) for span in spans)
 
 
-__all__ = ["Announced", "Application", "Audit", "Comparison", "Finding", "MatchReport", "READ_MODELS", "Reading", "Rescored", "utc_now"]
+__all__ = [
+    "Announced", "Application", "Audit", "Checkpointed", "Comparison", "Finding", "MatchReport", "MatchSummary", "READ_MODELS", "Reading",
+    "Rescored", "utc_now",
+]

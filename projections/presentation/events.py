@@ -48,7 +48,8 @@ _SUMMARIES = {
     "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
     "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {_tokens(b)}",
     "ContractRecorded": lambda b: f"{b['participant']}: {_tokens(b, 'contracts')}",
-    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)",
+    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)"
+    + (f", forced without {', '.join(b.get('missing', []))}{_why(b)}" if "reason" in b else ""),
     "TurnResolved": lambda b: f"turn {b['turn']} by {b['participant']}",
     "OutcomeAnnounced": lambda b: f"final outcome ({b.get('source', 'computed')})",
     "RuleAmended": lambda b: f"{b['option']}={notation(b['value'])} from round {b['from_round']}{_why(b)}",
@@ -56,6 +57,7 @@ _SUMMARIES = {
     "SubmissionCorrected": lambda b: f"corrects seq {b['target_seq']} to {_tokens(b)}{_why(b)}",
     "RoundReopened": lambda b: f"round {b['round']} reopened{_why(b)}",
     "NoteAdded": lambda b: b["text"],
+    "MatchAbandoned": lambda b: f"match abandoned{_why(b)}",
     "StateCheckpointed": lambda b: f"state after seq {b['seq']} stored as a snapshot",
 }
 

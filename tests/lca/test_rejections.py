@@ -9,7 +9,7 @@ from matchledger.engine.lca import GAME
 from matchledger.engine.lca.studio import cell_name, column_name, parse_cell
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
-from .util import new_match, open_floor, play, studio_text
+from .util import close, new_match, open_floor, play, studio_text
 
 STUDIO = studio_text(".....#", *["......"] * 5)  # 6 wide, 6 tall (three cameras fit apart, L4), wall F1
 
@@ -94,7 +94,7 @@ def test_contract_normalized_and_replaced_then_closed_after_round_1():
     m.do(RecordContract("ann", ["lights"]))
     assert m.state.contracts["ann"] == ["lights"]
     rejected(m, RecordContract("zed", ["lights"]), IllegalMove, "'zed'")
-    m.do(CloseRound())
+    close(m)
     rejected(m, RecordContract("bob", ["lights"]), IllegalMove, "round 1")
 
 
@@ -120,7 +120,7 @@ def test_round1_tokens_normalized_upper_case_and_resubmission_supersedes():
     m.do(Submit("ann", "a1 b1 c1 d1 e1".split()))
     m.do(Submit("ann", "a2 b2 c2 d2 e2".split()))
     assert m.state.current_submission(1, "ann").tokens == ["A2", "B2", "C2", "D2", "E2"]
-    m.do(CloseRound())
+    close(m)
     assert m.state.announcements[1].private["ann"]["lights"] == ["A2", "B2", "C2"]
     rejected(m, Submit("nobody", ["B2", "E2", "B3"]), IllegalMove, "'nobody'")
 
@@ -174,7 +174,7 @@ def test_round2_centre_may_be_a_wall_or_a_light():
 
 def round3():
     m = round2()
-    m.do(CloseRound())
+    close(m)
     return m
 
 
@@ -195,7 +195,7 @@ def test_round3_rejections(tokens, error, needle):
 def test_closing_after_round_3_and_amending_a_closed_round_rejected():
     m = round3()
     rejected(m, Amend("filming_lights_divisor", "1", 2, "too late"), IllegalMove, "--from-round 2")
-    m.do(CloseRound())
+    close(m)
     assert m.state.finished
     rejected(m, CloseRound(), IllegalMove, "finished")
     rejected(m, Submit("ann", ["A1", "B1", "A3"]), IllegalMove, "finished")

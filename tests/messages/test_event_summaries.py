@@ -31,6 +31,7 @@ BODIES = {
     "SubmissionVoided": {"target_seq": 5, "reason": "typo"},
     "SubmissionCorrected": {"target_seq": 3, "tokens": ["B2", "C3"], "reason": "misheard"},
     "RoundReopened": {"round": 2, "reason": "missing submission"},
+    "MatchAbandoned": {"reason": "created with the wrong players"},
     "NoteAdded": {"text": "coffee break"},
     "StateCheckpointed": {"seq": 41, "revision": "abc", "digest": "0" * 64},
 }
@@ -63,7 +64,7 @@ def test_an_amended_table_reads_as_the_host_typed_it():
 
 @pytest.mark.guarantee("terminal.summaries-notation")
 def test_a_kind_without_a_summary_of_its_own_shows_its_fields_in_the_notation():
-    later = {"type": "MatchAbandoned", "v": 1, "salt": "ab", "reason": "typo in the id", "players": ["ann", "bob"],
+    later = {"type": "MatchRenamed", "v": 1, "salt": "ab", "reason": "typo in the id", "players": ["ann", "bob"],
              "options": {"hand_scored": True}}
     assert event_summary(later) == "reason=typo in the id players=ann,bob options=hand_scored:true"
 

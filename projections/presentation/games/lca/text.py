@@ -70,8 +70,12 @@ def _boards(data: dict, host: bool) -> list[str]:
 def status_text(data: dict, view: View) -> str:
     out = [f"match {data['match']} (lca) - {'finished' if data['finished'] else 'round ' + str(data['round']) + ': ' + data['phase']}"]
     out.append("players: " + ", ".join(data["players"]))
+    if "abandoned" in data:
+        out.append(f"abandoned at seq {data['abandoned']['seq']}" + (f": {data['abandoned']['reason']}" if "reason" in data["abandoned"] else ""))
     if not data["finished"] and "submitted" in data:
         out.append("submitted this round: " + (", ".join(data["submitted"]) or "nobody yet"))
+    if data.get("waiting_for"):
+        out.append("waiting for: " + ", ".join(data["waiting_for"]))
     if "submissions" in data:
         for p, tokens in data["submissions"].items():
             out.append(f"  {p}: {' '.join(tokens)}")

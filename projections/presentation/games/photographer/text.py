@@ -99,7 +99,13 @@ def _standings(outcome: dict | None) -> list[str]:
 
 def text(model: str, data: dict, view: View) -> str | None:
     if model == "status":
-        return board_text(data)
+        lines = [board_text(data)]
+        if data.get("waiting_for"):
+            lines.append("waiting for: " + ", ".join(data["waiting_for"]))
+        if "abandoned" in data:
+            reason = f": {data['abandoned']['reason']}" if "reason" in data["abandoned"] else ""
+            lines.append(f"abandoned at seq {data['abandoned']['seq']}{reason}")
+        return "\n".join(lines)
     if model == "knowledge":
         lines = [f"Knowledge of {data['participant']}", board_text(data), "Turns"]
         lines += [_turn_line(t) for t in data["turns"]]
