@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
+from matchledger.projections.presentation.wording import plural
 
 from .files import read_text
 from .options import key_values, load_json_object
@@ -22,7 +23,7 @@ def init_cmd():
       matchledger --db tournament.db init
     """
     application = app(create=True)
-    say(f"database ready: {application.location} ({len(application.match_ids())} matches)")
+    say(f"database ready: {application.location} ({plural(len(application.match_ids()), 'match', 'matches')})")
 
 
 #: Seeds below this can be tried one by one on a laptop in hours.

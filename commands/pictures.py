@@ -11,6 +11,7 @@ from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.picture import picture_svg, pictures_of, read_models
 from matchledger.projections.presentation.png import to_png
 from matchledger.projections.presentation.report import Step, report_html
+from matchledger.projections.presentation.wording import plural
 
 from .files import write_output
 from .options import view_options
@@ -81,4 +82,4 @@ def report_cmd(match_id, public, as_participant, output):
         frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)
     write_output(output, html.encode("utf-8"))
-    say(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({plural(len(frames), 'event')} of {match_id}, view: {view.label()})", err=True)
