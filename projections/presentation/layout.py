@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 
 from matchledger.engine.state import View
 
+from .panels import fmt, pairs_text
 from .text import table
 
 WIDTH = 80
@@ -39,23 +40,9 @@ def words(key: str) -> str:
     return key.replace("_", " ")
 
 
-def value_words(value) -> str:
-    """A value inside a sentence: lists as space-separated items, maps as ``key value``
-    pairs, yes/no, ``-`` for nothing; never a Python repr."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return " ".join(value_words(item) for item in value) or "none"
-    if isinstance(value, dict):
-        return ", ".join(f"{words(str(k))} {value_words(v)}" for k, v in value.items()) or "none"
-    return str(value)
-
-
 def notice_words(notice: dict, skip: Iterable[str] = ()) -> str:
     """A flat notice as one sentence: ``lights E3 K6; lights score 140``."""
-    return "; ".join(f"{words(key)} {value_words(value)}" for key, value in notice.items() if key not in skip)
+    return pairs_text({key: value for key, value in notice.items() if key not in skip})
 
 
 def wrapped(first: str, text: str, rest: str | None = None) -> list[str]:
@@ -113,7 +100,7 @@ def outcome_lines(outcome: dict, who: Callable[[dict], str] = _participant, who_
     if awards:
         lines += ["Awards", *awards_lines(awards)]
     extra = {k: v for k, v in outcome.items() if k not in ("match", "game", "finished", "standings", "awards")}
-    lines += [f"{words(key)}: {value_words(value)}" for key, value in extra.items()]
+    lines += [f"{words(key)}: {fmt(value)}" for key, value in extra.items()]
     return lines
 
 

@@ -3,7 +3,6 @@ few pixel probes at known places (cell and card fills, away from any text)."""
 
 from __future__ import annotations
 
-import pytest
 from matchledger.projections.presentation.games.lca import picture as lca
 from matchledger.projections.presentation.games.photographer import picture as photographer
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from matchledger.engine.state import View
 
-from ...layout import outcome_lines, private_notices, reveal_lines, reveals_text, value_words
+from ...layout import outcome_lines, private_notices, reveal_lines, reveals_text
+from ...panels import fmt
 from ...text import generic_text
 
 
@@ -36,7 +37,7 @@ def _reveals(data: dict, view: View) -> str:
     rounds = [
         reveal_lines(
             f"Round {entry['round']}",
-            "action types " + value_words(entry["public"]["type_counts"]),
+            "action types " + fmt(entry["public"]["type_counts"]),
             [(who, notice_text(notice)) for who, notice in private_notices(entry.get("private"), view, keyed=True)],
             shows_private=not view.is_public,
         )
