@@ -18,6 +18,7 @@ from matchledger.engine.commands import (
     Void,
 )
 from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
+from matchledger.projections.presentation.wording import plural
 
 from .files import read_text
 from .options import key_values, load_json_object, write_options
@@ -34,7 +35,7 @@ def init_cmd():
       matchledger --db tournament.db init
     """
     application = app(create=True)
-    say(f"database ready: {application.location} ({len(application.match_ids())} matches)")
+    say(f"database ready: {application.location} ({plural(len(application.match_ids()), 'match', 'matches')})")
 
 
 #: Seeds below this can be tried one by one on a laptop in hours.

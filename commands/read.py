@@ -12,6 +12,7 @@ from matchledger.engine.commands import RecordOutcome
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
+from matchledger.projections.presentation.wording import plural
 
 from .options import load_json_object, read_options, view_options
 from .output import emit_json, report_written, say
@@ -132,7 +133,7 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     last = entries[-1][0] if entries else None
     shown_head = f", head {last.seq}:{last.hash[:16]}…" if last is not None else ""
     label = "" if view.is_host else f" (view: {view.label()})"
-    say(f"log of {match_id}{label}: {len(entries)} events{shown_head}")
+    say(f"log of {match_id}{label}: {plural(len(entries), 'event')}{shown_head}")
     if entries:
         click.echo("\n".join(table(listing)))
 

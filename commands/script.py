@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from matchledger.ledger.limits import SCRIPT_FILE_MAX_BYTES
+from matchledger.projections.presentation.wording import plural
 
 from .files import read_text
 from .session import app, session
@@ -118,7 +119,7 @@ def script_cmd(file, atomic):
     text = read_text(file, "script", SCRIPT_FILE_MAX_BYTES)
     with session().running_script(Path(file).resolve().parent):
         count = run_script_lines(text.splitlines(), file, atomic=atomic)
-    click.echo(f"{file}: {count} command{'' if count == 1 else 's'} ran")
+    click.echo(f"{file}: {plural(count, 'command')} ran")
 
 
 @click.command("demo")

@@ -7,6 +7,7 @@ import sys
 import click
 from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES
 from matchledger.projections.verification import verify_export
+from matchledger.projections.presentation.wording import plural
 
 from .files import read_bytes, write_output
 from .options import write_options
@@ -28,7 +29,7 @@ def export_cmd(match_id, output):
     data, count = app().export(match_id)
     if output:
         write_output(output, data)
-        click.echo(f"exported {count} events of {match_id!r} to {output}", err=True)
+        click.echo(f"exported {plural(count, 'event')} of {match_id!r} to {output}", err=True)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -53,4 +54,4 @@ def import_cmd(file, as_json):
     if as_json:
         emit_json(written_json(export.match_id, rows))
         return
-    click.echo(f"imported {len(rows)} events of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")
+    click.echo(f"imported {plural(len(rows), 'event')} of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")

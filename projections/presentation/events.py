@@ -9,27 +9,13 @@ fields, ``key=value``, in the same notation."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from .printable import printable
+from .wording import notation
 
 #: Fields of a body that say nothing about what happened (the tag, the schema version,
 #: the host's salt).
 _BOOKKEEPING = ("type", "v", "salt")
-
-
-def notation(value: Any) -> str:
-    """``value`` as a host would type it: ``true``/``false``, whole numbers, text as it
-    is, a table as ``KEY:VALUE,…`` (``row_points``), a list as ``A,B,…``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    if isinstance(value, dict):
-        return ",".join(f"{notation(key)}:{notation(item)}" for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return ",".join(notation(item) for item in value)
-    return str(value)
 
 
 def _tokens(body: dict, key: str = "tokens") -> str:

@@ -1,14 +1,51 @@
-"""Words for what the games announce, shared by the messages of every game: awards,
-lists of names and cells, counts."""
+"""Words for text output: counts with the right plural, values written as a host types
+them on the command line (``true``, ``1:1,2:3``) or as JSON, never as a Python repr
+(``True``, ``{'1': 1}``, ``None``), and what the games announce (awards, lists of names
+and cells) as the messages of every game word it."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from typing import Any
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 command``, ``0 commands``, ``2 discrepancies`` (``many`` for an irregular plural)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON, non-ASCII text as itself: ``null``, ``true``, ``"abc"``."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def notation(value: Any) -> str:
+    """An option's value as a host types it after ``--option KEY=``: ``true``/``false``,
+    numbers and text as they are, a map as ``KEY:VALUE,…`` (``row_points=1:1,2:3``), a
+    list as ``A,B``; anything else as JSON."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (int, str)):
+        return str(value)
+    if isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values()):
+        return ",".join(f"{key}:{notation(v)}" for key, v in value.items())
+    if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list)) for v in value):
+        return ",".join(notation(v) for v in value)
+    return json_text(value)
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """``KEY=VALUE`` pairs as a host types them, separated by spaces."""
+    return " ".join(f"{key}={notation(value)}" for key, value in options.items())
+
 
 _AWARDS = {
     "tol": lambda n: f"ToL {n}/4",
-    "tol_shard": lambda n: f"+{n} bonus shard{'s' if n != 1 else ''} on the ToL",
-    "shards": lambda n: f"{n} shard{'s' if n != 1 else ''}",
+    "tol_shard": lambda n: f"+{plural(n, 'bonus shard')} on the ToL",
+    "shards": lambda n: plural(n, "shard"),
     "mark": lambda n: "Mark of Elimination",
     "ec": lambda n: "EC",
 }
@@ -50,7 +87,3 @@ def names(values: list[str]) -> str:
     if len(values) <= 1:
         return "".join(values)
     return f"{', '.join(values[:-1])} and {values[-1]}"
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -39,6 +39,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from matchledger.engine.commands import CreateMatch, RecordContract, Submit
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
+from matchledger.projections.presentation.png import png_unavailable
 
 from matchledger import engine
 
@@ -401,10 +402,9 @@ def test_png_pictures_of_every_viewer_are_unchanged_by_the_secret(case):
     """PNG (cairosvg) at a sample of seqs (the head, and one seq in each half of the
     compared prefix) of a fixed case per game, for every kind of viewer; the SVG they
     are drawn from is compared in every test above."""
-    try:
-        import cairosvg  # noqa: F401  (loads the cairo library too)
-    except (ImportError, OSError) as exc:
-        pytest.skip(f"PNG output needs cairosvg and the cairo library, not available here: {exc}")
+    reason = png_unavailable()
+    if reason is not None:
+        pytest.skip(f"no PNG here: {reason}")
     a, b, viewers = case()
     with scratch() as tmp:
         for viewer in viewers:

@@ -10,7 +10,7 @@ from matchledger.ledger.events import MatchCreated
 from matchledger.ledger.limits import PNG_MAX_PIXELS, STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
 
 from matchledger import engine
-from tests.helpers import invoke, read_json
+from tests.helpers import invoke, needs_png, read_json
 
 from .common import rows
 from .forged import export_file
@@ -56,11 +56,12 @@ def test_a_studio_file_beyond_its_size_limit_is_refused_before_it_is_parsed(tmp_
 
 
 @pytest.mark.guarantee("input.studio-size")
-def test_the_largest_studio_is_accepted_and_drawn(tmp_path, db):
+@pytest.mark.parametrize("suffix", ["svg", pytest.param("png", marks=needs_png())])
+def test_the_largest_studio_is_accepted_and_drawn(tmp_path, db, suffix):
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio",
            studio(tmp_path, grid(STUDIO_MAX_SIDE, STUDIO_MAX_SIDE)))
-    invoke(db, "render", "m1", "-o", tmp_path / "m1.png")
-    assert (tmp_path / "m1.png").stat().st_size > 0
+    invoke(db, "render", "m1", "-o", tmp_path / f"m1.{suffix}")
+    assert (tmp_path / f"m1.{suffix}").stat().st_size > 0
 
 
 @pytest.mark.guarantee("input.studio-size")
