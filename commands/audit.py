@@ -10,6 +10,7 @@ from matchledger.ledger.errors import MalformedInput, VerificationFailed
 from matchledger.ledger.verify import parse_head
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
+from matchledger.projections.presentation.wording import json_text, options_text, plural
 from matchledger.projections.receipts import parse_receipt
 
 from .files import input_path
@@ -68,11 +69,12 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     else:
         for report in reports:
             if report.ok:
-                say(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived)")
+                abandoned = "" if report.abandoned is None else f"; abandoned at seq {report.abandoned}"
+                say(f"{report.match_id}: ok ({plural(report.events, 'event')}; chain intact, every announcement re-derived){abandoned}")
         for finding in findings:
             say(f"FINDING {finding.describe()}")
     if findings:
-        raise VerificationFailed(f"verify found {len(findings)} discrepanc{'y' if len(findings) == 1 else 'ies'}", findings)
+        raise VerificationFailed(f"verify found {plural(len(findings), 'discrepancy', 'discrepancies')}", findings)
 
 
 def _receipts(application, match_id: str, receipts: list[tuple[int, str]], as_json: bool) -> list:
@@ -81,7 +83,7 @@ def _receipts(application, match_id: str, receipts: list[tuple[int, str]], as_js
         return []
     found = application.verify_receipts(match_id, receipts)
     if not found and not as_json:
-        say(f"{match_id}: {len(receipts)} receipt{'s' if len(receipts) > 1 else ''} in the verified chain")
+        say(f"{match_id}: {plural(len(receipts), 'receipt')} in the verified chain")
     return found
 
 
@@ -116,15 +118,14 @@ def audit_cmd(match_id, as_json):
     if as_json:
         emit_json(report)
     else:
-        say(f"audit of {match_id}: {report['events']} events, head {report['head']['seq']}:{report['head']['hash']}")
+        say(f"audit of {match_id}: {plural(report['events'], 'event')}, head {report['head']['seq']}:{report['head']['hash']}")
         say("verify: " + ("ok" if report["verified"] else "; ".join(f.describe() for f in audit.findings)))
         for key in ("corrections", "host_announcements", "resubmissions", "notes"):
             click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
             if report[key]:
                 click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))
     if audit.findings:
-        count = len(audit.findings)
-        raise VerificationFailed(f"verify found {count} discrepanc{'y' if count == 1 else 'ies'}", audit.findings)
+        raise VerificationFailed(f"verify found {plural(len(audit.findings), 'discrepancy', 'discrepancies')}", audit.findings)
 
 
 @click.command("diff")
@@ -157,12 +158,12 @@ def diff_cmd(match_a, match_b, db_b, as_json):
     else:
         parting = result["first_parting"]
         if parting is None:
-            click.echo(f"identical: {result['a']['events']} events with the same contents")
+            click.echo(f"identical: {plural(result['a']['events'], 'event')} with the same contents")
         else:
             click.echo(f"the logs part at seq {parting['seq']}:")
             say(f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}")
             if "field" in parting:
-                say(f"  field {parting['field']}: A {parting['a_value']!r}, B {parting['b_value']!r}")
+                say(f"  field {parting['field']}: A {json_text(parting['a_value'])}, B {json_text(parting['b_value'])}")
         differing = result["differing_read_models"]
         say("read models that differ: " + (", ".join(differing) if differing else "none"))
         for side, finding in findings:
@@ -197,7 +198,7 @@ def rescore_cmd(match_id, options, as_json):
          "rescored rank": after.get(p, {}).get("rank"), "rescored total": after.get(p, {}).get("total")}
         for p in before
     ]
-    say(f"rescore of {match_id} with {', '.join(f'{k}={v}' for k, v in result.overrides.items())} (nothing written)")
+    say(f"rescore of {match_id} with {options_text(result.overrides)} (nothing written)")
     click.echo("\n".join(table(rows)) if rows else "(no standings yet)")
     awards_before = [_award(a) for a in recorded.get("awards", [])]
     awards_after = [_award(a) for a in rescored.get("awards", [])]
@@ -211,7 +212,7 @@ def rescore_cmd(match_id, options, as_json):
 
 
 def _award(award: dict) -> str:
-    shards = f" {award['shards']} shards" if "shards" in award else ""
+    shards = f" {plural(award['shards'], 'shard')}" if "shards" in award else ""
     return f"{award['participant']}: {award['kind']}{shards} ({award.get('reason', '')})"
 
 

@@ -22,6 +22,14 @@ def read_options(fn):
     return fn
 
 
+def write_options(fn):
+    """``--json`` of a command that writes: what it recorded, for a machine."""
+    return click.option(
+        "--json", "as_json", is_flag=True,
+        help='Print what was recorded as JSON: {"match": ..., "events": [{"seq", "kind", "hash"}, ...]}.',
+    )(fn)
+
+
 def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
     """``("a=1", "b=2")`` -> ``{"a": "1", "b": "2"}``; each key once."""
     result: dict[str, str] = {}

@@ -32,3 +32,29 @@ def describe_rows(rows: list[StoredEvent]) -> str:
         return f"recorded seq {rows[0].seq} ({rows[0].kind})"
     kinds = ", ".join(row.kind for row in rows)
     return f"recorded seq {rows[0].seq}–{rows[-1].seq} ({kinds})"
+
+
+def written_json(match_id: str, rows: list[StoredEvent], supersedes: dict[int, int] | None = None) -> dict:
+    """What a write recorded, as every write command's --json prints it: each event's
+    seq, kind and hash (and, for a resubmission, the seq it supersedes)."""
+    supersedes = supersedes or {}
+    events = []
+    for row in rows:
+        entry = {"seq": row.seq, "kind": row.kind, "hash": row.hash}
+        if row.seq in supersedes:
+            entry["supersedes"] = supersedes[row.seq]
+        events.append(entry)
+    return {"match": match_id, "events": events}
+
+
+def report_written(
+    match_id: str, rows: list[StoredEvent], as_json: bool, prefix: str = "", supersedes: dict[int, int] | None = None
+) -> None:
+    """What a write recorded: the JSON of ``written_json``, or one line for people,
+    ``prefix`` then the seqs and kinds (and what a resubmission supersedes)."""
+    recorded = describe_rows(rows)
+    if as_json:
+        emit_json(written_json(match_id, rows, supersedes))
+        return
+    replaced = ", ".join(f"seq {old}" for seq, old in sorted((supersedes or {}).items()))
+    say(prefix + recorded + (f", superseding {replaced}" if replaced else ""))

@@ -9,8 +9,9 @@ import click
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.picture import picture_svg, pictures_of, read_models
-from matchledger.projections.presentation.png import to_png
+from matchledger.projections.presentation.png import PNG_FONT, render_png
 from matchledger.projections.presentation.report import Step, report_html
+from matchledger.projections.presentation.wording import plural
 
 from .files import write_output
 from .options import view_options
@@ -39,6 +40,10 @@ def render_cmd(match_id, public, as_participant, at, output):
     totals (and, with --as, that participant's notices). A public picture shows only
     what the public read models hold.
 
+    A PNG needs the system library libcairo (Debian/Ubuntu: apt-get install libcairo2);
+    an SVG needs nothing.  The PNG's font (DejaVu Sans) has no CJK glyphs: a character
+    it lacks is drawn as its escape (\\u674e) and named on stderr; the SVG shows it.
+
     \b
     Examples:
       matchledger render m1 --public -o board.svg
@@ -49,8 +54,13 @@ def render_cmd(match_id, public, as_participant, at, output):
     state = application.state(match_id, at)
     view = application.view(state, public=public, participant=as_participant)
     svg = picture_svg(read_models(application.game_of(state), state, view))
-    write_output(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
+    png = render_png(svg) if suffix == ".png" else None
+    write_output(output, png.data if png else svg.encode("utf-8"))
     say(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
+    if png and png.escaped:
+        them, are = ("it", "is") if len(png.escaped) == 1 else ("them", "are")
+        say(f"note: {output} draws {' '.join(png.escaped)} as escapes (\\u…): its font, {PNG_FONT}, has no "
+            f"glyph for {them}; write .svg to see {them} as {them} {are}", err=True)
 
 
 @click.command("report")
@@ -81,4 +91,4 @@ def report_cmd(match_id, public, as_participant, output):
         frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)
     write_output(output, html.encode("utf-8"))
-    say(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({plural(len(frames), 'event')} of {match_id}, view: {view.label()})", err=True)

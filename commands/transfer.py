@@ -7,8 +7,11 @@ import sys
 import click
 from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES
 from matchledger.projections.verification import verify_export
+from matchledger.projections.presentation.wording import plural
 
 from .files import read_bytes, write_output
+from .options import write_options
+from .output import emit_json, written_json
 from .session import app
 
 
@@ -26,7 +29,7 @@ def export_cmd(match_id, output):
     data, count = app().export(match_id)
     if output:
         write_output(output, data)
-        click.echo(f"exported {count} events of {match_id!r} to {output}", err=True)
+        click.echo(f"exported {plural(count, 'event')} of {match_id!r} to {output}", err=True)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -34,15 +37,21 @@ def export_cmd(match_id, output):
 
 @click.command("import")
 @click.argument("file", metavar="FILE")
-def import_cmd(file):
+@write_options
+def import_cmd(file, as_json):
     """Import a match exported with `export`; the chain is verified before anything is written.
 
-    Refuses a match id that already exists in the database.
+    Refuses a match id that already exists in the database.  With --json it prints
+    every event it wrote.
 
     \b
-    Example:
+    Examples:
       matchledger --db auditor.db import m1.jsonl
+      matchledger --db auditor.db import m1.jsonl --json
     """
     export = verify_export(read_bytes(file, "export file", EXPORT_FILE_MAX_BYTES), str(file))
     rows = app(create=True).import_verified(export)
-    click.echo(f"imported {len(rows)} events of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")
+    if as_json:
+        emit_json(written_json(export.match_id, rows))
+        return
+    click.echo(f"imported {plural(len(rows), 'event')} of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")

@@ -10,6 +10,7 @@ published head (seq + hash) catches truncation and a consistently rewritten tail
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from itertools import compress, count
 from operator import ne
@@ -34,7 +35,8 @@ class Finding:
     def describe(self) -> str:
         text = f"{self.match_id} seq {self.seq}: {self.problem}"
         if self.field is not None:
-            text += f" [{self.field}: recorded {self.recorded!r}, recomputed {self.recomputed!r}]"
+            # values as JSON (what `verify --json` shows), never as Python reprs
+            text += f" [{self.field}: recorded {_json(self.recorded)}, recomputed {_json(self.recomputed)}]"
         return text
 
     def to_json(self) -> dict:
@@ -42,6 +44,10 @@ class Finding:
         if self.field is not None:
             data.update(field=self.field, recorded=self.recorded, recomputed=self.recomputed)
         return data
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def parse_head(text: str) -> tuple[int, str]:

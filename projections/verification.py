@@ -12,6 +12,7 @@ from __future__ import annotations
 import msgspec
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import VerificationFailed
+from matchledger.ledger.events import MatchAbandoned
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
@@ -27,13 +28,18 @@ class MatchReport(msgspec.Struct, frozen=True):
     match_id: str
     events: int
     findings: list[Finding] = msgspec.field(default_factory=list)
+    #: the seq of the event that abandoned the match (None: not abandoned)
+    abandoned: int | None = None
 
     @property
     def ok(self) -> bool:
         return not self.findings
 
     def to_json(self) -> dict:
-        return {"match": self.match_id, "events": self.events, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
+        report = {"match": self.match_id, "events": self.events, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
+        if self.abandoned is not None:
+            report["abandoned_at"] = self.abandoned
+        return report
 
 
 def verify_stored(store: Store, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
@@ -45,7 +51,8 @@ def verify_stored(store: Store, match_id: str, head: tuple[int, str] | None = No
         revision = snapshots.revision()
         stored = store.snapshot(match_id, revision) if revision else None
         findings = rederive(match_id, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
-    return MatchReport(match_id, len(rows), findings)
+    abandoned = next((seq for seq, event in events if isinstance(event, MatchAbandoned)), None)
+    return MatchReport(match_id, len(rows), findings, abandoned)
 
 
 class VerifiedExport(msgspec.Struct, frozen=True):
