@@ -6,13 +6,13 @@ import os
 import sys
 
 import click
-from matchledger.ledger.errors import MalformedInput, VerificationFailed
+from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.verify import parse_head
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
 
 from .files import input_path
-from .options import key_values
+from .options import at_option, key_values, usage_error
 from .output import emit_json, say
 from .session import app
 
@@ -40,11 +40,11 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
       matchledger verify --all --jobs 4
     """
     if bool(match_id) == bool(all_matches):
-        raise MalformedInput("name one MATCH or give --all")
+        raise usage_error("name one MATCH or give --all")
     if head and all_matches:
-        raise MalformedInput("--head checks one match; name it instead of --all")
+        raise usage_error("--head checks one match; name it instead of --all")
     if jobs is not None and not all_matches:
-        raise MalformedInput("--jobs goes with --all")
+        raise usage_error("--jobs goes with --all")
     application = app()
     if all_matches:
         reports = list(_with_progress(application.verify_all(jobs or os.cpu_count() or 1), len(application.match_ids()), as_json))
@@ -126,7 +126,7 @@ def diff_cmd(match_a, match_b, db_b, as_json):
       matchledger --db host.db diff m1 --db-b auditor.db
     """
     if match_b is None and db_b is None:
-        raise MalformedInput("name a second match B, or give --db-b to compare A across two files")
+        raise usage_error("name a second match B, or give --db-b to compare A across two files")
     other_db = None if db_b is None else str(input_path(db_b, "database"))
     comparison = app().diff(match_a, match_b or match_a, other_db)
     result = comparison.data
@@ -197,7 +197,7 @@ def _award(award: dict) -> str:
 @click.command("explain")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("participant")
-@click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")
+@at_option
 @click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
 def explain_cmd(match_id, participant, at, as_json):
     """PARTICIPANT's score derived line by line, with the rule behind each point.

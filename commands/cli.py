@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import shlex
 import sys
 from typing import Iterator
 
@@ -51,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": ("pictures", "report_cmd", "Write a self-contained HTML page to step through the match event by event."),
 }
 
+#: The root group's options (name -> whether a value follows it): they go before the
+#: command (`matchledger --db x.db status m1`).
+GLOBAL_OPTIONS = {"--db": True, "--actor": True, "--log-json": False}
+
 #: The cyclic garbage collector's generation thresholds for a command.  A command is a
 #: short process that allocates many small objects (decoded events, folded states) and
 #: frees them by reference counting (they form no cycles), so scanning the youngest
@@ -85,6 +90,26 @@ def printable_errors() -> Iterator[None]:
         raise
 
 
+def _global_option_after_the_command(ctx: click.Context, args: list[str]) -> click.UsageError | None:
+    """The error for a global option typed after the command (``args``: the command and
+    what follows it), showing the line with it moved before the command."""
+    for index, arg in enumerate(args[1:], start=1):
+        if arg == "--":
+            return None
+        option = arg.partition("=")[0]
+        if option not in GLOBAL_OPTIONS:
+            continue
+        taken = 2 if GLOBAL_OPTIONS[option] and "=" not in arg else 1
+        moved = args[index : index + taken]
+        line = shlex.join([ctx.command_path, *moved, *args[:index], *args[index + taken :]])
+        return click.UsageError(
+            f"{option} is a global option: it goes before the command, as in `{line}` "
+            f"(global options: {', '.join(GLOBAL_OPTIONS)})",
+            ctx,
+        )
+    return None
+
+
 class CommandLine(LazyGroup):
     """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
@@ -93,6 +118,12 @@ class CommandLine(LazyGroup):
             for arg in args:
                 _require_text(arg)
             return super().make_context(info_name, args, parent, **extra)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        misplaced = None if ctx.resilient_parsing else _global_option_after_the_command(ctx, args)
+        if misplaced is not None:
+            raise misplaced
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
         with printable_errors():
