@@ -52,6 +52,22 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": ("pictures", "report_cmd", "Write a self-contained HTML page to step through the match event by event."),
 }
 
+#: How `--help` groups the commands, by who needs them; each section lists its commands
+#: in this order.  A command of the table that no section names is listed under "Other
+#: commands"; a name here that the table lacks is skipped.
+HELP_SECTIONS: dict[str, tuple[str, ...]] = {
+    "Commands for hosts (recording a match)": (
+        "init", "new", "contract", "submit", "close", "reopen", "amend", "void", "correct", "note", "abandon",
+        "script", "demo", "serve", "invite", "revoke",
+    ),
+    "Commands for everyone (reading a match)": (
+        "status", "scores", "outcome", "reveals", "knowledge", "log", "messages", "render", "report",
+    ),
+    "Commands for auditors (checking and moving matches)": (
+        "list", "head", "verify", "audit", "explain", "diff", "rescore", "export", "import", "checkpoint",
+    ),
+}
+
 #: The root group's options (name -> whether a value follows it): they go before the
 #: command (`matchledger --db x.db status m1`).
 GLOBAL_OPTIONS = {"--db": True, "--actor": True, "--log-json": False}
@@ -155,7 +171,12 @@ def _default_actor() -> str:
     return os.environ.get("MATCHLEDGER_ACTOR") or os.environ.get("USER") or "host"
 
 
-@click.group(cls=CommandLine, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=CommandLine,
+    lazy_commands=COMMANDS,
+    sections=HELP_SECTIONS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--db",
     default=None,

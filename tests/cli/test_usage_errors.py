@@ -46,6 +46,7 @@ MISUSES = [
     # global options after the command, a mistyped command, what click itself checks
     (["status", "t1", "--db", "other.db"], "--db is a global option"),
     (["submit", "t1", "ann", "3", "--actor", "eve"], "--actor is a global option"),
+    (["stauts", "t1"], "Did you mean 'status'?"),
     (["knowledge", "t1"], "Missing option '--as'"),
     (["void", "t1", "two", "--reason", "r"], "not a valid integer"),
     (["verify", "--all", "--jobs", "0"], "--jobs"),
