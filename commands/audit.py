@@ -7,12 +7,11 @@ import sys
 
 import click
 from matchledger.ledger.errors import VerificationFailed
-from matchledger.ledger.verify import parse_head
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
 
 from .files import input_path
-from .options import at_option, key_values, usage_error
+from .options import PublishedHead, at_option, key_values, usage_error
 from .output import emit_json, say
 from .session import app
 
@@ -20,7 +19,13 @@ from .session import app
 @click.command("verify")
 @click.argument("match_id", metavar="[MATCH]", required=False)
 @click.option("--all", "all_matches", is_flag=True, help="Every match in the database.")
-@click.option("--head", "head", metavar="SEQ:HASH", help="A published head the log must still contain.")
+@click.option(
+    "--head",
+    "head",
+    type=PublishedHead(),
+    metavar="SEQ:HASH",
+    help="A published head the log must still contain (the hash in full, or its first 12 or more hex digits).",
+)
 @click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="With --all: verify in N processes (default: the machine's cores).")
 @click.option("--json", "as_json", is_flag=True, help="Findings as JSON.")
 def verify_cmd(match_id, all_matches, head, jobs, as_json):
@@ -32,10 +37,15 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
     value).  --all verifies the matches in parallel processes (--jobs) and reports them
     in match order, exactly as one process would.
 
+    --head takes the head as `head` printed it; a prefix of the hash (at least 12 hex
+    digits, as `log` shows it) stands for the whole hash.  A prefix pins only as many
+    bits as it holds: publish the full hash where a log must be pinned against a
+    determined forger.
+
     \b
     Examples:
       matchledger verify m1
-      matchledger verify m1 --head 42:3f9c0a…
+      matchledger verify m1 --head 42:3f9c0a1b2c3d4e5f
       matchledger verify --all --json
       matchledger verify --all --jobs 4
     """
@@ -49,8 +59,7 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
     if all_matches:
         reports = list(_with_progress(application.verify_all(jobs or os.cpu_count() or 1), len(application.match_ids()), as_json))
     else:
-        published = parse_head(head) if head else None
-        reports = [application.verify(match_id, published)]
+        reports = [application.verify(match_id, head)]
     findings = [finding for report in reports for finding in report.findings]
     if as_json:
         emit_json({"ok": not findings, "matches": [report.to_json() for report in reports]})

@@ -38,6 +38,23 @@ class EventSeq(click.ParamType):
         return int(text)
 
 
+class PublishedHead(click.ParamType):
+    """``SEQ:HASH`` as `head` prints it, the hash in full or cut to a prefix of at least
+    HEAD_PREFIX_MIN_DIGITS hex digits (as `log` shows it)."""
+
+    name = "SEQ:HASH"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        from matchledger.ledger.verify import parse_head  # the layers load only when a command runs
+
+        try:
+            return parse_head(value)
+        except MalformedInput as exc:
+            self.fail(str(exc), param, ctx)
+
+
 def _one_view(ctx: click.Context, param: click.Parameter, value):
     """--public and --as exclude each other: whichever is parsed second refuses."""
     other = "as_participant" if param.name == "public" else "public"

@@ -8,7 +8,8 @@ import click
 from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES
 from matchledger.projections.verification import verify_export
 
-from .files import read_bytes, write_output
+from .files import read_bytes, read_stdin_bytes, write_output
+from .options import PublishedHead
 from .session import app
 
 
@@ -34,15 +35,30 @@ def export_cmd(match_id, output):
 
 @click.command("import")
 @click.argument("file", metavar="FILE")
-def import_cmd(file):
+@click.option(
+    "--head",
+    type=PublishedHead(),
+    metavar="SEQ:HASH",
+    help="Refuse the export unless its event SEQ has this hash (or a prefix of it, 12 hex digits or more).",
+)
+def import_cmd(file, head):
     """Import a match exported with `export`; the chain is verified before anything is written.
 
-    Refuses a match id that already exists in the database.
+    FILE `-` reads standard input.  Refuses a match id that already exists in the
+    database.  --head pins what you were sent: with the head the host published
+    (`matchledger head`), an export whose event SEQ has another hash is refused with
+    exit code 3, and nothing is written.
 
     \b
-    Example:
+    Examples:
       matchledger --db auditor.db import m1.jsonl
+      matchledger --db auditor.db import m1.jsonl --head 42:3f9c0a1b2c3d4e5f
+      matchledger --db host.db export m1 | matchledger --db auditor.db import -
     """
-    export = verify_export(read_bytes(file, "export file", EXPORT_FILE_MAX_BYTES), str(file))
+    if file == "-":
+        data, name = read_stdin_bytes("export", EXPORT_FILE_MAX_BYTES), "standard input"
+    else:
+        data, name = read_bytes(file, "export file", EXPORT_FILE_MAX_BYTES), str(file)
+    export = verify_export(data, name, head)
     rows = app(create=True).import_verified(export)
     click.echo(f"imported {len(rows)} events of {export.match_id!r}; head {rows[-1].seq}:{rows[-1].hash}")

@@ -40,6 +40,12 @@ MISUSES = [
     (["diff", "t1"], "name a second match B"),
     (["checkpoint"], "give one MATCH or --all"),
     (["outcome", "t1", "--announced", "final.json", "--json"], "--announced records results"),
+    # a head no log can have
+    (["verify", "t1", "--head", "4:0123456789a"], "12 to 64 hex digits"),
+    (["verify", "t1", "--head", "nonsense"], "is not SEQ:HASH"),
+    (["verify", "t1", "--head", f"0:{FULL_ZEROS}"], "events are numbered from 1"),
+    (["verify", "t1", "--head", f"4:{FULL_ZEROS}0"], "12 to 64 hex digits"),
+    (["import", "t1.jsonl", "--head", "4:abc"], "12 to 64 hex digits"),
     # output names
     (["render", "t1", "-o", "board.txt"], "must end in .svg or .png"),
     (["report", "t1", "-o", "replay.txt"], "must end in .html or .htm"),
