@@ -130,12 +130,28 @@ class CommandLine(LazyGroup):
     """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        if extra.get("resilient_parsing"):  # completing: only then is completion loaded
+            from . import completion
+
+            completion.attach(self)
         with printable_errors():  # the global options are parsed here
             for arg in args:
                 _require_text(arg)
             return super().make_context(info_name, args, parent, **extra)
 
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is not None and ctx.resilient_parsing:
+            from . import completion
+
+            completion.attach(command)
+        return command
+
     def resolve_command(self, ctx: click.Context, args: list[str]):
+        if ctx.resilient_parsing:
+            from . import completion
+
+            completion.remember_command_args(ctx, args[1:])
         misplaced = None if ctx.resilient_parsing else _global_option_after_the_command(ctx, args)
         if misplaced is not None:
             raise misplaced

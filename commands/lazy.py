@@ -54,6 +54,16 @@ class LazyGroup(click.Group):
         hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
         raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
 
+    def shell_complete(self, ctx: click.Context, incomplete: str):
+        """The commands of the table (from the table: none is imported) and the group's
+        options, that start with ``incomplete``."""
+        from click.shell_completion import CompletionItem
+
+        names = [name for name in self.list_commands(ctx) if name in self.lazy_commands and name.startswith(incomplete)]
+        return [CompletionItem(name, help=self.lazy_commands[name][2]) for name in names] + click.Command.shell_complete(
+            self, ctx, incomplete
+        )
+
     def sectioned(self, ctx: click.Context) -> list[tuple[str, list[str]]]:
         """(title, names) for each section that lists a command of the table, then the
         commands no section names."""
