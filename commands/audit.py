@@ -66,9 +66,9 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
     else:
         for report in reports:
             if report.ok:
-                say(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived)")
+                say(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived)", role="ok")
         for finding in findings:
-            say(f"FINDING {finding.describe()}")
+            say(f"FINDING {finding.describe()}", role="finding")
     if findings:
         raise VerificationFailed(f"verify found {len(findings)} discrepanc{'y' if len(findings) == 1 else 'ies'}", findings)
 
@@ -105,7 +105,10 @@ def audit_cmd(match_id, as_json):
         emit_json(report)
     else:
         say(f"audit of {match_id}: {report['events']} events, head {report['head']['seq']}:{report['head']['hash']}")
-        say("verify: " + ("ok" if report["verified"] else "; ".join(f.describe() for f in audit.findings)))
+        if report["verified"]:
+            say("verify: ok", role="ok")
+        else:
+            say("verify: " + "; ".join(f.describe() for f in audit.findings), role="finding")
         for key in ("corrections", "host_announcements", "resubmissions", "notes"):
             click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
             if report[key]:
@@ -145,16 +148,16 @@ def diff_cmd(match_a, match_b, db_b, as_json):
     else:
         parting = result["first_parting"]
         if parting is None:
-            click.echo(f"identical: {result['a']['events']} events with the same contents")
+            say(f"identical: {result['a']['events']} events with the same contents", role="ok")
         else:
-            click.echo(f"the logs part at seq {parting['seq']}:")
+            say(f"the logs part at seq {parting['seq']}:", role="finding")
             say(f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}")
             if "field" in parting:
                 say(f"  field {parting['field']}: A {parting['a_value']!r}, B {parting['b_value']!r}")
         differing = result["differing_read_models"]
         say("read models that differ: " + (", ".join(differing) if differing else "none"))
         for side, finding in findings:
-            say(f"FINDING {side}: {finding.describe()}")
+            say(f"FINDING {side}: {finding.describe()}", role="finding")
     if comparison.differs:
         raise VerificationFailed("the two logs differ", [finding for _side, finding in findings])
 

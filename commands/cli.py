@@ -15,7 +15,7 @@ from typing import Iterator
 import click
 from matchledger.ledger.errors import MatchledgerError
 
-from . import logs
+from . import colour, logs
 from .lazy import LazyGroup
 from .session import Session
 
@@ -70,7 +70,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
 
 #: The root group's options (name -> whether a value follows it): they go before the
 #: command (`matchledger --db x.db status m1`).
-GLOBAL_OPTIONS = {"--db": True, "--actor": True, "--log-json": False}
+GLOBAL_OPTIONS = {"--db": True, "--actor": True, "--log-json": False, "--color": False, "--no-color": False}
 
 #: The cyclic garbage collector's generation thresholds for a command.  A command is a
 #: short process that allocates many small objects (decoded events, folded states) and
@@ -103,6 +103,7 @@ def printable_errors() -> Iterator[None]:
         from matchledger.projections.presentation.printable import printable
 
         exc.message = printable(exc.message)
+        colour.paint_errors_of(exc)
         raise
 
 
@@ -130,6 +131,8 @@ class CommandLine(LazyGroup):
     """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        if not isinstance(extra.get("obj"), Session):  # a new command line, not a `script` line
+            colour.choose(None)
         if extra.get("resilient_parsing"):  # completing: only then is completion loaded
             from . import completion
 
@@ -183,6 +186,13 @@ def _database_file(ctx: click.Context, param: click.Parameter, value: str) -> st
     return value
 
 
+def _colour_choice(ctx: click.Context, param: click.Parameter, value: bool | None) -> bool | None:
+    if not isinstance(ctx.obj, Session):  # a `script` line keeps the choice of the line that runs it
+        colour.choose(value)
+    ctx.color = colour.wanted()
+    return value
+
+
 def _default_actor() -> str:
     return os.environ.get("MATCHLEDGER_ACTOR") or os.environ.get("USER") or "host"
 
@@ -201,6 +211,15 @@ def _default_actor() -> str:
 )
 @click.option("--actor", default=None, help="Who records the events (env MATCHLEDGER_ACTOR, else $USER).")
 @click.option("--log-json", is_flag=True, help="Log as JSON lines on stderr.")
+@click.option(
+    "--color/--no-color",
+    "colour_flag",
+    default=None,
+    is_eager=True,
+    expose_value=False,
+    callback=_colour_choice,
+    help="Colour findings and errors, or not.  [default: on a terminal, unless NO_COLOR is set]",
+)
 @click.version_option(package_name="matchledger")
 @click.pass_context
 def cli(ctx, db, actor, log_json):
@@ -235,5 +254,5 @@ def main() -> None:
         from matchledger.projections.presentation.printable import printable
 
         message = f"internal error: {type(exc).__name__}: {exc} (set MATCHLEDGER_DEBUG=1 for a traceback)"
-        click.echo(f"Error: {printable(message)}", err=True)
+        click.echo(f"{colour.paint('Error:', 'error')} {printable(message)}", err=True, color=colour.wanted())
         sys.exit(1)

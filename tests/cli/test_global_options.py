@@ -15,6 +15,8 @@ MISPLACED = [
     (["status", "t1", "--db=x.db", "--json"], "matchledger --db=x.db status t1 --json"),
     (["submit", "t1", "ann", "--actor", "eve", "3"], "matchledger --actor eve submit t1 ann 3"),
     (["scores", "t1", "--log-json"], "matchledger --log-json scores t1"),
+    (["verify", "t1", "--color"], "matchledger --color verify t1"),
+    (["verify", "t1", "--no-color"], "matchledger --no-color verify t1"),
 ]
 
 
@@ -51,7 +53,7 @@ def test_after_a_double_dash_a_global_option_s_name_is_plain_text(tmp_path):
 @pytest.mark.guarantee("cli.global-options-placed")
 def test_global_options_before_the_command_work_as_before(tmp_path):
     db = toy_database(tmp_path)
-    result = run("--db", str(db), "--actor", "eve", "note", "t1", "checked")
+    result = run("--db", str(db), "--actor", "eve", "--no-color", "note", "t1", "checked")
     assert result.exit_code == 0, result.output
     last = read_json(db, "log", "t1")[-1]
     assert (last["actor"], last["event"]["text"]) == ("eve", "checked")
