@@ -9,7 +9,7 @@ from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES
 from matchledger.projections.verification import verify_export
 
 from .files import read_bytes, read_stdin_bytes, write_output
-from .options import PublishedHead
+from .options import PublishedHead, usage_error
 from .session import app
 
 
@@ -24,8 +24,10 @@ def export_cmd(match_id, output):
       matchledger export m1 > m1.jsonl
       matchledger export m1 -o m1.jsonl
     """
+    if output == "":  # not standard output: a file name was meant and left out
+        raise usage_error("-o needs a file name (leave -o out to write to standard output)")
     data, count = app().export(match_id)
-    if output:
+    if output is not None:
         write_output(output, data)
         click.echo(f"exported {count} events of {match_id!r} to {output}", err=True)
     else:

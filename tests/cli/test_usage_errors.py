@@ -49,6 +49,7 @@ MISUSES = [
     # output names
     (["render", "t1", "-o", "board.txt"], "must end in .svg or .png"),
     (["report", "t1", "-o", "replay.txt"], "must end in .html or .htm"),
+    (["export", "t1", "-o", ""], "-o needs a file name"),
     # global options after the command, a mistyped command, what click itself checks
     (["status", "t1", "--db", "other.db"], "--db is a global option"),
     (["submit", "t1", "ann", "3", "--actor", "eve"], "--actor is a global option"),
