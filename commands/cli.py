@@ -8,13 +8,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import shlex
 import sys
 from typing import Iterator
 
 import click
 from matchledger.ledger.errors import MatchledgerError
 
-from . import logs
+from . import colour, logs
 from .lazy import LazyGroup
 from .session import Session
 
@@ -58,6 +59,26 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": ("pictures", "report_cmd", "Write a self-contained HTML page to step through the match event by event."),
 }
 
+#: How `--help` groups the commands, by who needs them; each section lists its commands
+#: in this order.  A command of the table that no section names is listed under "Other
+#: commands"; a name here that the table lacks is skipped.
+HELP_SECTIONS: dict[str, tuple[str, ...]] = {
+    "Commands for hosts (recording a match)": (
+        "init", "new", "contract", "submit", "close", "reopen", "amend", "void", "correct", "note", "abandon",
+        "script", "demo", "serve", "invite", "revoke",
+    ),
+    "Commands for everyone (reading a match)": (
+        "status", "scores", "outcome", "reveals", "knowledge", "log", "messages", "render", "report",
+    ),
+    "Commands for auditors (checking and moving matches)": (
+        "list", "head", "verify", "audit", "explain", "diff", "rescore", "export", "import", "checkpoint",
+    ),
+}
+
+#: The root group's options (name -> whether a value follows it): they go before the
+#: command (`matchledger --db x.db status m1`).
+GLOBAL_OPTIONS = {"--db": True, "--actor": True, "--log-json": False, "--color": False, "--no-color": False}
+
 #: The cyclic garbage collector's generation thresholds for a command.  A command is a
 #: short process that allocates many small objects (decoded events, folded states) and
 #: frees them by reference counting (they form no cycles), so scanning the youngest
@@ -89,17 +110,62 @@ def printable_errors() -> Iterator[None]:
         from matchledger.projections.presentation.printable import printable
 
         exc.message = printable(exc.message)
+        colour.paint_errors_of(exc)
         raise
+
+
+def _global_option_after_the_command(ctx: click.Context, args: list[str]) -> click.UsageError | None:
+    """The error for a global option typed after the command (``args``: the command and
+    what follows it), showing the line with it moved before the command."""
+    for index, arg in enumerate(args[1:], start=1):
+        if arg == "--":
+            return None
+        option = arg.partition("=")[0]
+        if option not in GLOBAL_OPTIONS:
+            continue
+        taken = 2 if GLOBAL_OPTIONS[option] and "=" not in arg else 1
+        moved = args[index : index + taken]
+        line = shlex.join([ctx.command_path, *moved, *args[:index], *args[index + taken :]])
+        return click.UsageError(
+            f"{option} is a global option: it goes before the command, as in `{line}` "
+            f"(global options: {', '.join(GLOBAL_OPTIONS)})",
+            ctx,
+        )
+    return None
 
 
 class CommandLine(LazyGroup):
     """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        if not isinstance(extra.get("obj"), Session):  # a new command line, not a `script` line
+            colour.choose(None)
+        if extra.get("resilient_parsing"):  # completing: only then is completion loaded
+            from . import completion
+
+            completion.attach(self)
         with printable_errors():  # the global options are parsed here
             for arg in args:
                 _require_text(arg)
             return super().make_context(info_name, args, parent, **extra)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is not None and ctx.resilient_parsing:
+            from . import completion
+
+            completion.attach(command)
+        return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        if ctx.resilient_parsing:
+            from . import completion
+
+            completion.remember_command_args(ctx, args[1:])
+        misplaced = None if ctx.resilient_parsing else _global_option_after_the_command(ctx, args)
+        if misplaced is not None:
+            raise misplaced
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
         with printable_errors():
@@ -127,11 +193,23 @@ def _database_file(ctx: click.Context, param: click.Parameter, value: str) -> st
     return value
 
 
+def _colour_choice(ctx: click.Context, param: click.Parameter, value: bool | None) -> bool | None:
+    if not isinstance(ctx.obj, Session):  # a `script` line keeps the choice of the line that runs it
+        colour.choose(value)
+    ctx.color = colour.wanted()
+    return value
+
+
 def _default_actor() -> str:
     return os.environ.get("MATCHLEDGER_ACTOR") or os.environ.get("USER") or "host"
 
 
-@click.group(cls=CommandLine, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=CommandLine,
+    lazy_commands=COMMANDS,
+    sections=HELP_SECTIONS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--db",
     default=None,
@@ -140,6 +218,15 @@ def _default_actor() -> str:
 )
 @click.option("--actor", default=None, help="Who records the events (env MATCHLEDGER_ACTOR, else $USER).")
 @click.option("--log-json", is_flag=True, help="Log as JSON lines on stderr.")
+@click.option(
+    "--color/--no-color",
+    "colour_flag",
+    default=None,
+    is_eager=True,
+    expose_value=False,
+    callback=_colour_choice,
+    help="Colour findings and errors, or not.  [default: on a terminal, unless NO_COLOR is set]",
+)
 @click.version_option(package_name="matchledger")
 @click.pass_context
 def cli(ctx, db, actor, log_json):
@@ -174,5 +261,5 @@ def main() -> None:
         from matchledger.projections.presentation.printable import printable
 
         message = f"internal error: {type(exc).__name__}: {exc} (set MATCHLEDGER_DEBUG=1 for a traceback)"
-        click.echo(f"Error: {printable(message)}", err=True)
+        click.echo(f"{colour.paint('Error:', 'error')} {printable(message)}", err=True, color=colour.wanted())
         sys.exit(1)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from pathlib import Path
 
 from matchledger.ledger.errors import MalformedInput
@@ -37,13 +38,28 @@ def read_bytes(text: str, what: str, max_bytes: int) -> bytes:
         raise MalformedInput(f"cannot read {what} {text!r}: it is a folder") from None
     except OSError as exc:
         raise MalformedInput(f"cannot read {what} {text!r}: {exc.strerror or exc}") from None
+    return _bounded_utf8(data, f"{what} {text!r}", max_bytes)
+
+
+def read_stdin_bytes(what: str, max_bytes: int) -> bytes:
+    """:func:`read_bytes` of standard input (named `-` on a command line)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # started without one (a closed descriptor 0)
+        raise MalformedInput(f"cannot read {what} from standard input: there is none")
+    data = stream.read(max_bytes + 1)
+    return _bounded_utf8(data, f"{what} on standard input", max_bytes)
+
+
+def _bounded_utf8(data: bytes, named: str, max_bytes: int) -> bytes:
+    """``data`` (read up to one byte past ``max_bytes``) without a leading byte-order
+    mark, once it is within the limit and UTF-8."""
     if len(data) > max_bytes:
-        raise MalformedInput(f"{what} {text!r} is larger than the limit of {max_bytes} bytes")
+        raise MalformedInput(f"{named} is larger than the limit of {max_bytes} bytes")
     data = data.removeprefix(_BOM)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MalformedInput(f"{what} {text!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})") from None
+        raise MalformedInput(f"{named} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})") from None
     return data
 
 

@@ -9,16 +9,18 @@ import click
 from matchledger.ledger.store import StoredEvent
 from matchledger.projections.presentation.printable import printable, printable_json
 
-from . import logs
+from . import colour, logs
 
 
 def emit_json(data) -> None:
     click.echo(printable_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
-def say(line: str, err: bool = False) -> None:
-    """One line a command puts together, holding stored names, ids or findings."""
-    click.echo(printable(line), err=err)
+def say(line: str, err: bool = False, role: str | None = None) -> None:
+    """One line a command puts together, holding stored names, ids or findings;
+    ``role`` paints it (a key of ``colour.ROLES``) where colour is on."""
+    text = printable(line)
+    click.echo(colour.paint(text, role) if role else text, err=err)
 
 
 def describe_rows(rows: list[StoredEvent]) -> str:

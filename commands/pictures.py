@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.picture import picture_svg, pictures_of, read_models
 from matchledger.projections.presentation.png import PNG_FONT, render_png
@@ -14,7 +13,7 @@ from matchledger.projections.presentation.report import Step, report_html
 from matchledger.projections.presentation.wording import plural
 
 from .files import write_output
-from .options import view_options
+from .options import at_option, usage_error, view_options
 from .output import say
 from .session import app
 
@@ -22,14 +21,14 @@ from .session import app
 def _suffix(output: str, allowed: tuple[str, ...]) -> str:
     suffix = Path(output).suffix.lower()
     if suffix not in allowed:
-        raise MalformedInput(f"-o {output!r}: the file name must end in {' or '.join(allowed)}")
+        raise usage_error(f"-o {output!r}: the file name must end in {' or '.join(allowed)}")
     return suffix
 
 
 @click.command("render")
 @click.argument("match_id", metavar="MATCH")
 @view_options
-@click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")
+@at_option
 @click.option("-o", "--output", required=True, metavar="FILE.svg|FILE.png", help="Where to write the picture.")
 def render_cmd(match_id, public, as_participant, at, output):
     """Draw the board or table as an SVG or PNG picture in one view.

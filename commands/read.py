@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import click
 from matchledger.engine.commands import RecordOutcome
-from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
 from matchledger.projections.presentation.wording import plural
 
-from .options import load_json_object, read_options, view_options
+from .options import load_json_object, read_options, usage_error, view_options
 from .output import emit_json, report_written, say
 from .session import app
 
@@ -91,7 +90,7 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
         _show("outcome", match_id, at, as_json, public, as_participant)
         return
     if at is not None or public or as_participant is not None:
-        raise MalformedInput("--announced records results; it takes no --at, --public or --as")
+        raise usage_error("--announced records results; it takes no --at, --public or --as")
     payload = load_json_object(announced, "announced outcome")
     rows = app(write=True).execute(match_id, RecordOutcome(payload))
     report_written(match_id, rows, as_json, "recorded the announced outcome; ")

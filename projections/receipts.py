@@ -15,9 +15,12 @@ from matchledger.ledger.verify import Finding, parse_head, verify_chain
 def parse_receipt(text: str) -> tuple[int, str]:
     """``SEQ:HASH`` as the service prints it."""
     try:
-        return parse_head(text)
+        seq, digest = parse_head(text)
     except MalformedInput:
-        raise MalformedInput(f"--receipt must be SEQ:HASH with a 64-digit lowercase hex hash, got {text!r}") from None
+        seq, digest = 0, ""
+    if len(digest) != 64:  # a receipt is the whole hash, never a prefix of it
+        raise MalformedInput(f"--receipt must be SEQ:HASH with a 64-digit hex hash, got {text!r}")
+    return seq, digest
 
 
 def receipt_finding(match_id: str, rows: list[StoredEvent], receipt: tuple[int, str]) -> Finding | None:

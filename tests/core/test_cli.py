@@ -96,7 +96,7 @@ def test_verify_ok_and_head(tmp_path, db):
     assert head.startswith("4:") and len(head) == 66
     assert "ok" in invoke(db, "verify", "t1", "--head", head).output
     invoke(db, "verify", "t1", "--head", "9:" + "0" * 64, expect=3)
-    invoke(db, "verify", "t1", "--head", "nonsense", expect=1)
+    invoke(db, "verify", "t1", "--head", "nonsense", expect=2)
 
 
 def test_verify_finds_a_wrong_host_announcement(tmp_path, db):

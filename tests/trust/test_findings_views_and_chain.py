@@ -97,7 +97,7 @@ def test_verify_head_needs_an_event_seq(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "script", CARD)
     last_hash = read_json(db, "head", "card11")["hash"]
-    result = invoke(db, "verify", "card11", "--head", f"0:{last_hash}", expect=1)
+    result = invoke(db, "verify", "card11", "--head", f"0:{last_hash}", expect=2)
     assert "events are numbered from 1" in result.output
 
 
