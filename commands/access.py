@@ -8,6 +8,7 @@ import os
 import click
 from matchledger.ledger.errors import MalformedInput
 
+from .options import usage_error
 from .output import emit_json, say
 from .session import app
 
@@ -50,7 +51,14 @@ def invite_cmd(match_id, as_participant, can_submit, auditor, base_url, as_json)
       matchledger invite m1 --auditor --json
       matchledger invite m1 --as ann --base-url https://games.example.org
     """
-    base = service_address(base_url)
+    if auditor == (as_participant is not None):
+        raise usage_error("invite either a participant (--as NAME) or an auditor (--auditor)")
+    if auditor and can_submit:
+        raise usage_error("--submit is for a participant; an auditor reads only")
+    try:
+        base = service_address(base_url)
+    except MalformedInput as exc:
+        raise usage_error(str(exc)) from None
     token, capability = app(write=True).invite(match_id, participant=as_participant, auditor=auditor, can_submit=can_submit)
     url = link(base, capability.role, token)
     if as_json:

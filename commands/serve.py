@@ -7,6 +7,7 @@ from matchledger.ledger.errors import MalformedInput
 
 from . import logs
 from .access import service_address
+from .options import usage_error
 from .output import say
 from .session import app, session
 
@@ -35,7 +36,10 @@ def serve_cmd(host, port, base_url, poll):
     current = session()
     reader = app()  # read-only: serving reads never changes the file
     if base_url is not None:
-        base_url = service_address(base_url)
+        try:
+            base_url = service_address(base_url)
+        except MalformedInput as exc:
+            raise usage_error(str(exc)) from None
     # imported here: the framework and server cost every other command start-up time
     from .service import build, writable
     from .service.server import address, bind, run

@@ -55,10 +55,12 @@ def test_invite_names_what_is_wrong_and_issues_nothing(db):
     # the host's message lists the participants in the canonical order: players, then guests
     assert "--as 'nobody': not a participant of 'p1' (participants: ann, bob, yan, zed)" in out
     assert "no match 'zz'" in invoke(db, "invite", "zz", "--as", "ann", expect=1).output
-    assert "an auditor reads only" in invoke(db, "invite", "p1", "--auditor", "--submit", expect=1).output
-    assert "either a participant" in invoke(db, "invite", "p1", expect=1).output
-    assert "either a participant" in invoke(db, "invite", "p1", "--as", "ann", "--auditor", expect=1).output
-    assert "--base-url" in invoke(db, "invite", "p1", "--as", "ann", "--base-url", "ftp://x", expect=1).output
+    # options that exclude or need each other, or a malformed one, are usage errors (exit 2)
+    assert "an auditor reads only" in invoke(db, "invite", "p1", "--auditor", "--submit", expect=2).output
+    assert "either a participant" in invoke(db, "invite", "p1", expect=2).output
+    assert "either a participant" in invoke(db, "invite", "p1", "--as", "ann", "--auditor", expect=2).output
+    assert "--base-url" in invoke(db, "invite", "p1", "--as", "ann", "--base-url", "ftp://x", expect=2).output
+    assert "--base-url" in invoke(db, "serve", "--base-url", "https://x/?a", expect=2).output
     assert "capabilities" not in tables(db)
 
 
