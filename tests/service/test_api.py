@@ -205,6 +205,28 @@ def test_errors_are_json_with_their_codes(server, links):
     assert get("/m/zz").status_code == 404 and "text/html" in get("/m/zz").headers["content-type"]
 
 
+@pytest.mark.guarantee("service.busy")
+def test_a_write_lock_held_past_the_timeout_is_503_to_try_again_and_reads_go_on(db, tmp_path):
+    copy = tmp_path / "busy.db"
+    invoke(copy, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    link = invite(copy, "m1", "--as", "ann", "--submit")
+    submission = {"tokens": LCA_ROUND_1["ann"].split()}
+    with Server(copy, env={"MATCHLEDGER_LOCK_TIMEOUT": "0.3"}) as running:
+        holder = sqlite3.connect(copy, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+        try:
+            busy = running.client.post("/api/v1/matches/m1/submissions", json=submission, headers=bearer(link["token"]))
+            assert (busy.status_code, busy.headers["retry-after"]) == (503, "2")
+            assert "busy" in busy.json()["error"] and str(copy) not in busy.text
+            assert running.client.get("/api/v1/matches/m1/public").status_code == 200  # readers never wait
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert cli_json(copy, "head", "m1")["seq"] == 1  # the refused submission wrote nothing
+        done = running.client.post("/api/v1/matches/m1/submissions", json=submission, headers=bearer(link["token"]))
+        assert done.status_code == 201 and done.json()["seq"] == 2
+
+
 @pytest.mark.guarantee("service.tamper-refused")
 def test_a_tampered_match_is_refused_with_409_and_nothing_of_it_is_shown(db, tmp_path):
     copy = tmp_path / "tampered.db"
