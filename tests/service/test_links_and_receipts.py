@@ -8,6 +8,7 @@ import json
 import sqlite3
 
 import pytest
+from matchledger.ledger import capabilities
 from matchledger.ledger.capabilities import token_hash
 from matchledger.ledger.store import Store
 
@@ -62,6 +63,17 @@ def test_invite_names_what_is_wrong_and_issues_nothing(db):
     assert "--base-url" in invoke(db, "invite", "p1", "--as", "ann", "--base-url", "ftp://x", expect=2).output
     assert "--base-url" in invoke(db, "serve", "--base-url", "https://x/?a", expect=2).output
     assert "capabilities" not in tables(db)
+
+
+@pytest.mark.guarantee("service.tokens-hashed")
+def test_a_token_never_starts_with_a_dash_so_revoke_takes_it_as_typed(db, monkeypatch):
+    """One in 64 URL-safe tokens would start with "-", which `revoke TOKEN` takes for an
+    option (exit 2): such a draw is drawn again."""
+    drawn = iter(["-" + "a" * 31, "b" * 32])
+    monkeypatch.setattr(capabilities.secrets, "token_urlsafe", lambda _bytes: next(drawn))
+    link = read_json(db, "invite", "p1", "--as", "ann")
+    assert link["token"] == "b" * 32
+    assert "revoked" in invoke(db, "revoke", link["token"]).output
 
 
 def test_revoke_withdraws_a_link_once_and_never_quotes_a_token(db):
