@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl
 
 import msgspec
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
-from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.errors import MalformedInput, MatchledgerError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -311,10 +311,14 @@ class Service:
         return EventStream(self.live.stream(match_id, render))
 
     async def participant_events(self, request: Request):
-        capability = self._link(request.path_params["token"], PARTICIPANT)
+        token = request.path_params["token"]
+        capability = self._link(token, PARTICIPANT)
         match_id, me = capability.match_id, capability.participant
 
         def render() -> bytes:
+            if self.reads.grant(token) is None:  # revoked while the page is open: nothing more
+                raise MalformedInput("this link was revoked: it opens nothing any more")
+
             def make() -> bytes:
                 page = self.reads.page(match_id, me)
                 return pages.live_message(pages.live_html(page), self._form(capability, page))

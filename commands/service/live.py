@@ -12,7 +12,9 @@ match's head moving wakes every stream of the match, each renders its view (once
 view and head, see ``reads``), and a stream whose bytes are the ones it sent last sends
 nothing.  So nothing in a stream, not even its timing, depends on events the viewer may
 not see.  A comment line keeps the connection open on a fixed schedule from the
-stream's start, whatever happens in the match.
+stream's start, whatever happens in the match; at each, the stream looks at its view
+again (sending only if it changed), so a participant's link revoked while its page is
+open ends the stream within one beat, or at the match's next event, whichever is first.
 """
 
 from __future__ import annotations
@@ -132,7 +134,7 @@ class Live:
                     if wait <= 0:
                         beat += self.heartbeat
                         yield b": keep-alive\n\n"
-                        continue
+                        break  # look again (nothing is sent unless the view changed): a link revoked meanwhile ends here
                     await _first(moved, self.closing, wait)
         finally:
             watch.streams -= 1

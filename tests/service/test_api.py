@@ -190,6 +190,21 @@ def test_revoking_a_link_closes_it_at_once(server, db):
     assert server.client.get(f"/p/{link['token']}").status_code == 403
 
 
+@pytest.mark.guarantee("service.tokens-scoped")
+def test_a_revoked_links_open_stream_ends_before_it_sends_anything_new(tmp_path):
+    db = tmp_path / "revoke.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    link = invite(db, "m1", "--as", "ann", "--submit")
+    with Server(db) as running, running.client.stream("GET", f"/p/{link['token']}/events") as stream:
+        [(kind, _first)] = events(stream, 1)
+        assert kind == "view"
+        invoke(db, "revoke", link["token"])
+        invoke(db, "submit", "m1", "ann", *LCA_ROUND_1["ann"].split())  # ann's own view changes
+        [(kind, refused)] = events(stream, 1)
+        assert kind == "refused" and "revoked" in refused["error"]
+        assert list(stream.extensions["sse-lines"]) == []  # and the stream ends
+
+
 # --------------------------------------------------------------------------- every error code
 
 
