@@ -18,7 +18,9 @@ from .session import app, session
 @click.option("--base-url", metavar="URL", help="The address others reach the service at (behind a proxy); default: the one listened on.")
 @click.option("--poll", type=click.FloatRange(0.01, 10), default=0.15, show_default=True, metavar="SECONDS",
               help="How often open pages look for events written by other processes.")
-def serve_cmd(host, port, base_url, poll):
+@click.option("--keep-alive", "keep_alive", type=click.FloatRange(0.1, 3600), default=15, show_default=True, metavar="SECONDS",
+              help="How often an open page's stream sends a keep-alive (a proxy may close a quiet connection).")
+def serve_cmd(host, port, base_url, poll, keep_alive):
     """Serve the database over HTTP: public pages, participants' links, the JSON API.
 
     Public pages at /m/MATCH, each participant's own page at the link `invite` prints
@@ -51,7 +53,7 @@ def serve_cmd(host, port, base_url, poll):
         raise MalformedInput(f"cannot listen on {host!r} port {port}: {exc.strerror or exc}") from None
     listening = address(sock)
     asgi, service = build(reader, writable(current.db, current.lock_timeout), logs.log().bind(),
-                          base_url=base_url or listening, poll=poll)
+                          base_url=base_url or listening, poll=poll, keep_alive=keep_alive)
 
     def announce() -> None:
         reached = f" (reached as {base_url})" if base_url else ""

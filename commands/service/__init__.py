@@ -31,11 +31,13 @@ def assets() -> dict[str, tuple[bytes, str]]:
             for entry in folder.iterdir() if entry.name[entry.name.rfind("."):] in _MEDIA_TYPES}
 
 
-def build(reader: Application, open_writer, log, *, base_url: str, poll: float | None = None):
+def build(reader: Application, open_writer, log, *, base_url: str, poll: float | None = None,
+          keep_alive: float | None = None):
     """The ASGI app serving ``reader``'s database (``open_writer``: the writable
     application, opened in the writer thread on the first submission)."""
     reads = Reads(reader)
-    live = Live(reads) if poll is None else Live(reads, interval=poll)
+    timing = {"interval": poll, "heartbeat": keep_alive}
+    live = Live(reads, **{name: value for name, value in timing.items() if value is not None})
     writer = Writer(open_writer, lambda _match_id: reader_loop_call(live))
     service = Service(reads, writer, live, base_url=base_url, assets=assets())
     return Guard(service.app(), log), service

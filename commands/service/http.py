@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl
 
 import msgspec
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
-from matchledger.ledger.errors import MalformedInput, MatchledgerError
+from matchledger.ledger.errors import MatchledgerError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -315,17 +315,21 @@ class Service:
         capability = self._link(token, PARTICIPANT)
         match_id, me = capability.match_id, capability.participant
 
-        def render() -> bytes:
-            if self.reads.grant(token) is None:  # revoked while the page is open: nothing more
-                raise MalformedInput("this link was revoked: it opens nothing any more")
+        def refusal() -> str | None:
+            try:
+                revoked = self.reads.grant(token) is None
+            except MatchledgerError:
+                return "the ledger cannot be read"  # closed, as a link that cannot be checked
+            return "this link was revoked: it opens nothing any more" if revoked else None
 
+        def render() -> bytes:
             def make() -> bytes:
                 page = self.reads.page(match_id, me)
                 return pages.live_message(pages.live_html(page), self._form(capability, page))
 
             return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make)
 
-        return EventStream(self.live.stream(match_id, render))
+        return EventStream(self.live.stream(match_id, render, refusal))
 
     # ------------------------------------------------------------------ files
 

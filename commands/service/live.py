@@ -12,9 +12,9 @@ match's head moving wakes every stream of the match, each renders its view (once
 view and head, see ``reads``), and a stream whose bytes are the ones it sent last sends
 nothing.  So nothing in a stream, not even its timing, depends on events the viewer may
 not see.  A comment line keeps the connection open on a fixed schedule from the
-stream's start, whatever happens in the match; at each, the stream looks at its view
-again (sending only if it changed), so a participant's link revoked while its page is
-open ends the stream within one beat, or at the match's next event, whichever is first.
+stream's start, whatever happens in the match.  A participant's link revoked while its
+page is open is sent nothing more, and its stream ends at the next beat (not at the
+match's next event, whose timing the viewer may not know).
 """
 
 from __future__ import annotations
@@ -109,9 +109,12 @@ class Live:
 
     # ------------------------------------------------------------------ streams
 
-    async def stream(self, match_id: str, render: Callable[[], bytes]) -> AsyncIterator[bytes]:
+    async def stream(
+        self, match_id: str, render: Callable[[], bytes], refusal: Callable[[], str | None] = lambda: None
+    ) -> AsyncIterator[bytes]:
         """The events of one viewer's page: its view whenever that changes, until the
-        viewer leaves, the match's log stops verifying, or the server shuts down."""
+        viewer leaves, the match's log stops verifying, the server shuts down, or
+        ``refusal`` says why the viewer may see no more (a revoked link)."""
         watch = self._watches.setdefault(match_id, _Watch())
         watch.streams += 1
         loop = asyncio.get_running_loop()
@@ -121,25 +124,36 @@ class Live:
             beat = loop.time() + self.heartbeat
             while not self.closing.is_set():
                 moved = watch.moved
-                try:
-                    message = render()
-                except MatchledgerError as exc:
-                    yield b"event: refused\ndata: " + to_json({"error": str(exc)}) + b"\n\n"
-                    return
-                if message != sent:
-                    sent = message
-                    yield message
+                # A viewer refused meanwhile is sent nothing more; the stream ends at the
+                # next beat, so its end tells nothing of when the match moved.
+                if refusal() is None:
+                    try:
+                        message = render()
+                    except MatchledgerError as exc:
+                        yield _refused(str(exc))
+                        return
+                    if message != sent:
+                        sent = message
+                        yield message
                 while not moved.is_set() and not self.closing.is_set():
                     wait = beat - loop.time()
                     if wait <= 0:
                         beat += self.heartbeat
+                        why = refusal()
+                        if why is not None:
+                            yield _refused(why)
+                            return
                         yield b": keep-alive\n\n"
-                        break  # look again (nothing is sent unless the view changed): a link revoked meanwhile ends here
+                        continue
                     await _first(moved, self.closing, wait)
         finally:
             watch.streams -= 1
             if not watch.streams:
                 self._watches.pop(match_id, None)
+
+
+def _refused(message: str) -> bytes:
+    return b"event: refused\ndata: " + to_json({"error": message}) + b"\n\n"
 
 
 async def _first(a: asyncio.Event, b: asyncio.Event, timeout: float) -> None:

@@ -192,17 +192,20 @@ def test_revoking_a_link_closes_it_at_once(server, db):
 
 @pytest.mark.guarantee("service.tokens-scoped")
 def test_a_revoked_links_open_stream_ends_before_it_sends_anything_new(tmp_path):
+    """Sent nothing more, and ended at a keep-alive beat: when the match moves is no
+    business of a revoked link."""
     db = tmp_path / "revoke.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
     link = invite(db, "m1", "--as", "ann", "--submit")
-    with Server(db) as running, running.client.stream("GET", f"/p/{link['token']}/events") as stream:
+    with Server(db, "--keep-alive", "0.5") as running, running.client.stream("GET", f"/p/{link['token']}/events") as stream:
+        lines = stream.extensions.setdefault("sse-lines", stream.iter_lines())
         [(kind, _first)] = events(stream, 1)
         assert kind == "view"
         invoke(db, "revoke", link["token"])
         invoke(db, "submit", "m1", "ann", *LCA_ROUND_1["ann"].split())  # ann's own view changes
         [(kind, refused)] = events(stream, 1)
         assert kind == "refused" and "revoked" in refused["error"]
-        assert list(stream.extensions["sse-lines"]) == []  # and the stream ends
+        assert list(lines) == []  # and the stream ends
 
 
 # --------------------------------------------------------------------------- every error code
