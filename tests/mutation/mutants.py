@@ -467,4 +467,12 @@ MUTANTS: list[Mutant] = [
         ("tests/service/test_whole_match.py",),
         "one participant's page, kept, is shown to another participant of the match",
     ),
+    Mutant(
+        "revoked-link-page-follows-on",
+        "commands/service/live.py",
+        "                if refusal() is None:",
+        "                if True:",
+        (f"{SERVICE_API}::test_a_revoked_links_open_stream_ends_before_it_sends_anything_new",),
+        "a page left open on a revoked link goes on receiving the participant's view",
+    ),
 ]
