@@ -153,6 +153,18 @@ def test_a_participants_form_records_their_submission_and_shows_the_receipt(serv
     assert f'Your receipt: <code class="receipt">{row["seq"]}:{row["hash"]}</code>' in done.text
 
 
+def test_a_photographers_form_takes_from_a_row_and_winds_and_waits_when_it_is_not_their_turn(server, db):
+    ann, bob = (invite(db, "g1", "--as", who, "--submit")["token"] for who in ("ann", "bob"))
+    page = server.client.get(f"/p/{ann}").text
+    assert all(f'name="{field}"' in page for field in ("row", "end", "count", "wind_from", "wind_to"))
+    assert "Waiting for ann to play." in server.client.get(f"/p/{bob}").text
+    answer = server.client.post(f"/p/{ann}", data={"row": "1", "end": "left", "count": "1", "wind_from": "1", "wind_to": "3"})
+    assert answer.status_code == 303, answer.text
+    [row] = [r for r in cli_json(db, "log", "g1") if r["kind"] == "SubmissionRecorded"]
+    assert (row["actor"], row["event"]["tokens"]) == ("ann", ["take", "1", "left", "1", "wind", "1:3"])
+    assert "Waiting for bob to play." in server.client.get(f"/p/{ann}").text  # the form follows the turn
+
+
 # --------------------------------------------------------------------------- tokens: scoped, revocable, no hints
 
 
