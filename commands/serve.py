@@ -6,7 +6,7 @@ import click
 from matchledger.ledger.errors import MalformedInput
 
 from . import logs
-from .access import service_address
+from .access import BASE_URL_VARIABLE, service_address
 from .options import usage_error
 from .output import say
 from .session import app, session
@@ -15,7 +15,8 @@ from .session import app, session
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on (0: a free one).")
-@click.option("--base-url", metavar="URL", help="The address others reach the service at (behind a proxy); default: the one listened on.")
+@click.option("--base-url", metavar="URL", envvar=BASE_URL_VARIABLE,
+              help=f"The address others reach the service at, behind a proxy (env {BASE_URL_VARIABLE}, as for invite); default: the one listened on.")
 @click.option("--poll", type=click.FloatRange(0.01, 10), default=0.15, show_default=True, metavar="SECONDS",
               help="How often open pages look for events written by other processes.")
 @click.option("--keep-alive", "keep_alive", type=click.FloatRange(0.1, 3600), default=15, show_default=True, metavar="SECONDS",
