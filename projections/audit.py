@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matchledger.ledger.store import StoredEvent
+from matchledger.ledger.log_store import StoredEvent
 from matchledger.ledger.verify import Finding
 
 _CORRECTIONS = ("SubmissionVoided", "SubmissionCorrected", "RoundReopened", "RuleAmended")

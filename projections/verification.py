@@ -13,7 +13,7 @@ import msgspec
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.portable import parse_lines
-from matchledger.ledger.store import Store, StoredEvent
+from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
 
 from . import snapshots
@@ -36,7 +36,7 @@ class MatchReport(msgspec.Struct, frozen=True):
         return {"match": self.match_id, "events": self.events, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
 
 
-def verify_stored(store: Store, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
+def verify_stored(store: LogStore, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
     """Verify a match as ``store`` holds it: chain, head, re-derivation, snapshot."""
     rows = store.rows(match_id)
     events: list = []
