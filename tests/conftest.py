@@ -1,5 +1,6 @@
 import os
 
+import pytest
 from hypothesis import settings
 
 from matchledger import engine
@@ -12,3 +13,61 @@ engine.register("toy", "tests.core.toygame")
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+#: Set (CI sets it where the server binaries are installed) to fail, not skip, when the
+#: throwaway server cannot start.
+REQUIRE_POSTGRES = "MATCHLEDGER_REQUIRE_POSTGRES"
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """The session's throwaway PostgreSQL server (one for every test that needs one),
+    stopped and removed at the end whatever happened; a test using it skips, saying
+    why, where no server can be started."""
+    from matchledger.testing.postgres_server import ThrowawayServer, Unavailable
+
+    try:
+        server = ThrowawayServer.start()
+    except Unavailable as exc:
+        if os.environ.get(REQUIRE_POSTGRES):
+            pytest.fail(f"PostgreSQL is required here (${REQUIRE_POSTGRES}) but: {exc}")
+        pytest.skip(f"no PostgreSQL server for these tests: {exc}")
+    try:
+        yield server
+    finally:
+        server.remove()
+
+
+class PostgresDatabases:
+    """Databases of one test, made on first use by name and dropped at its end."""
+
+    def __init__(self, server):
+        self.server = server
+        self.names: dict[str, str] = {}
+
+    def url(self, name: str = "main") -> str:
+        if name not in self.names:
+            self.names[name] = self.server.create_database()
+        return self.server.url(self.names[name])
+
+    def drop_all(self) -> None:
+        for real in self.names.values():
+            self.server.drop_database(real)
+
+
+@pytest.fixture
+def postgres_databases(postgres_server):
+    databases = PostgresDatabases(postgres_server)
+    try:
+        yield databases
+    finally:
+        databases.drop_all()
+
+
+@pytest.fixture
+def postgres_url(postgres_databases) -> str:
+    """The URL of an empty database of this test's own."""
+    return postgres_databases.url()
