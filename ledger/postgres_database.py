@@ -38,8 +38,8 @@ from .postgres_urls import printable_url, secrets_of
 SCHEMA_VERSION = 1
 
 #: The first key of every advisory lock we take ("MLDG"), so they never meet another
-#: program's: (LOCK_SPACE, 0) while the tables are made, (LOCK_SPACE, hashtext(match))
-#: while a transaction appends to a match.
+#: program's: (LOCK_SPACE, hashtext(schema)) while the tables are made,
+#: (LOCK_SPACE, hashtext(schema.match)) while a transaction appends to a match.
 LOCK_SPACE = 0x4D4C4447
 
 #: Seconds to wait for the server to answer a connection, unless the URL says otherwise.
@@ -84,9 +84,14 @@ CREATE VIEW events_json AS
 # some JSON that is valid text (a "\\u0000" escape), and a stored column would then make
 # a valid log fail to import; it would also cost every append.
 
+# Our tables in the schema where a write makes them (the first of the search path), read
+# from pg_class with the statement's snapshot: a name lookup (to_regclass) may not yet see
+# tables that another writer committed while this one waited for the lock to make them.
 _INSPECT = (
-    "SELECT current_setting('server_encoding'), to_regclass('matchledger_schema') IS NOT NULL, "
-    "to_regclass('events') IS NOT NULL"
+    "SELECT current_setting('server_encoding'), "
+    "bool_or(c.relname = 'matchledger_schema') IS TRUE, bool_or(c.relname = 'events') IS TRUE "
+    "FROM (SELECT 1) AS always LEFT JOIN pg_catalog.pg_class c ON c.relname IN ('matchledger_schema', 'events') "
+    "AND c.relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = current_schema())"
 )
 
 
@@ -147,7 +152,7 @@ class Database:
         if self._check(conn, create=create) == "none":
             try:
                 with conn.transaction():
-                    conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
+                    conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (LOCK_SPACE,))
                     if self._check(conn, create=True) == "none":  # nobody made them meanwhile
                         conn.execute(SCHEMA)
             except psycopg.Error as exc:

@@ -116,7 +116,7 @@ class PostgresStore(LogStore):
             pass
 
     def _lock_match(self, match_id: str) -> None:
-        self._run("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SPACE, match_id))
+        self._run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))
 
     # ---- reading
 

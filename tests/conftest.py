@@ -36,26 +36,28 @@ def postgres_server():
             pytest.fail(f"PostgreSQL is required here (${REQUIRE_POSTGRES}) but: {exc}")
         pytest.skip(f"no PostgreSQL server for these tests: {exc}")
     try:
+        server.tests_database = server.create_database("tests")
         yield server
     finally:
         server.remove()
 
 
 class PostgresDatabases:
-    """Databases of one test, made on first use by name and dropped at its end."""
+    """Empty places of one test, by name, each a schema of the session's database made
+    on first use (where a store makes its tables) and dropped at the test's end."""
 
     def __init__(self, server):
         self.server = server
-        self.names: dict[str, str] = {}
+        self.schemas: dict[str, str] = {}
 
     def url(self, name: str = "main") -> str:
-        if name not in self.names:
-            self.names[name] = self.server.create_database()
-        return self.server.url(self.names[name])
+        if name not in self.schemas:
+            self.schemas[name] = self.server.create_schema(self.server.tests_database)
+        return self.server.url(self.server.tests_database, schema=self.schemas[name])
 
     def drop_all(self) -> None:
-        for real in self.names.values():
-            self.server.drop_database(real)
+        for schema in self.schemas.values():
+            self.server.drop_schema(self.server.tests_database, schema)
 
 
 @pytest.fixture

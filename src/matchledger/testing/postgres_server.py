@@ -105,20 +105,22 @@ class ThrowawayServer:
 
     # ---- addresses
 
-    def url(self, database: str = ADMIN, user: str = ADMIN, password: str | None = None) -> str:
+    def url(self, database: str = ADMIN, user: str = ADMIN, password: str | None = None, schema: str | None = None) -> str:
+        """The URL of ``database`` (with ``schema`` first on its search path, where the
+        tables are then made and looked for)."""
         login = user if password is None else f"{user}:{password}"
-        return f"postgresql://{login}@127.0.0.1:{self.port}/{database}"
+        options = "" if schema is None else f"?options=-csearch_path%3D{schema}"
+        return f"postgresql://{login}@127.0.0.1:{self.port}/{database}{options}"
 
-    def admin(self):
-        """An autocommit connection to the ``postgres`` database, as its superuser."""
+    def admin(self, database: str = ADMIN):
+        """An autocommit connection to ``database``, as the superuser."""
         import psycopg
 
-        return psycopg.connect(self.url(), autocommit=True)
+        return psycopg.connect(self.url(database), autocommit=True)
 
     def create_database(self, prefix: str = "t", encoding: str = "UTF8") -> str:
         """A new, empty database (its name)."""
-        self._counter += 1
-        name = f"{prefix}_{os.getpid()}_{self._counter}"
+        name = self._new_name(prefix)
         with self.admin() as conn:
             conn.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C'")
         return name
@@ -126,6 +128,23 @@ class ThrowawayServer:
     def drop_database(self, name: str) -> None:
         with self.admin() as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def create_schema(self, database: str, prefix: str = "s") -> str:
+        """A new, empty schema in ``database`` (its name): a hundred times quicker to
+        make than a database, for a test that needs an empty place of its own."""
+        name = self._new_name(prefix)
+        with self.admin(database) as conn:
+            conn.execute(f"CREATE SCHEMA {name}")
+        return name
+
+    def drop_schema(self, database: str, name: str) -> None:
+        with self.admin(database) as conn:
+            conn.execute("SET lock_timeout = '5s'")
+            conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+
+    def _new_name(self, prefix: str) -> str:
+        self._counter += 1
+        return f"{prefix}_{os.getpid()}_{self._counter}"
 
     # ---- the server's life
 
