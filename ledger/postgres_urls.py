@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 URL_PREFIXES = ("postgresql://", "postgres://")
 
@@ -23,7 +23,9 @@ def printable_url(url: str) -> str:
         query = parts.query
         if "password" in dict(parse_qsl(query)):
             query = urlencode([(key, value) for key, value in parse_qsl(query) if key != "password"], safe=":/,")
-        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        # by hand: urlunsplit drops the empty host of ``postgresql:///db`` (a socket)
+        return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+                + (f"#{parts.fragment}" if parts.fragment else ""))
     except ValueError:
         return url.split("://", 1)[0] + "://…"
 
