@@ -155,6 +155,7 @@ def cli(ctx, db, actor, log_json):
     gc.set_threshold(*GC_THRESHOLDS)
     logs.configure(log_json)
     ctx.obj = Session(db, actor or _default_actor(), log_json)
+    ctx.call_on_close(ctx.obj.close)
 
 
 def main() -> None:
