@@ -214,7 +214,7 @@ def _default_actor() -> str:
     "--db",
     default=None,
     callback=_database_file,
-    help=f"SQLite database file (env MATCHLEDGER_DB).  [default: {DEFAULT_DATABASE}]",
+    help=f"SQLite database file, or a postgresql:// URL (env MATCHLEDGER_DB).  [default: {DEFAULT_DATABASE}]",
 )
 @click.option("--actor", default=None, help="Who records the events (env MATCHLEDGER_ACTOR, else $USER).")
 @click.option("--log-json", is_flag=True, help="Log as JSON lines on stderr.")
@@ -232,8 +232,9 @@ def _default_actor() -> str:
 def cli(ctx, db, actor, log_json):
     """An event-sourced, tamper-evident ledger for hosted games.
 
-    Every move is an append-only, hash-chained event in SQLite; scores, outcomes,
-    reveals and each participant's knowledge are rebuilt by replaying the log.
+    Every move is an append-only, hash-chained event in SQLite (or PostgreSQL:
+    --db postgresql://USER@HOST/DB); scores, outcomes, reveals and each
+    participant's knowledge are rebuilt by replaying the log.
 
     \b
     Example — a host's first steps:
@@ -248,6 +249,7 @@ def cli(ctx, db, actor, log_json):
     gc.set_threshold(*GC_THRESHOLDS)
     logs.configure(log_json)
     ctx.obj = Session(db, actor or _default_actor(), log_json)
+    ctx.call_on_close(ctx.obj.close)
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.postgres_urls import is_postgres_url
 
 from .session import session
 
@@ -141,6 +142,8 @@ def _why_not_write(path: Path) -> str | None:
 def _is_database_file(path: Path) -> bool:
     """Whether ``path`` is the database in use or a file SQLite keeps beside it, by real
     path or as the same file under another name."""
+    if is_postgres_url(session().db):  # the database is on a server, not in a file here
+        return False
     real = os.path.realpath(path)
     for suffix in _DATABASE_COMPANIONS:
         companion = session().db + suffix

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import click
-from matchledger.ledger.store import StoredEvent
+from matchledger.ledger.log_store import StoredEvent
 from matchledger.projections.presentation.printable import printable, printable_json
 
 from . import colour, logs

@@ -30,18 +30,25 @@ class Session:
         self._application: Application | None = None
 
     def application(self, create: bool = False, write: bool = False) -> Application:
-        """The application on the --db file.  A read opens it read-only and never changes
-        it; a command that writes passes ``write``, and only commands that may start a
-        file (init, new, import, script, demo) pass ``create``."""
+        """The application on the --db file or PostgreSQL database.  A read opens it
+        read-only and never changes it; a command that writes passes ``write``, and only
+        commands that may start a file (init, new, import, script, demo) pass ``create``."""
         if self._application is None:
             # The store, the engines and the fold are loaded here, when a command first
             # needs them, not when the command line starts (`--help` needs none of them).
-            from matchledger.ledger.store import Store
+            from matchledger.ledger.stores import open_store
             from matchledger.projections.application import Application
 
-            store = Store(self.db, create=create, read_only=not (create or write), lock_timeout=self.lock_timeout)
+            store = open_store(self.db, create=create, read_only=not (create or write), lock_timeout=self.lock_timeout)
             self._application = Application(store, actor=self.actor)
         return self._application
+
+    def close(self) -> None:
+        """Close the store at the end of the command (a PostgreSQL connection is a
+        server's resource: it must not wait for the garbage collector)."""
+        if self._application is not None:
+            application, self._application = self._application, None
+            application.store.close()
 
     @contextlib.contextmanager
     def running_script(self, folder: Path) -> Iterator[None]:

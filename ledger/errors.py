@@ -33,12 +33,18 @@ class CorruptLog(MatchledgerError):
 
 
 class ForeignDatabase(CorruptLog):
-    """A file that is not a matchledger database (not SQLite, another program's, empty):
-    refused before anything could change it."""
+    """A file that is not a matchledger database (not SQLite, another program's, empty),
+    or a database whose tables are not ours or of a schema version this matchledger
+    does not read: refused before anything could change it."""
 
 
 class DatabaseBusy(MatchledgerError):
     """Another connection held the database's write lock for longer than the lock timeout."""
+
+
+class DatabaseUnavailable(MatchledgerError):
+    """A database server that cannot be reached, refuses the login, has no such
+    database, or lost the connection."""
 
 
 class UnwritableDatabase(MatchledgerError):

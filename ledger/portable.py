@@ -11,7 +11,7 @@ import msgspec
 from .codec import decode_json
 from .errors import CorruptLog, MalformedInput
 from .limits import JSON_MAX_DEPTH
-from .store import StoredEvent
+from .log_store import StoredEvent
 from .validation import json_depth
 
 

@@ -20,7 +20,7 @@ from msgspec.structs import astuple
 
 from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, MalformedInput
-from .store import StoredEvent
+from .log_store import StoredEvent
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ from matchledger.ledger.events import (
     salted,
 )
 from matchledger.ledger.portable import export_lines
-from matchledger.ledger.store import Store, StoredEvent
+from matchledger.ledger.log_store import LogStore, StoredEvent
+from matchledger.ledger.stores import open_store
 from matchledger.ledger.validation import check_actor, check_match_id
 from matchledger.ledger.verify import Finding, verify_chain
 
@@ -131,7 +132,7 @@ class Application:
 
     def __init__(
         self,
-        store: Store,
+        store: LogStore,
         *,
         actor: str = "host",
         clock: Callable[[], str] = utc_now,
@@ -151,8 +152,9 @@ class Application:
 
     @property
     def location(self) -> str:
-        """Where the matches are kept (the database file), as messages name it."""
-        return self.store.path
+        """Where the matches are kept (the database file, or a URL without its
+        password), as messages name it."""
+        return self.store.location
 
     def match_ids(self) -> list[str]:
         return self.store.match_ids()
@@ -451,7 +453,7 @@ class Application:
             # imported here: process pools cost every other command start-up time
             from .parallel import verify_in_processes
 
-            yield from verify_in_processes(self.store.path, match_ids, jobs)
+            yield from verify_in_processes(self.store.address, match_ids, jobs)
             return
         for match_id in match_ids:
             yield verify_stored(self.store, match_id)
@@ -492,7 +494,7 @@ class Application:
     def diff(self, match_a: str, match_b: str, other_db: str | None = None) -> Comparison:
         """Where match ``match_a`` here and ``match_b`` (in the database ``other_db``, or
         here) part: both chains verified, read models rebuilt from the first event."""
-        other = self if other_db is None else Application(Store(other_db, read_only=True))
+        other = self if other_db is None else Application(open_store(other_db, read_only=True))
         sides = []
         for application, match_id in ((self, match_a), (other, match_b)):
             rows = application.store.rows(match_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import msgspec
-from matchledger.ledger.store import StoredEvent
+from matchledger.ledger.log_store import StoredEvent
 from matchledger.ledger.verify import Finding
 
 _CORRECTIONS = ("SubmissionVoided", "SubmissionCorrected", "RoundReopened", "RuleAmended", "MatchAbandoned")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MatchledgerError
-from matchledger.ledger.store import StoredEvent
+from matchledger.ledger.log_store import StoredEvent
 from matchledger.ledger.verify import Finding
 
 from .fold import replay

@@ -21,7 +21,7 @@ from matchledger.engine.state import MatchState
 from matchledger.ledger.codec import GENESIS_HASH
 from matchledger.ledger.errors import CorruptLog, MalformedInput, VerificationFailed
 from matchledger.ledger.events import StateCheckpointed
-from matchledger.ledger.store import Store, StoredEvent
+from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
 
 from . import snapshots
@@ -74,7 +74,7 @@ class Reader:
     """Matches of one store, each read through the chain; the latest state of each
     match read or written here is kept and carried on from (``forget`` drops it)."""
 
-    def __init__(self, store: Store, use_snapshots: bool = True):
+    def __init__(self, store: LogStore, use_snapshots: bool = True):
         self.store = store
         self.use_snapshots = use_snapshots
         self._cursors: dict[str, Cursor] = {}

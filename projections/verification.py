@@ -14,7 +14,7 @@ from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.events import MatchAbandoned
 from matchledger.ledger.portable import parse_lines
-from matchledger.ledger.store import Store, StoredEvent
+from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.verify import Finding, head_finding, verify_chain
 
 from . import snapshots
@@ -42,7 +42,7 @@ class MatchReport(msgspec.Struct, frozen=True):
         return report
 
 
-def verify_stored(store: Store, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
+def verify_stored(store: LogStore, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
     """Verify a match as ``store`` holds it: chain, head, re-derivation, snapshot."""
     rows = store.rows(match_id)
     events: list = []

@@ -1,5 +1,6 @@
 import os
 
+import pytest
 from hypothesis import settings
 
 from matchledger import engine
@@ -12,3 +13,63 @@ engine.register("toy", "tests.core.toygame")
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+#: Set (CI sets it where the server binaries are installed) to fail, not skip, when the
+#: throwaway server cannot start.
+REQUIRE_POSTGRES = "MATCHLEDGER_REQUIRE_POSTGRES"
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """The session's throwaway PostgreSQL server (one for every test that needs one),
+    stopped and removed at the end whatever happened; a test using it skips, saying
+    why, where no server can be started."""
+    from matchledger.testing.postgres_server import ThrowawayServer, Unavailable
+
+    try:
+        server = ThrowawayServer.start()
+    except Unavailable as exc:
+        if os.environ.get(REQUIRE_POSTGRES):
+            pytest.fail(f"PostgreSQL is required here (${REQUIRE_POSTGRES}) but: {exc}")
+        pytest.skip(f"no PostgreSQL server for these tests: {exc}")
+    try:
+        server.tests_database = server.create_database("tests")
+        yield server
+    finally:
+        server.remove()
+
+
+class PostgresDatabases:
+    """Empty places of one test, by name, each a schema of the session's database made
+    on first use (where a store makes its tables) and dropped at the test's end."""
+
+    def __init__(self, server):
+        self.server = server
+        self.schemas: dict[str, str] = {}
+
+    def url(self, name: str = "main") -> str:
+        if name not in self.schemas:
+            self.schemas[name] = self.server.create_schema(self.server.tests_database)
+        return self.server.url(self.server.tests_database, schema=self.schemas[name])
+
+    def drop_all(self) -> None:
+        for schema in self.schemas.values():
+            self.server.drop_schema(self.server.tests_database, schema)
+
+
+@pytest.fixture
+def postgres_databases(postgres_server):
+    databases = PostgresDatabases(postgres_server)
+    try:
+        yield databases
+    finally:
+        databases.drop_all()
+
+
+@pytest.fixture
+def postgres_url(postgres_databases) -> str:
+    """The URL of an empty database of this test's own."""
+    return postgres_databases.url()

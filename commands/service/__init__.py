@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from matchledger.ledger.store import Store
+from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
 
 from .guard import Guard
@@ -50,6 +50,7 @@ def reader_loop_call(live: Live) -> None:
         loop.call_soon_threadsafe(live.poke)
 
 
-def writable(path: str, lock_timeout: float):
-    """A factory of the writer thread's application on the database at ``path``."""
-    return lambda: Application(Store(path, create=False, lock_timeout=lock_timeout))
+def writable(db: str, lock_timeout: float):
+    """A factory of the writer thread's application on the database ``db`` (a file or
+    a PostgreSQL URL)."""
+    return lambda: Application(open_store(db, create=False, lock_timeout=lock_timeout))

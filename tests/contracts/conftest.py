@@ -7,7 +7,7 @@ from .backends import BACKENDS
 
 @pytest.fixture(params=BACKENDS, ids=lambda backend: backend.name)
 def backend(request, tmp_path):
-    return request.param(tmp_path)
+    return request.param.for_test(request, tmp_path)
 
 
 @pytest.fixture

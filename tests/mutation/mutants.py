@@ -33,11 +33,11 @@ TAMPER = "tests/core/test_verify_tamper.py"
 CLI_HEADS = "tests/cli/test_heads.py"
 SERVICE_API = "tests/service/test_api.py"
 
-# Store.transaction's body, and the same with no transaction at all (the rows are still
+# LogStore.transaction's body, and the same with no transaction at all (the rows are still
 # inserted together at the end, but each INSERT commits on its own).
 _TRANSACTION = """\
         if self._depth == 0:
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._begin()
         self._depth += 1
         try:
             yield
@@ -48,12 +48,12 @@ _TRANSACTION = """\
             if self._depth == 0:
                 self._heads.clear()
                 self._pending.clear()
-                self.conn.execute("ROLLBACK")
+                self._rollback()
             raise
         self._depth -= 1
         if self._depth == 0:
             self._heads.clear()
-            self.conn.execute("COMMIT")
+            self._commit()
 """
 _NO_TRANSACTION = """\
         self._depth += 1
@@ -80,7 +80,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "store-append-ahead-of-the-log",
-        "ledger/store.py",
+        "ledger/log_store.py",
         "if last_seq + 1 != expected_seq:",
         "if last_seq + 1 > expected_seq:",
         (f"{STORE}::test_an_append_expecting_a_seq_past_the_log_conflicts_and_writes_nothing",),
@@ -88,7 +88,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "store-update-trigger-narrowed",
-        "ledger/store.py",
+        "ledger/sqlite_file.py",
         '"CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "',
         '"CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE OF body, prev_hash, hash ON events "',
         (f"{STORE}::test_update_through_a_plain_connection_fails",),
@@ -316,7 +316,7 @@ MUTANTS: list[Mutant] = [
     # ------------------------------------------------------------------ store
     Mutant(
         "store-failed-transaction-leaves-rows-pending",
-        "ledger/store.py",
+        "ledger/log_store.py",
         "                self._heads.clear()\n                self._pending.clear()\n",
         "                self._heads.clear()\n",
         (f"{STORE}::test_a_transaction_of_several_appends_is_all_or_nothing",),
@@ -342,7 +342,7 @@ MUTANTS: list[Mutant] = [
         # docs/guarantees.md (crash consistency): without its transaction a command can
         # be half-written by a kill, and the crash test must say so
         "store-transaction-a-no-op",
-        "ledger/store.py",
+        "ledger/log_store.py",
         _TRANSACTION,
         _NO_TRANSACTION,
         (

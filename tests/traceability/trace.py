@@ -109,7 +109,7 @@ def _read_table(heading: str, lines: list[str], found: Guarantees) -> None:
             found.tests += _test_refs(cells[test_column])
 
 
-_SHORT_FOLDERS = {"R/": "reliability/", "T/": "trust/"}
+_SHORT_FOLDERS = {"R/": "reliability/", "T/": "trust/", "P/": "postgres/"}
 
 
 def _test_refs(cell: str) -> list[str]:

@@ -1,0 +1,225 @@
+"""Opening a PostgreSQL database: the URL, our tables and their schema version, and
+turning what the server says into the errors a user sees.
+
+- ``--db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAMS]`` (or ``postgres://``)
+  names a database (libpq's URL: ``PGPASSWORD`` and ``~/.pgpass`` work as for ``psql``).
+  Messages name it by :func:`printable_url`, which leaves out the password.
+- The tables are matchledger's when ``matchledger_schema`` records
+  :data:`SCHEMA_VERSION`; a database of another version is refused, naming both
+  versions, before anything is read or changed.
+- Only a write creates the tables (:data:`SCHEMA`: ``events`` with the triggers refusing
+  UPDATE, DELETE and TRUNCATE, ``snapshots``, the ``events_json`` view and the version),
+  all in one transaction, under a lock, so two first writers make them once.  A read
+  of a database without them is an error and creates nothing; a read-only open sets
+  ``default_transaction_read_only``, so nothing it runs can write.
+- The database must be encoded in UTF8: bodies are stored as text and hashed as UTF-8.
+"""
+
+from __future__ import annotations
+
+import re
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from .errors import (
+    CorruptLog,
+    DatabaseBusy,
+    DatabaseUnavailable,
+    ForeignDatabase,
+    LogConflict,
+    MatchledgerError,
+    UnwritableDatabase,
+)
+from .postgres_urls import printable_url, secrets_of
+
+#: The layout of the tables this matchledger reads and writes.  A change of layout
+#: raises it, and an older matchledger then refuses the database instead of misreading it.
+SCHEMA_VERSION = 1
+
+#: The first key of every advisory lock we take ("MLDG"), so they never meet another
+#: program's: (LOCK_SPACE, hashtext(schema)) while the tables are made,
+#: (LOCK_SPACE, hashtext(schema.match)) while a transaction appends to a match.
+LOCK_SPACE = 0x4D4C4447
+
+#: Seconds to wait for the server to answer a connection, unless the URL says otherwise.
+CONNECT_TIMEOUT_SECONDS = 10
+
+SCHEMA = f"""
+CREATE TABLE matchledger_schema (version integer NOT NULL);
+INSERT INTO matchledger_schema (version) VALUES ({SCHEMA_VERSION});
+CREATE TABLE events (
+    match_id text COLLATE "C" NOT NULL,
+    seq bigint NOT NULL,
+    kind text NOT NULL,
+    body text NOT NULL,
+    recorded_at text NOT NULL,
+    actor text NOT NULL,
+    prev_hash text NOT NULL,
+    hash text NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE FUNCTION matchledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'events are append-only: % is not allowed', TG_OP;
+END
+$$;
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    FOR EACH ROW EXECUTE FUNCTION matchledger_append_only();
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION matchledger_append_only();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION matchledger_append_only();
+CREATE TABLE snapshots (
+    match_id text COLLATE "C" PRIMARY KEY,
+    seq bigint NOT NULL,
+    hash text NOT NULL,
+    revision text NOT NULL,
+    body bytea NOT NULL
+);
+CREATE VIEW events_json AS
+    SELECT match_id, seq, kind, body::jsonb AS body, recorded_at, actor, prev_hash, hash FROM events;
+"""
+# The jsonb form is a view, not a stored column or an index: casting to jsonb refuses
+# some JSON that is valid text (a "\\u0000" escape), and a stored column would then make
+# a valid log fail to import; it would also cost every append.
+
+# Our tables in the schema where a write makes them (the first of the search path), read
+# from pg_class with the statement's snapshot: a name lookup (to_regclass) may not yet see
+# tables that another writer committed while this one waited for the lock to make them.
+_INSPECT = (
+    "SELECT current_setting('server_encoding'), "
+    "bool_or(c.relname = 'matchledger_schema') IS TRUE, bool_or(c.relname = 'events') IS TRUE "
+    "FROM (SELECT 1) AS always LEFT JOIN pg_catalog.pg_class c ON c.relname IN ('matchledger_schema', 'events') "
+    "AND c.relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = current_schema())"
+)
+
+
+class Database:
+    """One PostgreSQL database as matchledger names and reaches it."""
+
+    def __init__(self, url: str, *, read_only: bool, lock_timeout: float):
+        self.url = url
+        self.location = printable_url(url)
+        self.read_only = read_only
+        self.lock_timeout = lock_timeout
+        self._secrets = secrets_of(url)
+
+    # ---- connecting
+
+    def connect_options(self) -> dict:
+        """What every connection is opened with, beside the URL."""
+        options: dict = {"autocommit": True, "client_encoding": "UTF8"}
+        try:
+            given = psycopg.conninfo.conninfo_to_dict(self.url)
+        except psycopg.Error as exc:
+            raise self.connect_error(exc) from None
+        if "connect_timeout" not in given:
+            options["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+        return options
+
+    def connect(self) -> psycopg.Connection:
+        """A connection, configured, to a database that holds our tables (made here by a
+        write with ``create`` when there are none)."""
+        options = self.connect_options()
+        try:
+            conn = psycopg.connect(self.url, **options)
+        except psycopg.Error as exc:
+            raise self.connect_error(exc) from None
+        try:
+            self.configure(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def configure(self, conn: psycopg.Connection) -> None:
+        """How long to wait for a lock, and whether anything may be written (also run on
+        each connection of a pool)."""
+        try:
+            conn.execute(
+                f"SET lock_timeout = {max(1, round(self.lock_timeout * 1000))}; "
+                f"SET default_transaction_read_only = {'on' if self.read_only else 'off'}"
+            )
+        except psycopg.Error as exc:
+            raise self.error(exc) from None
+
+    # ---- our tables
+
+    def prepare(self, conn: psycopg.Connection, *, create: bool) -> None:
+        """Check that the database holds our tables at our schema version; with
+        ``create`` (a write), make them where there are none."""
+        if self._check(conn, create=create) == "none":
+            try:
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (LOCK_SPACE,))
+                    if self._check(conn, create=True) == "none":  # nobody made them meanwhile
+                        conn.execute(SCHEMA)
+            except psycopg.Error as exc:
+                raise self.error(exc) from None
+
+    def _check(self, conn: psycopg.Connection, *, create: bool) -> str:
+        """"ours", or "none" where a write with ``create`` may make the tables;
+        refuses anything else."""
+        try:
+            encoding, versioned, events = conn.execute(_INSPECT).fetchone()
+            version = conn.execute("SELECT max(version) FROM matchledger_schema").fetchone()[0] if versioned else None
+        except psycopg.Error as exc:
+            raise self.error(exc) from None
+        if encoding != "UTF8":
+            raise ForeignDatabase(
+                f"cannot use {self.location!r}: the database is encoded in {encoding}, and matchledger needs UTF8 "
+                "(create it with `createdb --encoding=UTF8 --template=template0 …`)"
+            )
+        if not versioned and not events:
+            if create and not self.read_only:
+                return "none"
+            raise CorruptLog(f"no matchledger tables in {self.location!r} (run `matchledger init` or `new` first)")
+        if not versioned or not events:
+            why = "its events table is not matchledger's (it has no matchledger_schema table)" if events else (
+                "it has a matchledger_schema table but no events table")
+            raise ForeignDatabase(f"cannot use {self.location!r} as a matchledger database: {why}; nothing was changed")
+        if version != SCHEMA_VERSION:
+            newer = version is not None and version > SCHEMA_VERSION
+            raise ForeignDatabase(
+                f"cannot use {self.location!r}: its tables are of matchledger schema version {version}, "
+                f"{'newer than' if newer else 'not'} the version this matchledger reads ({SCHEMA_VERSION}); "
+                f"{'upgrade matchledger' if newer else 'nothing was changed'}"
+            )
+        return "ours"
+
+    # ---- errors
+
+    def connect_error(self, exc: psycopg.Error) -> MatchledgerError:
+        return DatabaseUnavailable(f"cannot connect to {self.location!r}: {self._reason(exc)}")
+
+    def error(self, exc: psycopg.Error) -> MatchledgerError:
+        """The error a user sees for what the server (or the connection) reported."""
+        reason = self._reason(exc)
+        if isinstance(exc, pg_errors.LockNotAvailable):
+            return DatabaseBusy(
+                f"database {self.location!r} is busy: another connection has held a lock for more than "
+                f"{self.lock_timeout:g} s; try again"
+            )
+        if isinstance(exc, (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)):
+            return LogConflict(f"another writer of {self.location!r} got in the way ({reason}); nothing was written: try again")
+        if isinstance(exc, (pg_errors.ReadOnlySqlTransaction, pg_errors.InsufficientPrivilege, pg_errors.DiskFull)):
+            return UnwritableDatabase(f"cannot write to {self.location!r}: {reason}")
+        lost = isinstance(exc, psycopg.OperationalError) and exc.sqlstate is None
+        if lost or isinstance(exc, (pg_errors.AdminShutdown, pg_errors.CrashShutdown, pg_errors.CannotConnectNow)):
+            return DatabaseUnavailable(
+                f"lost the connection to {self.location!r} ({reason}); a command in progress may not have been "
+                "recorded: `matchledger log` shows what was"
+            )
+        return CorruptLog(f"cannot use {self.location!r}: {reason}")
+
+    def _reason(self, exc: psycopg.Error) -> str:
+        """What went wrong, on one line, without a password."""
+        diag = getattr(exc, "diag", None)
+        text = (diag.message_primary if diag is not None else None) or str(exc) or type(exc).__name__
+        text = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+        text = text.rpartition(" failed: ")[2] if text.startswith("connection") else text
+        text = re.sub(r"^(FATAL|ERROR):\s+", "", text)
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text

@@ -1,0 +1,273 @@
+"""The PostgreSQL event store: the same ``events`` table as SQLite's, on a server that
+several hosts (and a fleet of ``serve`` processes) reach at once.
+
+Concurrency without long-held locks: a transaction that appends to a match first takes
+the match's advisory lock (held until it commits or rolls back, so for one command),
+then reads the head and checks the seq it was told to expect; appends to other matches
+go on in parallel, and readers take no lock at all (MVCC), so a slow reader never
+blocks a writer.  The primary key (``match_id``, ``seq``) stands behind the lock: a
+writer that bypasses it still cannot interleave, it gets a unique violation, which is
+the same :class:`LogConflict` as SQLite's.
+
+A :class:`PostgresStore` holds one connection: its own (a command-line process), or
+one lent by a :class:`PostgresPool` (a long-running process such as ``serve``).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from .capabilities import Capability
+from .errors import DatabaseBusy
+from .limits import LOCK_TIMEOUT_SECONDS
+from .log_store import LogStore
+from .postgres_database import LOCK_SPACE, Database
+
+_INSERT = (
+    "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+_SNAPSHOT = (
+    "SELECT s.seq, s.body, s.hash FROM snapshots s "
+    "JOIN events e ON e.match_id = s.match_id AND e.seq = s.seq AND e.hash = s.hash "
+    "WHERE s.match_id = %s AND s.revision = %s"
+)
+_SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (match_id, seq, hash, revision, body) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
+    "revision = excluded.revision, body = excluded.body"
+)
+
+
+# Made by the first invitation (a write), never by a read, as on SQLite; the schema's
+# version does not cover it (a database without it simply holds no links).
+_CAPABILITIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL, "
+    "role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text)"
+)
+_CAPABILITY_COLUMNS = "token_hash, match_id, role, participant, can_submit, created_at, revoked_at"
+
+
+class PostgresStore(LogStore):
+    """Matches in a PostgreSQL database, named by its URL.
+
+    ``read_only`` opens it for reading only (its tables must exist; nothing can be
+    written); otherwise ``create`` makes the tables where there are none.  A writer
+    waits up to ``lock_timeout`` seconds for a lock.  ``connection``: one lent by a
+    pool (already checked and configured), which ``close`` leaves open.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT_SECONDS,
+        connection: psycopg.Connection | None = None,
+    ):
+        super().__init__()
+        self.database = Database(url, read_only=read_only, lock_timeout=lock_timeout)
+        self.address = url
+        self.location = self.database.location
+        self.read_only = read_only
+        self._owns_connection = connection is None
+        if connection is None:
+            connection = self.database.connect()
+            try:
+                self.database.prepare(connection, create=create)
+            except BaseException:
+                connection.close()
+                raise
+        self.conn = connection
+
+    def close(self) -> None:
+        if self._owns_connection:
+            self.conn.close()
+
+    # ---- statements: whatever psycopg raises becomes one of our errors
+
+    def _run(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
+        try:
+            return self.conn.execute(sql, params)
+        except psycopg.Error as exc:
+            raise self.database.error(exc) from None
+
+    def _fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except psycopg.Error as exc:
+            raise self.database.error(exc) from None
+
+    # ---- transactions
+
+    def _begin(self) -> None:
+        self._run("BEGIN")
+
+    def _commit(self) -> None:
+        try:
+            self.conn.execute("COMMIT")
+        except psycopg.Error as exc:
+            self._rollback()
+            raise self.database.error(exc) from None
+
+    def _rollback(self) -> None:
+        # On a lost connection there is nothing to roll back (the server did), and the
+        # error that brought us here is the one to report.
+        if self.conn.closed or self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            return
+        try:
+            self.conn.execute("ROLLBACK")
+        except psycopg.Error:
+            pass
+
+    def _lock_match(self, match_id: str) -> None:
+        self._run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))
+
+    # ---- reading
+
+    def _match_ids(self) -> list[str]:
+        return [row[0] for row in self._fetch("SELECT DISTINCT match_id FROM events ORDER BY match_id")]
+
+    def _has_match(self, match_id: str) -> bool:
+        return bool(self._fetch("SELECT 1 FROM events WHERE match_id = %s LIMIT 1", (match_id,)))
+
+    def _read(self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool) -> list[tuple]:
+        # The database is UTF8 (checked on open): every text it holds is UTF-8.
+        if upto is None:
+            sql, params = f"SELECT {columns} FROM events WHERE match_id = %s AND seq > %s ORDER BY seq", (match_id, after)
+        else:
+            sql = f"SELECT {columns} FROM events WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
+            params = (match_id, after, upto)
+        return self._fetch(sql, params)
+
+    def _head(self, match_id: str) -> tuple[int, str] | None:
+        rows = self._fetch("SELECT seq, hash FROM events WHERE match_id = %s ORDER BY seq DESC LIMIT 1", (match_id,))
+        return rows[0] if rows else None
+
+    # ---- snapshots (a cache of folded states; see projections/snapshots.py)
+
+    def snapshot(self, match_id: str, revision: str, upto: int | None = None) -> tuple[int, bytes, str] | None:
+        self._flush_for(match_id)
+        if upto is None:
+            rows = self._fetch(_SNAPSHOT, (match_id, revision))
+        else:
+            rows = self._fetch(_SNAPSHOT + " AND s.seq <= %s", (match_id, revision, upto))
+        return (rows[0][0], bytes(rows[0][1]), rows[0][2]) if rows else None
+
+    def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
+        with self.transaction():
+            self._run(_SAVE_SNAPSHOT, (match_id, seq, event_hash, revision, body))
+
+    # ---- what the service needs
+
+    def data_version(self) -> int:
+        # The server's next transaction id: it moves whenever any transaction that wrote
+        # something has begun (ours, another process's, another database's on the same
+        # server), which is all the service's pages need to look at their heads again.
+        return int(self._fetch("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
+
+    def save_capability(self, capability: Capability) -> None:
+        with self.transaction():
+            self._run(_CAPABILITIES_TABLE)
+            self._run(
+                f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (capability.token_hash, capability.match_id, capability.role, capability.participant,
+                 capability.can_submit, capability.created_at, capability.revoked_at),
+            )
+
+    def capability(self, token_hash: str) -> Capability | None:
+        # Looked up only where the table exists: a failed statement would abort the
+        # transaction it ran in.
+        if not self._has_capabilities():
+            return None
+        rows = self._fetch(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities WHERE token_hash = %s", (token_hash,))
+        if not rows:
+            return None
+        token, match_id, role, participant, can_submit, created_at, revoked_at = rows[0]
+        return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
+                          can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)
+
+    def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
+        if self.capability(token_hash) is None:
+            return None
+        with self.transaction():
+            self._run(
+                "UPDATE capabilities SET revoked_at = %s WHERE token_hash = %s AND revoked_at IS NULL",
+                (revoked_at, token_hash),
+            )
+        return self.capability(token_hash)
+
+    def _has_capabilities(self) -> bool:
+        return bool(self._fetch("SELECT to_regclass('capabilities') IS NOT NULL")[0][0])
+
+    # ---- writing
+
+    def _insert(self, rows: list[tuple]) -> None:
+        try:
+            with self.conn.cursor() as cursor:
+                cursor.executemany(_INSERT, rows)
+        except pg_errors.UniqueViolation as exc:
+            raise self._conflict(rows, exc.diag.message_primary or "unique violation") from None
+        except psycopg.Error as exc:
+            raise self.database.error(exc) from None
+
+
+class PostgresPool:
+    """Connections to one PostgreSQL database kept open for a long-running process
+    (``serve``): ``with pool.store() as store`` lends a :class:`PostgresStore` on one of
+    them for as long as the block runs (one request).  The tables are checked (and with
+    ``create`` made) once, when the pool opens; each connection is configured as a
+    store's own would be.  At most ``max_size`` connections; a borrower waits up to
+    ``lock_timeout`` seconds for one."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        create: bool = False,
+        read_only: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT_SECONDS,
+        min_size: int = 1,
+        max_size: int = 8,
+    ):
+        from psycopg_pool import ConnectionPool, PoolTimeout  # only a long-running process needs it
+
+        self._options = {"read_only": read_only, "lock_timeout": lock_timeout}
+        self._timeout_error = PoolTimeout
+        PostgresStore(url, create=create, **self._options).close()  # reachable, and our tables
+        self.database = Database(url, read_only=read_only, lock_timeout=lock_timeout)
+        self.address, self.location = url, self.database.location
+        self._pool = ConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            kwargs=self.database.connect_options(),
+            configure=self.database.configure,
+            check=ConnectionPool.check_connection,  # a connection the server dropped is replaced
+            timeout=lock_timeout,
+            open=False,
+            name="matchledger",
+        )
+        try:
+            self._pool.open(wait=True, timeout=lock_timeout)
+        except PoolTimeout:
+            self._pool.close()
+            raise DatabaseBusy(f"cannot open {min_size} connections to {self.location!r} within {lock_timeout:g} s") from None
+
+    @contextmanager
+    def store(self) -> Iterator[PostgresStore]:
+        try:
+            with self._pool.connection() as conn:
+                yield PostgresStore(self.address, connection=conn, **self._options)
+        except self._timeout_error:
+            raise DatabaseBusy(
+                f"database {self.location!r} is busy: no free connection within {self.database.lock_timeout:g} s; try again"
+            ) from None
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,41 @@
+"""PostgreSQL URLs: telling one from a file name, and naming one without its password
+(no psycopg here: the command line checks ``--db`` before anything is loaded)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
+
+URL_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(text: str) -> bool:
+    return text.startswith(URL_PREFIXES)
+
+
+def printable_url(url: str) -> str:
+    """``url`` without its password (in the user part or as a parameter)."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc.rpartition("@")[2]
+        if parts.username is not None:
+            netloc = f"{parts.username}@{netloc}"
+        query = parts.query
+        if "password" in dict(parse_qsl(query)):
+            query = urlencode([(key, value) for key, value in parse_qsl(query) if key != "password"], safe=":/,")
+        # by hand: urlunsplit drops the empty host of ``postgresql:///db`` (a socket)
+        return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+                + (f"#{parts.fragment}" if parts.fragment else ""))
+    except ValueError:
+        return url.split("://", 1)[0] + "://…"
+
+
+def secrets_of(url: str) -> list[str]:
+    """The password(s) a URL holds, as typed and decoded: never to appear in a message."""
+    try:
+        parts = urlsplit(url)
+        found = [parts.password or ""] + [value for key, value in parse_qsl(parts.query) if key == "password"]
+    except ValueError:
+        found = re.findall(r"(?<=:)[^:@/]+(?=@)|(?<=password=)[^&]+", url)
+    found += [unquote(secret) for secret in found]
+    return sorted({secret for secret in found if secret}, key=len, reverse=True)

@@ -1,0 +1,72 @@
+"""Opening a store: SQLite for a file, PostgreSQL for a ``postgresql://`` URL.
+
+The one place a back end is chosen; everything above uses the store interface
+(:class:`.log_store.LogStore`).  ``open_pool`` serves a long-running process: it lends
+a store per request, on one of a pool of connections for PostgreSQL, on a connection
+of its own for SQLite (a file opens in a moment, and its connection is not shared
+between threads).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator, Protocol
+
+from .limits import LOCK_TIMEOUT_SECONDS
+from .log_store import LogStore
+from .postgres_urls import is_postgres_url
+
+
+def open_store(
+    db: str, *, create: bool = True, read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_SECONDS
+) -> LogStore:
+    """The store of the database ``db``: a file, or a PostgreSQL URL."""
+    if is_postgres_url(str(db)):
+        from .postgres_store import PostgresStore  # psycopg is loaded only for PostgreSQL
+
+        return PostgresStore(str(db), create=create, read_only=read_only, lock_timeout=lock_timeout)
+    from .store import Store
+
+    return Store(db, create=create, read_only=read_only, lock_timeout=lock_timeout)
+
+
+class StorePool(Protocol):
+    """Stores lent one at a time: ``with pool.store() as store: …``; ``close()`` at the end."""
+
+    location: str
+
+    def store(self): ...
+
+    def close(self) -> None: ...
+
+
+def open_pool(
+    db: str, *, create: bool = False, read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_SECONDS, max_size: int = 8
+) -> StorePool:
+    """Stores of the database ``db`` for a long-running process (checked on opening)."""
+    options = {"create": create, "read_only": read_only, "lock_timeout": lock_timeout}
+    if is_postgres_url(str(db)):
+        from .postgres_store import PostgresPool
+
+        return PostgresPool(str(db), max_size=max_size, **options)
+    return _StorePerUse(str(db), options)
+
+
+class _StorePerUse:
+    def __init__(self, db: str, options: dict):
+        self.db, self.options = db, options
+        opened = open_store(db, **options)  # refuses what a store would refuse, now
+        self.location = opened.location
+        opened.close()
+        self.options["create"] = False  # made above if it was to be
+
+    @contextmanager
+    def store(self) -> Iterator[LogStore]:
+        opened = open_store(self.db, **self.options)
+        try:
+            yield opened
+        finally:
+            opened.close()
+
+    def close(self) -> None:
+        pass
