@@ -26,13 +26,16 @@ STOP_SECONDS = 15
 
 
 class Server:
-    def __init__(self, db: Path, *args: str, log_json: bool = True, poll: float = 0.05, env: dict[str, str] | None = None):
-        self.db = Path(db)
-        self.log_path = self.db.parent / f"serve-{os.getpid()}-{time.monotonic_ns()}.log"
+    def __init__(self, db: Path | str, *args: str, log_json: bool = True, poll: float = 0.05,
+                 env: dict[str, str] | None = None, folder: Path | None = None):
+        """``db``: a file, or a PostgreSQL URL (then ``folder`` holds the server's log)."""
+        self.db = db
+        folder = folder or Path(db).parent
+        self.log_path = folder / f"serve-{os.getpid()}-{time.monotonic_ns()}.log"
         self._log = open(self.log_path, "wb")
         command = [sys.executable, "-m", "matchledger", "--db", str(db), *(["--log-json"] if log_json else []),
                    "serve", "--port", "0", "--poll", str(poll), *args]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self._log, cwd=self.db.parent,
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self._log, cwd=folder,
                                         env={**os.environ, **(env or {})})
         self.announced = self._first_line()
         self.url = self.announced.split(" on ", 1)[1].split()[0].rstrip(";")
