@@ -44,7 +44,7 @@ def find_binaries() -> Path | None:
         candidates.append(Path(os.environ[BIN_VARIABLE]))
     on_path = shutil.which("pg_ctl")
     if on_path:
-        candidates.append(Path(on_path).parent)
+        candidates.append(Path(on_path).resolve().parent)  # a link on PATH: the folder of its siblings
     versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: _version(p.parent.name), reverse=True)
     candidates += versions
     for folder in candidates:
