@@ -63,6 +63,8 @@ def test_a_season_moved_to_postgresql_and_back_keeps_every_byte_hash_and_head(se
     assert exports(postgres_url, match_ids) == original
     assert heads(postgres_url, match_ids) == heads(sqlite_db, match_ids)
     assert invoke(postgres_url, "verify", "--all").output == invoke(sqlite_db, "verify", "--all").output
+    for match_id in match_ids:  # and diff, across the two, finds them identical
+        assert invoke(sqlite_db, "diff", match_id, "--db-b", postgres_url).output.startswith("identical: ")
 
     back = str(tmp_path / "back.db")
     move(exports(postgres_url, match_ids), back, tmp_path / "to-sqlite")
