@@ -118,7 +118,7 @@ def parse_fixture(path: Path) -> Template:
         elif verb == "submit":
             cmd = Submit(rest[1], rest[2:])
         elif verb == "close":
-            cmd = CloseRound()
+            cmd = CloseRound(force="--force" in rest, reason=" ".join(_options(rest, "--reason")))
         elif verb == "amend":
             cmd = Amend(
                 option=_options(rest, "--option")[0].split("=", 1)[0],
@@ -142,7 +142,7 @@ def _lines_for(commands) -> list[str]:
         elif isinstance(cmd, RecordContract):
             lines.append(f"contract {{match}} {cmd.participant} {_quote(cmd.names)}")
         elif isinstance(cmd, CloseRound):
-            lines.append("close {match}")
+            lines.append("close {match}" + (f" --force --reason {shlex.quote(cmd.reason)}" if cmd.force else ""))
         elif isinstance(cmd, Amend):
             lines.append(f"amend {{match}} --option {cmd.option}={cmd.value} --from-round {cmd.from_round} "
                          f"--reason {shlex.quote(cmd.reason)}")

@@ -28,6 +28,7 @@ from pathlib import Path
 from . import corpus
 from .append import bench_append
 from .eventsourcing_compare import bench_eventsourcing
+from .limits import bench_limits
 from .measure import CLOCK, FULL_SIZES, QUICK_SIZES, Row, machine, median_time, table, use_clock
 from .postgres import bench_postgres
 from .processes import bench_growth, bench_startup
@@ -95,6 +96,14 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
     return rows
 
 
+def limits(log) -> list[Row]:
+    tmp = Path(tempfile.mkdtemp(prefix="matchledger-bench-limits-"))
+    try:
+        return bench_limits(tmp, lambda message: log(message, file=sys.stderr))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, one run (a few seconds)")
@@ -102,6 +111,8 @@ def main(argv=None) -> None:
     parser.add_argument("--sizes", help="comma-separated match counts, e.g. 1,100,1000")
     parser.add_argument("--no-processes", action="store_true", help="skip the start-up and process timings")
     parser.add_argument("--no-postgres", action="store_true", help="skip the PostgreSQL rows (a throwaway local server)")
+    parser.add_argument("--limits", action="store_true",
+                        help="only: every command on the largest input the limits allow vs a small match")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
     parser.add_argument("--clock", choices=sorted(CLOCK), default="cpu",
                         help="in-process clock: cpu (default, robust on a shared machine) or wall")
@@ -109,7 +120,8 @@ def main(argv=None) -> None:
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
     use_clock(args.clock)
     started = time.perf_counter()
-    rows = run(args.quick, args.runs, sizes, args.no_processes, postgres=not args.no_postgres)
+    rows = limits(print) if args.limits else run(args.quick, args.runs, sizes, args.no_processes,
+                                                 postgres=not args.no_postgres)
     print(f"matchledger benchmark ({'quick' if args.quick else 'full'}), medians, {args.clock} clock in-process, "
           f"wall clock for processes; machine: {machine()}")
     print(table(rows))

@@ -6,14 +6,14 @@ import os
 import sys
 
 import click
-from matchledger.ledger.errors import MalformedInput, VerificationFailed
+from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.postgres_urls import is_postgres_url
-from matchledger.ledger.verify import parse_head
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
+from matchledger.projections.presentation.wording import json_text, options_text, plural
 
 from .files import input_path
-from .options import key_values
+from .options import PublishedHead, at_option, key_values, usage_error
 from .output import emit_json, say
 from .session import app
 
@@ -21,7 +21,13 @@ from .session import app
 @click.command("verify")
 @click.argument("match_id", metavar="[MATCH]", required=False)
 @click.option("--all", "all_matches", is_flag=True, help="Every match in the database.")
-@click.option("--head", "head", metavar="SEQ:HASH", help="A published head the log must still contain.")
+@click.option(
+    "--head",
+    "head",
+    type=PublishedHead(),
+    metavar="SEQ:HASH",
+    help="A published head the log must still contain (the hash in full, or its first 12 or more hex digits).",
+)
 @click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="With --all: verify in N processes (default: the machine's cores).")
 @click.option("--json", "as_json", is_flag=True, help="Findings as JSON.")
 def verify_cmd(match_id, all_matches, head, jobs, as_json):
@@ -33,36 +39,41 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
     value).  --all verifies the matches in parallel processes (--jobs) and reports them
     in match order, exactly as one process would.
 
+    --head takes the head as `head` printed it; a prefix of the hash (at least 12 hex
+    digits, as `log` shows it) stands for the whole hash.  A prefix pins only as many
+    bits as it holds: publish the full hash where a log must be pinned against a
+    determined forger.
+
     \b
     Examples:
       matchledger verify m1
-      matchledger verify m1 --head 42:3f9c0a…
+      matchledger verify m1 --head 42:3f9c0a1b2c3d4e5f
       matchledger verify --all --json
       matchledger verify --all --jobs 4
     """
     if bool(match_id) == bool(all_matches):
-        raise MalformedInput("name one MATCH or give --all")
+        raise usage_error("name one MATCH or give --all")
     if head and all_matches:
-        raise MalformedInput("--head checks one match; name it instead of --all")
+        raise usage_error("--head checks one match; name it instead of --all")
     if jobs is not None and not all_matches:
-        raise MalformedInput("--jobs goes with --all")
+        raise usage_error("--jobs goes with --all")
     application = app()
     if all_matches:
         reports = list(_with_progress(application.verify_all(jobs or os.cpu_count() or 1), len(application.match_ids()), as_json))
     else:
-        published = parse_head(head) if head else None
-        reports = [application.verify(match_id, published)]
+        reports = [application.verify(match_id, head)]
     findings = [finding for report in reports for finding in report.findings]
     if as_json:
         emit_json({"ok": not findings, "matches": [report.to_json() for report in reports]})
     else:
         for report in reports:
             if report.ok:
-                say(f"{report.match_id}: ok ({report.events} events; chain intact, every announcement re-derived)")
+                abandoned = "" if report.abandoned is None else f"; abandoned at seq {report.abandoned}"
+                say(f"{report.match_id}: ok ({plural(report.events, 'event')}; chain intact, every announcement re-derived){abandoned}", role="ok")
         for finding in findings:
-            say(f"FINDING {finding.describe()}")
+            say(f"FINDING {finding.describe()}", role="finding")
     if findings:
-        raise VerificationFailed(f"verify found {len(findings)} discrepanc{'y' if len(findings) == 1 else 'ies'}", findings)
+        raise VerificationFailed(f"verify found {plural(len(findings), 'discrepancy', 'discrepancies')}", findings)
 
 
 def _with_progress(reports, count: int, as_json: bool):
@@ -96,15 +107,17 @@ def audit_cmd(match_id, as_json):
     if as_json:
         emit_json(report)
     else:
-        say(f"audit of {match_id}: {report['events']} events, head {report['head']['seq']}:{report['head']['hash']}")
-        say("verify: " + ("ok" if report["verified"] else "; ".join(f.describe() for f in audit.findings)))
+        say(f"audit of {match_id}: {plural(report['events'], 'event')}, head {report['head']['seq']}:{report['head']['hash']}")
+        if report["verified"]:
+            say("verify: ok", role="ok")
+        else:
+            say("verify: " + "; ".join(f.describe() for f in audit.findings), role="finding")
         for key in ("corrections", "host_announcements", "resubmissions", "notes"):
             click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
             if report[key]:
                 click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))
     if audit.findings:
-        count = len(audit.findings)
-        raise VerificationFailed(f"verify found {count} discrepanc{'y' if count == 1 else 'ies'}", audit.findings)
+        raise VerificationFailed(f"verify found {plural(len(audit.findings), 'discrepancy', 'discrepancies')}", audit.findings)
 
 
 @click.command("diff")
@@ -127,7 +140,7 @@ def diff_cmd(match_a, match_b, db_b, as_json):
       matchledger --db host.db diff m1 --db-b auditor.db
     """
     if match_b is None and db_b is None:
-        raise MalformedInput("name a second match B, or give --db-b to compare A across two files")
+        raise usage_error("name a second match B, or give --db-b to compare A across two files")
     other_db = db_b if db_b is None or is_postgres_url(db_b) else str(input_path(db_b, "database"))
     comparison = app().diff(match_a, match_b or match_a, other_db)
     result = comparison.data
@@ -137,16 +150,16 @@ def diff_cmd(match_a, match_b, db_b, as_json):
     else:
         parting = result["first_parting"]
         if parting is None:
-            click.echo(f"identical: {result['a']['events']} events with the same contents")
+            say(f"identical: {plural(result['a']['events'], 'event')} with the same contents", role="ok")
         else:
-            click.echo(f"the logs part at seq {parting['seq']}:")
+            say(f"the logs part at seq {parting['seq']}:", role="finding")
             say(f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}")
             if "field" in parting:
-                say(f"  field {parting['field']}: A {parting['a_value']!r}, B {parting['b_value']!r}")
+                say(f"  field {parting['field']}: A {json_text(parting['a_value'])}, B {json_text(parting['b_value'])}")
         differing = result["differing_read_models"]
         say("read models that differ: " + (", ".join(differing) if differing else "none"))
         for side, finding in findings:
-            say(f"FINDING {side}: {finding.describe()}")
+            say(f"FINDING {side}: {finding.describe()}", role="finding")
     if comparison.differs:
         raise VerificationFailed("the two logs differ", [finding for _side, finding in findings])
 
@@ -177,7 +190,7 @@ def rescore_cmd(match_id, options, as_json):
          "rescored rank": after.get(p, {}).get("rank"), "rescored total": after.get(p, {}).get("total")}
         for p in before
     ]
-    say(f"rescore of {match_id} with {', '.join(f'{k}={v}' for k, v in result.overrides.items())} (nothing written)")
+    say(f"rescore of {match_id} with {options_text(result.overrides)} (nothing written)")
     click.echo("\n".join(table(rows)) if rows else "(no standings yet)")
     awards_before = [_award(a) for a in recorded.get("awards", [])]
     awards_after = [_award(a) for a in rescored.get("awards", [])]
@@ -191,14 +204,14 @@ def rescore_cmd(match_id, options, as_json):
 
 
 def _award(award: dict) -> str:
-    shards = f" {award['shards']} shards" if "shards" in award else ""
+    shards = f" {plural(award['shards'], 'shard')}" if "shards" in award else ""
     return f"{award['participant']}: {award['kind']}{shards} ({award.get('reason', '')})"
 
 
 @click.command("explain")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("participant")
-@click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")
+@at_option
 @click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
 def explain_cmd(match_id, participant, at, as_json):
     """PARTICIPANT's score derived line by line, with the rule behind each point.

@@ -8,13 +8,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import shlex
 import sys
 from typing import Iterator
 
 import click
 from matchledger.ledger.errors import MatchledgerError
 
-from . import logs
+from . import colour, logs
 from .lazy import LazyGroup
 from .session import Session
 
@@ -26,16 +27,20 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "contract": ("host", "contract_cmd", "Record PLAYER's contracts (a later record replaces the earlier one)."),
     "submit": ("host", "submit_cmd", "Record PARTICIPANT's submission (or turn) in the game's own notation."),
     "close": ("host", "close_cmd", "Close the current round: resolve it and record its public and private reveals."),
+    "reopen": ("host", "reopen_cmd", "Reopen the last closed round (lca, pw), with or without submissions in it."),
     "amend": ("host", "amend_cmd", "Amend a ruleset option from a given round on (recorded, never rewritten)."),
     "void": ("host", "void_cmd", "Void the submission recorded at event SEQ (it stays in the log, superseded)."),
     "correct": ("host", "correct_cmd", "Supersede the submission at event SEQ with TOKENS (the original stays in the log)."),
     "note": ("host", "note_cmd", "Add a free-text host note to the log."),
+    "abandon": ("host", "abandon_cmd", "Mark MATCH abandoned: it takes no more events, and stays in the log and readable."),
+    "list": ("listing", "list_cmd", "Every match: game, players, round or turn, finished or abandoned, head."),
     "status": ("read", "status_cmd", "Where the match stands: round, who has submitted, the board or table."),
     "scores": ("read", "scores_cmd", "Scores so far (the host sees everyone's; a participant only what they were told)."),
     "outcome": ("read", "outcome_cmd", "Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset."),
     "reveals": ("read", "reveals_cmd", "What was announced at each round's close (and, with --as, that participant's private notices)."),
     "knowledge": ("read", "knowledge_cmd", "Everything PARTICIPANT may know: the public record, their own moves, their private notices."),
     "log": ("read", "log_cmd", "The match's events in order, with who recorded them and when."),
+    "messages": ("messages", "messages_cmd", "Print the public post and each participant's message for a closed round or turn."),
     "head": ("read", "head_cmd", "The match's head (last seq and hash) to publish, so truncation can be caught later."),
     "verify": ("audit", "verify_cmd", "Check the hash chain, then replay and re-derive every announcement."),
     "audit": ("audit", "audit_cmd", "An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement."),
@@ -50,6 +55,26 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "render": ("pictures", "render_cmd", "Draw the board or table as an SVG or PNG picture in one view."),
     "report": ("pictures", "report_cmd", "Write a self-contained HTML page to step through the match event by event."),
 }
+
+#: How `--help` groups the commands, by who needs them; each section lists its commands
+#: in this order.  A command of the table that no section names is listed under "Other
+#: commands"; a name here that the table lacks is skipped.
+HELP_SECTIONS: dict[str, tuple[str, ...]] = {
+    "Commands for hosts (recording a match)": (
+        "init", "new", "contract", "submit", "close", "reopen", "amend", "void", "correct", "note", "abandon",
+        "script", "demo", "serve", "invite", "revoke",
+    ),
+    "Commands for everyone (reading a match)": (
+        "status", "scores", "outcome", "reveals", "knowledge", "log", "messages", "render", "report",
+    ),
+    "Commands for auditors (checking and moving matches)": (
+        "list", "head", "verify", "audit", "explain", "diff", "rescore", "export", "import", "checkpoint",
+    ),
+}
+
+#: The root group's options (name -> whether a value follows it): they go before the
+#: command (`matchledger --db x.db status m1`).
+GLOBAL_OPTIONS = {"--db": True, "--actor": True, "--log-json": False, "--color": False, "--no-color": False}
 
 #: The cyclic garbage collector's generation thresholds for a command.  A command is a
 #: short process that allocates many small objects (decoded events, folded states) and
@@ -82,17 +107,62 @@ def printable_errors() -> Iterator[None]:
         from matchledger.projections.presentation.printable import printable
 
         exc.message = printable(exc.message)
+        colour.paint_errors_of(exc)
         raise
+
+
+def _global_option_after_the_command(ctx: click.Context, args: list[str]) -> click.UsageError | None:
+    """The error for a global option typed after the command (``args``: the command and
+    what follows it), showing the line with it moved before the command."""
+    for index, arg in enumerate(args[1:], start=1):
+        if arg == "--":
+            return None
+        option = arg.partition("=")[0]
+        if option not in GLOBAL_OPTIONS:
+            continue
+        taken = 2 if GLOBAL_OPTIONS[option] and "=" not in arg else 1
+        moved = args[index : index + taken]
+        line = shlex.join([ctx.command_path, *moved, *args[:index], *args[index + taken :]])
+        return click.UsageError(
+            f"{option} is a global option: it goes before the command, as in `{line}` "
+            f"(global options: {', '.join(GLOBAL_OPTIONS)})",
+            ctx,
+        )
+    return None
 
 
 class CommandLine(LazyGroup):
     """The root group: every domain error a subcommand raises becomes a clean CLI error."""
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        if not isinstance(extra.get("obj"), Session):  # a new command line, not a `script` line
+            colour.choose(None)
+        if extra.get("resilient_parsing"):  # completing: only then is completion loaded
+            from . import completion
+
+            completion.attach(self)
         with printable_errors():  # the global options are parsed here
             for arg in args:
                 _require_text(arg)
             return super().make_context(info_name, args, parent, **extra)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is not None and ctx.resilient_parsing:
+            from . import completion
+
+            completion.attach(command)
+        return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        if ctx.resilient_parsing:
+            from . import completion
+
+            completion.remember_command_args(ctx, args[1:])
+        misplaced = None if ctx.resilient_parsing else _global_option_after_the_command(ctx, args)
+        if misplaced is not None:
+            raise misplaced
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
         with printable_errors():
@@ -120,11 +190,23 @@ def _database_file(ctx: click.Context, param: click.Parameter, value: str) -> st
     return value
 
 
+def _colour_choice(ctx: click.Context, param: click.Parameter, value: bool | None) -> bool | None:
+    if not isinstance(ctx.obj, Session):  # a `script` line keeps the choice of the line that runs it
+        colour.choose(value)
+    ctx.color = colour.wanted()
+    return value
+
+
 def _default_actor() -> str:
     return os.environ.get("MATCHLEDGER_ACTOR") or os.environ.get("USER") or "host"
 
 
-@click.group(cls=CommandLine, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=CommandLine,
+    lazy_commands=COMMANDS,
+    sections=HELP_SECTIONS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--db",
     default=None,
@@ -133,6 +215,15 @@ def _default_actor() -> str:
 )
 @click.option("--actor", default=None, help="Who records the events (env MATCHLEDGER_ACTOR, else $USER).")
 @click.option("--log-json", is_flag=True, help="Log as JSON lines on stderr.")
+@click.option(
+    "--color/--no-color",
+    "colour_flag",
+    default=None,
+    is_eager=True,
+    expose_value=False,
+    callback=_colour_choice,
+    help="Colour findings and errors, or not.  [default: on a terminal, unless NO_COLOR is set]",
+)
 @click.version_option(package_name="matchledger")
 @click.pass_context
 def cli(ctx, db, actor, log_json):
@@ -169,5 +260,5 @@ def main() -> None:
         from matchledger.projections.presentation.printable import printable
 
         message = f"internal error: {type(exc).__name__}: {exc} (set MATCHLEDGER_DEBUG=1 for a traceback)"
-        click.echo(f"Error: {printable(message)}", err=True)
+        click.echo(f"{colour.paint('Error:', 'error')} {printable(message)}", err=True, color=colour.wanted())
         sys.exit(1)

@@ -11,7 +11,9 @@ are read and written only within the script's folder and the current folder.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from pathlib import Path
 
 from matchledger.ledger.errors import MalformedInput
@@ -37,13 +39,28 @@ def read_bytes(text: str, what: str, max_bytes: int) -> bytes:
         raise MalformedInput(f"cannot read {what} {text!r}: it is a folder") from None
     except OSError as exc:
         raise MalformedInput(f"cannot read {what} {text!r}: {exc.strerror or exc}") from None
+    return _bounded_utf8(data, f"{what} {text!r}", max_bytes)
+
+
+def read_stdin_bytes(what: str, max_bytes: int) -> bytes:
+    """:func:`read_bytes` of standard input (named `-` on a command line)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # started without one (a closed descriptor 0)
+        raise MalformedInput(f"cannot read {what} from standard input: there is none")
+    data = stream.read(max_bytes + 1)
+    return _bounded_utf8(data, f"{what} on standard input", max_bytes)
+
+
+def _bounded_utf8(data: bytes, named: str, max_bytes: int) -> bytes:
+    """``data`` (read up to one byte past ``max_bytes``) without a leading byte-order
+    mark, once it is within the limit and UTF-8."""
     if len(data) > max_bytes:
-        raise MalformedInput(f"{what} {text!r} is larger than the limit of {max_bytes} bytes")
+        raise MalformedInput(f"{named} is larger than the limit of {max_bytes} bytes")
     data = data.removeprefix(_BOM)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MalformedInput(f"{what} {text!r} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})") from None
+        raise MalformedInput(f"{named} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})") from None
     return data
 
 
@@ -141,6 +158,16 @@ def _is_database_file(path: Path) -> bool:
 
 
 def _replace_atomically(path: Path, data: bytes) -> None:
+    temporary = _write_temporary(path, data)
+    try:
+        os.replace(temporary, path)  # replaces a link put there meanwhile, never its target
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _write_temporary(path: Path, data: bytes) -> Path:
+    """``data`` in a new temporary file beside ``path``, synced to disk."""
     temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
     # O_EXCL: never onto a file or link someone put there; 0o666 less the umask, as for
     # any file a command writes.
@@ -150,7 +177,73 @@ def _replace_atomically(path: Path, data: bytes) -> None:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temporary, path)  # replaces a link put there meanwhile, never its target
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    return temporary
+
+
+def write_outputs(folder_text: str, files: dict[str, bytes], *, replace: bool) -> list[Path]:
+    """Write each file (name -> data; a plain name, no folder) into the folder named
+    ``folder_text``, made when missing (its parent must exist).  Every file is checked
+    before any is written (as :func:`write_output` checks one; and, unless ``replace``,
+    none may exist yet), then all are written to temporary files and only then renamed
+    into place: a refusal, or a failure while writing, leaves none of them written and
+    no temporary file (a folder made for them is removed again)."""
+    folder = Path(_file_name(folder_text))
+    paths = {name: folder / _plain_name(name) for name in files}
+    made = False
+    try:
+        made = _make_output_folder(folder, folder_text)
+        for name, path in paths.items():
+            refusal = _why_not_write(path)
+            if refusal is None and not replace and (path.exists() or path.is_symlink()):
+                refusal = "it already exists (--force replaces it); nothing was written"
+            if refusal:
+                raise MalformedInput(f"cannot write {str(path)!r}: {refusal}")
+        _write_all(paths, files)
+    except BaseException as exc:
+        if made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(exc, OSError):
+            raise MalformedInput(f"cannot write into {folder_text!r}: {exc.strerror or exc}") from None
+        raise
+    return list(paths.values())
+
+
+def _write_all(paths: dict[str, Path], files: dict[str, bytes]) -> None:
+    """Every file to a temporary file first, then each renamed into place."""
+    written: list[tuple[Path, Path]] = []
+    try:
+        for name, path in paths.items():
+            written.append((_write_temporary(path, files[name]), path))
+        for temporary, path in written:
+            os.replace(temporary, path)
+    except BaseException:
+        for temporary, _path in written:
+            temporary.unlink(missing_ok=True)
+        raise
+
+
+def _plain_name(name: str) -> str:
+    """A file name with no folder in it: anything else is a bug of the caller."""
+    if not name or name in (".", "..") or "/" in name or "\0" in name:
+        raise ValueError(f"{name!r} is not a plain file name")
+    return name
+
+
+def _make_output_folder(folder: Path, text: str) -> bool:
+    """Make the folder to write into unless it is there; whether it was made."""
+    if folder.is_dir():
+        return False
+    if folder.exists() or folder.is_symlink():
+        raise MalformedInput(f"cannot write into {text!r}: it is not a folder")
+    parent = folder.absolute().parent
+    if not parent.is_dir():
+        raise MalformedInput(f"cannot write into {text!r}: there is no folder {str(folder.parent)!r}")
+    script_folder = session().script_folder
+    if script_folder is not None and not _within_script_reach(parent.resolve(), script_folder):
+        raise MalformedInput(f"cannot write into {text!r}: it is outside the script's folder and the current folder")
+    folder.mkdir()
+    return True

@@ -1,15 +1,28 @@
-"""What a host types while running a match: init, new, contract, submit, close, amend,
-void, correct, note."""
+"""What a host types while running a match: init, new, contract, submit, close, reopen,
+amend, void, correct, note, abandon.  Each command that writes takes --json and prints
+what it recorded."""
 
 from __future__ import annotations
 
 import click
-from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.engine.commands import (
+    Abandon,
+    AddNote,
+    Amend,
+    CloseRound,
+    Correct,
+    CreateMatch,
+    RecordContract,
+    Reopen,
+    Submit,
+    Void,
+)
 from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
+from matchledger.projections.presentation.wording import plural
 
 from .files import read_text
-from .options import key_values, load_json_object
-from .output import describe_rows, say
+from .options import key_values, load_json_object, write_options
+from .output import report_written, say
 from .session import app
 
 
@@ -22,7 +35,7 @@ def init_cmd():
       matchledger --db tournament.db init
     """
     application = app(create=True)
-    say(f"database ready: {application.location} ({len(application.match_ids())} matches)")
+    say(f"database ready: {application.location} ({plural(len(application.match_ids()), 'match', 'matches')})")
 
 
 #: Seeds below this can be tried one by one on a laptop in hours.
@@ -42,7 +55,8 @@ GUESSABLE_SEEDS = 2**40
     help="photographer: shuffle the deck from this seed (left out: a secret 64-bit seed is drawn and recorded).",
 )
 @click.option("--deck", metavar="FILE", help="photographer: the whole deck, top card first.")
-def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
+@write_options
+def new_cmd(game, match_id, players, options, studio, pairs, seed, deck, as_json):
     """Create a match of GAME (lca, pw or photographer) named MATCH.
 
     \b
@@ -53,6 +67,7 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
       matchledger new photographer m3 --players ann,bob
       matchledger new photographer m3 --players ann,bob --seed 42   # a known deck, for practice
       matchledger new photographer m4 --players ann,bob --deck deck.txt --option end_trigger=sunset
+      matchledger new lca m1 --players ann,bob --studio s.txt --json   # prints the recorded seq and hash
     """
     setup: dict = {}
     if studio is not None:
@@ -66,7 +81,7 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
     rows = app(create=True).create(cmd)
-    click.echo(f"created {game} match {match_id!r} with {len(names)} players; {describe_rows(rows)}")
+    report_written(match_id, rows, as_json, f"created {game} match {match_id!r} with {len(names)} players; ")
     if seed is not None and 0 <= seed < GUESSABLE_SEEDS:
         click.echo(
             f"warning: seed {seed} can be found by trying every smaller seed, and whoever sees one deal "
@@ -79,42 +94,59 @@ def new_cmd(game, match_id, players, options, studio, pairs, seed, deck):
 @click.argument("match_id", metavar="MATCH")
 @click.argument("player")
 @click.argument("names", nargs=-1, required=True)
-def contract_cmd(match_id, player, names):
+@write_options
+def contract_cmd(match_id, player, names, as_json):
     """Record PLAYER's contracts (a later record replaces the earlier one).
+
+    A later record names the seq of the one it supersedes.
 
     \b
     Examples:
       matchledger contract m1 alice lights supremacy     # lca
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
-    rows = app(write=True).execute(match_id, RecordContract(player, list(names)))
-    say(f"{player}: contracts {' '.join(names)}; {describe_rows(rows)}")
+    application = app(write=True)
+    rows = application.execute(match_id, RecordContract(player, list(names)))
+    report_written(match_id, rows, as_json, f"{player}: contracts {' '.join(names)}; ", application.supersedes(match_id, rows))
 
 
 @click.command("submit", context_settings={"ignore_unknown_options": True})
 @click.argument("match_id", metavar="MATCH")
 @click.argument("participant")
 @click.argument("tokens", nargs=-1)
-def submit_cmd(match_id, participant, tokens):
+@write_options
+def submit_cmd(match_id, participant, tokens, as_json):
     """Record PARTICIPANT's submission (or turn) in the game's own notation.
 
-    A later submission by the same participant in the same round supersedes the earlier.
+    A later submission by the same participant in the same round supersedes the earlier,
+    and says the seq it supersedes.
 
     \b
     Examples:
       matchledger submit m1 alice B2 C3 D4 E5 F6                      # lca round 1
       matchledger submit m2 ann gift:bob predict:cat=swap guess:dan=zed  # pw
       matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
+      matchledger submit m1 alice B2 C3 D4 E5 G6 --json               # {"match": "m1", "events": [...]}
     """
-    rows = app(write=True).execute(match_id, Submit(participant, list(tokens)))
-    say(f"{participant}: {' '.join(tokens)}; {describe_rows(rows)}")
+    application = app(write=True)
+    rows = application.execute(match_id, Submit(participant, list(tokens)))
+    report_written(match_id, rows, as_json, f"{participant}: {' '.join(tokens)}; ", application.supersedes(match_id, rows))
 
 
 @click.command("close")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--announced", metavar="FILE", help="JSON of the announcement the host actually made (hand-scored).")
-def close_cmd(match_id, announced):
+@click.option("--force", is_flag=True, help="Close although participants have not submitted (lca; never pw, W5).")
+@click.option("--reason", default="", help="Why a forced close is right (kept in the log; needed with --force).")
+@write_options
+def close_cmd(match_id, announced, force, reason, as_json):
     """Close the current round: resolve it and record its public and private reveals.
+
+    A round with participants still to submit is refused, naming them.  Where the rules
+    let a missing submission count as none (lca: that player places nothing), --force
+    --reason TEXT closes it anyway, recording the reason and who was missing (for the
+    host's log and audit only: the rules announce no such thing).  A pw round never
+    closes without every submission (W5); photographer has no close.
 
     For a hand-scored match, --announced FILE records the announcement the host actually
     made instead of the computed one: a JSON object {"public": {...}, "private":
@@ -125,15 +157,40 @@ def close_cmd(match_id, announced):
     \b
     Examples:
       matchledger close m1
+      matchledger close m1 --force --reason "kim sent no lights before the deadline"
       matchledger close m1 --announced round1.json
     """
+    if reason and not force:
+        raise click.UsageError("--reason goes with --force (a plain close needs none)")
     payload = load_json_object(announced, "announcement file") if announced is not None else None
-    rows = app(write=True).execute(match_id, CloseRound(announced=payload))
-    click.echo(f"closed: {describe_rows(rows)}")
-    click.echo(
-        f"to post: matchledger reveals {match_id} --public; "
-        f"to each participant: matchledger knowledge {match_id} --as NAME"
-    )
+    rows = app(write=True).execute(match_id, CloseRound(announced=payload, force=force, reason=reason))
+    report_written(match_id, rows, as_json, "closed: ")
+    if not as_json:
+        click.echo(
+            f"to post: matchledger reveals {match_id} --public; "
+            f"to each participant: matchledger knowledge {match_id} --as NAME"
+        )
+
+
+@click.command("reopen")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--reason", required=True, help="Why the round is reopened (kept in the log).")
+@write_options
+def reopen_cmd(match_id, reason, as_json):
+    """Reopen the last closed round (lca, pw), with or without submissions in it.
+
+    Its announcements are superseded until it is closed again; submissions can then be
+    recorded, voided or corrected in it as in any open round.  A finished match's last
+    round can be reopened too: its outcome is superseded with it.  A photographer turn
+    is taken back with `void` instead.
+
+    \b
+    Examples:
+      matchledger reopen m1 --reason "closed before bob's DM arrived"
+      matchledger reopen m1 --reason "round 3 closed by mistake" --json
+    """
+    rows = app(write=True).execute(match_id, Reopen(reason))
+    report_written(match_id, rows, as_json, "reopened: ")
 
 
 @click.command("amend")
@@ -141,7 +198,8 @@ def close_cmd(match_id, announced):
 @click.option("--option", "option", required=True, metavar="KEY=VALUE", help="The ruleset option and its new value.")
 @click.option("--from-round", type=int, required=True, help="First round the new value applies to.")
 @click.option("--reason", required=True, help="Why (kept in the log).")
-def amend_cmd(match_id, option, from_round, reason):
+@write_options
+def amend_cmd(match_id, option, from_round, reason, as_json):
     """Amend a ruleset option from a given round on (recorded, never rewritten).
 
     \b
@@ -150,7 +208,7 @@ def amend_cmd(match_id, option, from_round, reason):
     """
     [(key, value)] = key_values((option,), "--option").items()
     rows = app(write=True).execute(match_id, Amend(key, value, from_round, reason))
-    click.echo(f"amended {key}={value} from round {from_round}; {describe_rows(rows)}")
+    report_written(match_id, rows, as_json, f"amended {key}={value} from round {from_round}; ")
 
 
 @click.command("void")
@@ -158,19 +216,23 @@ def amend_cmd(match_id, option, from_round, reason):
 @click.argument("seq", type=int)
 @click.option("--reason", required=True, help="Why the submission no longer counts.")
 @click.option("--reopen", is_flag=True, help="The submission's round is closed: reopen it (it must be closed again).")
-def void_cmd(match_id, seq, reason, reopen):
+@write_options
+def void_cmd(match_id, seq, reason, reopen, as_json):
     """Void the submission recorded at event SEQ (it stays in the log, superseded).
 
     Only a submission of the open round, or with --reopen of the last closed round, can
-    be voided; reopening supersedes that round's announcements.
+    be voided; reopening supersedes that round's announcements.  In photographer, voiding
+    the submission of the last turn takes that turn back: the match stands as if it had
+    never been played, and the player plays it again.
 
     \b
     Examples:
       matchledger void m1 7 --reason "submitted for the wrong player"
       matchledger void m1 7 --reopen --reason "DM was for round 3, not 2"
+      matchledger void m3 41 --reason "typo: ann meant row 2"   # photographer: the last turn
     """
     rows = app(write=True).execute(match_id, Void(seq, reason, reopen))
-    click.echo(f"voided seq {seq}; {describe_rows(rows)}")
+    report_written(match_id, rows, as_json, f"voided seq {seq}; ")
 
 
 @click.command("correct", context_settings={"ignore_unknown_options": True})
@@ -179,7 +241,8 @@ def void_cmd(match_id, seq, reason, reopen):
 @click.argument("tokens", nargs=-1, required=True)
 @click.option("--reason", required=True, help="Why the submission is corrected.")
 @click.option("--reopen", is_flag=True, help="The submission's round is closed: reopen it (it must be closed again).")
-def correct_cmd(match_id, seq, tokens, reason, reopen):
+@write_options
+def correct_cmd(match_id, seq, tokens, reason, reopen, as_json):
     """Supersede the submission at event SEQ with TOKENS (the original stays in the log).
 
     Only a submission of the open round, or with --reopen of the last closed round, can
@@ -191,13 +254,14 @@ def correct_cmd(match_id, seq, tokens, reason, reopen):
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reopen --reason "found after the close"
     """
     rows = app(write=True).execute(match_id, Correct(seq, list(tokens), reason, reopen))
-    click.echo(f"corrected seq {seq}; {describe_rows(rows)}")
+    report_written(match_id, rows, as_json, f"corrected seq {seq}; ")
 
 
 @click.command("note")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("text")
-def note_cmd(match_id, text):
+@write_options
+def note_cmd(match_id, text, as_json):
     """Add a free-text host note to the log.
 
     \b
@@ -205,4 +269,22 @@ def note_cmd(match_id, text):
       matchledger note m1 "bob's round 2 DM arrived 3 minutes late; accepted"
     """
     rows = app(write=True).execute(match_id, AddNote(text))
-    click.echo(describe_rows(rows))
+    report_written(match_id, rows, as_json)
+
+
+@click.command("abandon")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--reason", required=True, help="Why the match is given up (kept in the log).")
+@write_options
+def abandon_cmd(match_id, reason, as_json):
+    """Mark MATCH abandoned: it takes no more events, and stays in the log and readable.
+
+    Nothing is deleted: `list` and `verify --all` name the match as abandoned, and every
+    read shows it as it stood.
+
+    \b
+    Example:
+      matchledger abandon m9 --reason "created with the wrong players; replaced by m10"
+    """
+    rows = app(write=True).execute(match_id, Abandon(reason))
+    report_written(match_id, rows, as_json, f"abandoned {match_id!r}; ")

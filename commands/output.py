@@ -9,16 +9,18 @@ import click
 from matchledger.ledger.log_store import StoredEvent
 from matchledger.projections.presentation.printable import printable, printable_json
 
-from . import logs
+from . import colour, logs
 
 
 def emit_json(data) -> None:
     click.echo(printable_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
-def say(line: str, err: bool = False) -> None:
-    """One line a command puts together, holding stored names, ids or findings."""
-    click.echo(printable(line), err=err)
+def say(line: str, err: bool = False, role: str | None = None) -> None:
+    """One line a command puts together, holding stored names, ids or findings;
+    ``role`` paints it (a key of ``colour.ROLES``) where colour is on."""
+    text = printable(line)
+    click.echo(colour.paint(text, role) if role else text, err=err)
 
 
 def describe_rows(rows: list[StoredEvent]) -> str:
@@ -32,3 +34,29 @@ def describe_rows(rows: list[StoredEvent]) -> str:
         return f"recorded seq {rows[0].seq} ({rows[0].kind})"
     kinds = ", ".join(row.kind for row in rows)
     return f"recorded seq {rows[0].seq}–{rows[-1].seq} ({kinds})"
+
+
+def written_json(match_id: str, rows: list[StoredEvent], supersedes: dict[int, int] | None = None) -> dict:
+    """What a write recorded, as every write command's --json prints it: each event's
+    seq, kind and hash (and, for a resubmission, the seq it supersedes)."""
+    supersedes = supersedes or {}
+    events = []
+    for row in rows:
+        entry = {"seq": row.seq, "kind": row.kind, "hash": row.hash}
+        if row.seq in supersedes:
+            entry["supersedes"] = supersedes[row.seq]
+        events.append(entry)
+    return {"match": match_id, "events": events}
+
+
+def report_written(
+    match_id: str, rows: list[StoredEvent], as_json: bool, prefix: str = "", supersedes: dict[int, int] | None = None
+) -> None:
+    """What a write recorded: the JSON of ``written_json``, or one line for people,
+    ``prefix`` then the seqs and kinds (and what a resubmission supersedes)."""
+    recorded = describe_rows(rows)
+    if as_json:
+        emit_json(written_json(match_id, rows, supersedes))
+        return
+    replaced = ", ".join(f"seq {old}" for seq, old in sorted((supersedes or {}).items()))
+    say(prefix + recorded + (f", superseding {replaced}" if replaced else ""))

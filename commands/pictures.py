@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.picture import picture_svg, pictures_of, read_models
-from matchledger.projections.presentation.png import to_png
+from matchledger.projections.presentation.png import PNG_FONT, render_png
 from matchledger.projections.presentation.report import Step, report_html
+from matchledger.projections.presentation.wording import plural
 
 from .files import write_output
-from .options import view_options
+from .options import at_option, usage_error, view_options
 from .output import say
 from .session import app
 
@@ -21,14 +21,14 @@ from .session import app
 def _suffix(output: str, allowed: tuple[str, ...]) -> str:
     suffix = Path(output).suffix.lower()
     if suffix not in allowed:
-        raise MalformedInput(f"-o {output!r}: the file name must end in {' or '.join(allowed)}")
+        raise usage_error(f"-o {output!r}: the file name must end in {' or '.join(allowed)}")
     return suffix
 
 
 @click.command("render")
 @click.argument("match_id", metavar="MATCH")
 @view_options
-@click.option("--at", "at", type=int, metavar="SEQ", help="The match as it stood after event SEQ.")
+@at_option
 @click.option("-o", "--output", required=True, metavar="FILE.svg|FILE.png", help="Where to write the picture.")
 def render_cmd(match_id, public, as_participant, at, output):
     """Draw the board or table as an SVG or PNG picture in one view.
@@ -38,6 +38,10 @@ def render_cmd(match_id, public, as_participant, at, output):
     the host). photographer: the table and every film row. pw: the per-round action
     totals (and, with --as, that participant's notices). A public picture shows only
     what the public read models hold.
+
+    A PNG needs the system library libcairo (Debian/Ubuntu: apt-get install libcairo2);
+    an SVG needs nothing.  The PNG's font (DejaVu Sans) has no CJK glyphs: a character
+    it lacks is drawn as its escape (\\u674e) and named on stderr; the SVG shows it.
 
     \b
     Examples:
@@ -49,8 +53,13 @@ def render_cmd(match_id, public, as_participant, at, output):
     state = application.state(match_id, at)
     view = application.view(state, public=public, participant=as_participant)
     svg = picture_svg(read_models(application.game_of(state), state, view))
-    write_output(output, to_png(svg) if suffix == ".png" else svg.encode("utf-8"))
+    png = render_png(svg) if suffix == ".png" else None
+    write_output(output, png.data if png else svg.encode("utf-8"))
     say(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
+    if png and png.escaped:
+        them, are = ("it", "is") if len(png.escaped) == 1 else ("them", "are")
+        say(f"note: {output} draws {' '.join(png.escaped)} as escapes (\\u…): its font, {PNG_FONT}, has no "
+            f"glyph for {them}; write .svg to see {them} as {them} {are}", err=True)
 
 
 @click.command("report")
@@ -81,4 +90,4 @@ def report_cmd(match_id, public, as_participant, output):
         frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)
     write_output(output, html.encode("utf-8"))
-    say(f"wrote {output} ({len(frames)} events of {match_id}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({plural(len(frames), 'event')} of {match_id}, view: {view.label()})", err=True)

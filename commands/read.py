@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import click
 from matchledger.engine.commands import RecordOutcome
-from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
+from matchledger.projections.presentation.wording import plural
 
-from .options import load_json_object, read_options, view_options
-from .output import describe_rows, emit_json, say
+from .options import load_json_object, read_options, usage_error, view_options
+from .output import emit_json, report_written, say
 from .session import app
 
 
@@ -89,11 +89,11 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
     if announced is None:
         _show("outcome", match_id, at, as_json, public, as_participant)
         return
-    if at is not None or public or as_participant is not None or as_json:
-        raise MalformedInput("--announced records results; it takes no --at, --public, --as or --json")
+    if at is not None or public or as_participant is not None:
+        raise usage_error("--announced records results; it takes no --at, --public or --as")
     payload = load_json_object(announced, "announced outcome")
     rows = app(write=True).execute(match_id, RecordOutcome(payload))
-    click.echo(f"recorded the announced outcome; {describe_rows(rows)}")
+    report_written(match_id, rows, as_json, "recorded the announced outcome; ")
 
 
 @click.command("log")
@@ -106,7 +106,11 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     The host sees every event whole.  With --public only the events everyone may know
     of (the match's creation and rules, each close, turn and outcome), with --as a
     participant also their own submissions and contract and what became of them; each
-    shown with only what that view may see of it.
+    shown with only what that view may see of it.  A submission that no longer counts
+    is marked with what became of it: `superseded by 7` (a later submission for the
+    same round), `voided by 9`, `corrected by 9` (in --json: "superseded_by": 7,
+    "voided_by": 9, "corrected_by": 9); a participant sees these marks on their own
+    submissions only, and the public none.
 
     \b
     Examples:
@@ -114,33 +118,42 @@ def log_cmd(match_id, public, as_participant, at, as_json):
       matchledger log m1 --json --at 20
       matchledger log m1 --as ann
     """
-    view, entries = app().log(match_id, at, public=public, participant=as_participant)
+    application = app()
+    view, entries = application.log(match_id, at, public=public, participant=as_participant)
+    fates = application.log_marks(match_id, view, at)
     if as_json:
-        emit_json(
-            [
-                {
-                    "seq": r.seq,
-                    "kind": r.kind,
-                    "recorded_at": r.recorded_at,
-                    "actor": r.actor,
-                    "event": shown,
-                    "prev_hash": r.prev_hash,
-                    "hash": r.hash,
-                }
-                for r, shown in entries
-            ]
-        )
+        emit_json([_log_entry(r, shown, fates.get(r.seq)) for r, shown in entries])
         return
     listing = [
-        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind, "details": event_summary(shown)}
+        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind,
+         "details": _marked(event_summary(shown), fates.get(r.seq))}
         for r, shown in entries
     ]
     last = entries[-1][0] if entries else None
     shown_head = f", head {last.seq}:{last.hash[:16]}…" if last is not None else ""
     label = "" if view.is_host else f" (view: {view.label()})"
-    say(f"log of {match_id}{label}: {len(entries)} events{shown_head}")
+    say(f"log of {match_id}{label}: {plural(len(entries), 'event')}{shown_head}")
     if entries:
         click.echo("\n".join(table(listing)))
+
+
+def _log_entry(row, shown: dict, fate) -> dict:
+    entry = {
+        "seq": row.seq,
+        "kind": row.kind,
+        "recorded_at": row.recorded_at,
+        "actor": row.actor,
+        "event": shown,
+        "prev_hash": row.prev_hash,
+        "hash": row.hash,
+    }
+    if fate is not None:
+        entry[fate.key] = fate.by
+    return entry
+
+
+def _marked(summary: str, fate) -> str:
+    return summary if fate is None else f"{summary} [{fate.describe()}]"
 
 
 @click.command("head")

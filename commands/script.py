@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from matchledger.ledger.limits import SCRIPT_FILE_MAX_BYTES
+from matchledger.projections.presentation.wording import plural
 
 from .files import read_text
 from .session import app, session
@@ -22,11 +23,34 @@ def _root() -> click.Command:
     return click.get_current_context().find_root().command
 
 
+def _global_options(root: click.Command) -> set[str]:
+    """The options of `matchledger` itself (--db, --actor, ...): a script runs on the
+    database and as the actor it was started with, so a line cannot name others."""
+    return {name for param in root.params for name in (*param.opts, *param.secondary_opts)}
+
+
+def _refuse_global_options(args: list[str], names: set[str], where: str, unwritten: str) -> None:
+    for arg in args:
+        name = arg.partition("=")[0]
+        if name in names:
+            error = click.ClickException(
+                f"{where}: {name} is an option of `matchledger` itself and cannot be given on a script line; "
+                f"give it before `script` (matchledger {name} ... script FILE){unwritten}"
+            )
+            error.exit_code = click.UsageError.exit_code
+            raise error
+
+
 def run_script_lines(lines: list[str], source: str, *, atomic: bool, quiet: bool = False) -> int:
-    """Run each line through the CLI group in-process; stop at the first failure."""
+    """Run each line through the CLI group in-process; stop at the first failure.  With
+    ``atomic``, what the lines print is held back until every line has been written
+    together (so nothing reports a write that is then rolled back)."""
     root = _root()
+    global_options = _global_options(root)
     application = app(create=True)
     executed = 0
+    held_out, held_err = io.StringIO(), io.StringIO()
+    unwritten = "; nothing was written (--atomic)" if atomic else ""
 
     def run_all():
         nonlocal executed
@@ -37,26 +61,39 @@ def run_script_lines(lines: list[str], source: str, *, atomic: bool, quiet: bool
             try:
                 args = shlex.split(line, comments=True)
             except ValueError as exc:
-                raise click.ClickException(f"{source} line {number}: cannot split {line!r}: {exc}") from None
+                raise click.ClickException(f"{source} line {number}: cannot split {line!r}: {exc}{unwritten}") from None
             if args and args[0] == "matchledger":
                 args = args[1:]
             if args and args[0] in ("script", "demo"):
-                raise click.ClickException(f"{source} line {number}: scripts cannot run {args[0]!r}")
+                raise click.ClickException(f"{source} line {number}: scripts cannot run {args[0]!r}{unwritten}")
+            _refuse_global_options(args, global_options, f"{source} line {number} ({line})", unwritten)
             try:
-                with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
+                with _held(held_out, held_err) if atomic or quiet else contextlib.nullcontext():
                     root.main(args=args, prog_name="matchledger", standalone_mode=False, obj=session())
             except click.ClickException as exc:
-                error = click.ClickException(f"{source} line {number} ({line}): {exc.format_message()}")
+                error = click.ClickException(f"{source} line {number} ({line}): {exc.format_message()}{unwritten}")
                 error.exit_code = exc.exit_code
                 raise error from None
             except click.exceptions.Exit as exc:
                 if exc.exit_code:
-                    raise click.ClickException(f"{source} line {number} ({line}): exit code {exc.exit_code}") from None
+                    raise click.ClickException(
+                        f"{source} line {number} ({line}): exit code {exc.exit_code}{unwritten}"
+                    ) from None
             executed += 1
 
     with application.atomic() if atomic else contextlib.nullcontext():
         run_all()
+    if not quiet:  # the lines are written: now say what they recorded
+        click.echo(held_out.getvalue(), nl=False)
+        click.echo(held_err.getvalue(), nl=False, err=True)
     return executed
+
+
+@contextlib.contextmanager
+def _held(out: io.StringIO, err: io.StringIO):
+    """What a line prints, kept in ``out`` and ``err`` instead."""
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        yield
 
 
 @click.command("script")
@@ -82,7 +119,7 @@ def script_cmd(file, atomic):
     text = read_text(file, "script", SCRIPT_FILE_MAX_BYTES)
     with session().running_script(Path(file).resolve().parent):
         count = run_script_lines(text.splitlines(), file, atomic=atomic)
-    click.echo(f"{file}: {count} commands ran")
+    click.echo(f"{file}: {plural(count, 'command')} ran")
 
 
 @click.command("demo")

@@ -46,6 +46,32 @@ class Submit(msgspec.Struct, frozen=True):
 class CloseRound(msgspec.Struct, frozen=True):
     # A host-made announcement (issue 6: hand-scored matches) instead of the computed one.
     announced: dict[str, Any] | None = None
+    # Close although participants have not submitted, where the rules allow it (recorded
+    # with the reason and who was missing).
+    force: bool = False
+    reason: str = ""
+
+    def __post_init__(self):
+        if self.reason:
+            check_text(self.reason, "--reason")
+
+
+class Reopen(msgspec.Struct, frozen=True):
+    """Reopen the last closed round: its announcements are superseded until it closes again."""
+
+    reason: str
+
+    def __post_init__(self):
+        check_text(self.reason, "--reason")
+
+
+class Abandon(msgspec.Struct, frozen=True):
+    """Give the match up: it takes no more events (nothing is deleted)."""
+
+    reason: str
+
+    def __post_init__(self):
+        check_text(self.reason, "--reason")
 
 
 class Amend(msgspec.Struct, frozen=True):
@@ -94,4 +120,6 @@ class AddNote(msgspec.Struct, frozen=True):
         check_text(self.text, "note")
 
 
-Command = CreateMatch | RecordContract | Submit | CloseRound | RecordOutcome | Amend | Void | Correct | AddNote
+Command = (
+    CreateMatch | RecordContract | Submit | CloseRound | Reopen | RecordOutcome | Amend | Void | Correct | AddNote | Abandon
+)

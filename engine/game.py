@@ -34,6 +34,7 @@ from typing import Any, Callable, ClassVar
 from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
 from matchledger.ledger.events import (
     Event,
+    MatchAbandoned,
     MatchCreated,
     NoteAdded,
     OutcomeAnnounced,
@@ -44,7 +45,7 @@ from matchledger.ledger.events import (
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 from matchledger.ledger.validation import check_distinct_names, check_json, check_name
 
-from .commands import AddNote, Amend, CreateMatch, RecordOutcome
+from .commands import Abandon, AddNote, Amend, CreateMatch, RecordOutcome
 from .options import OptionSpec
 from .state import HOST, PUBLIC, MatchState, Submission, View
 
@@ -105,6 +106,10 @@ class Game:
     #: ``outcome``, ``reveals``, ``knowledge(state, participant)`` and optionally
     #: ``final_outcome(state)`` (the host's and the public's outcome, sharing the work).
     views: ClassVar[Any] = None
+    #: Whether everyone may see whom the match waits for (``waiting_for``): true where the
+    #: rules announce it (whose turn it is), false where only the host knows who has
+    #: submitted (simultaneous rounds).
+    WAITING_IS_PUBLIC: ClassVar[bool] = False
     #: A module with the types of what the game announces (:mod:`.announced`) and their
     #: checks ``check_round(state, round_no, announcement)``, ``check_outcome(state,
     #: outcome)`` and ``check_public_outcome(state, outcome)``; None: an announcement
@@ -200,13 +205,34 @@ class Game:
         decider = self._deciders.get(type(cmd))
         if decider is None:
             raise MalformedInput(f"{self.name} does not understand {type(cmd).__name__}")
+        if state.abandoned is not None:
+            seq, reason = state.abandoned
+            raise IllegalMove(f"match {state.match_id!r} was abandoned at seq {seq}: {reason}; nothing more can be recorded")
         decided = decider(self, state, cmd)
         return decided if isinstance(decided, Decision) else Decision(decided)
 
     def require_open(self, state: MatchState) -> None:
-        """Refuse anything more once the match is over."""
+        """Refuse anything more once the match is over, saying what can still be done."""
         if state.finished or self.play_is_over(state):
-            raise IllegalMove(f"match {state.match_id!r} is finished; nothing more can be recorded")
+            raise IllegalMove(f"match {state.match_id!r} is finished; nothing more can be recorded ({self.way_back(state)})")
+
+    def way_back(self, state: MatchState) -> str:
+        """How the host takes back the end of a finished match (for the refusal)."""
+        return "it cannot be reopened"
+
+    def submission_to_undo(self, state: MatchState, seq: int, verb: str) -> Submission:
+        """The submission recorded at ``seq``, which the host asks to be ``verb``
+        (voided, corrected); refused, saying what it is, when there is none."""
+        if not 1 <= seq <= state.last_seq:
+            raise IllegalMove(f"no event {seq} in match {state.match_id!r} (events 1 to {state.last_seq})")
+        target = state.submission_at(seq)
+        if target is None:
+            raise IllegalMove(f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}")
+        return target
+
+    def waiting_for(self, state: MatchState) -> list[str]:
+        """Who the match waits for now, in the canonical order (nobody once it is over)."""
+        return []
 
     def play_is_over(self, state: MatchState) -> bool:
         """Whether every round or turn has been played (final results may then be recorded)."""
@@ -221,6 +247,12 @@ class Game:
         if not cmd.text.strip():
             raise MalformedInput("a note needs some text")
         return [NoteAdded(text=cmd.text)]
+
+    @decides(Abandon)
+    def decide_abandon(self, state: MatchState, cmd: Abandon) -> list[Event]:
+        if not cmd.reason.strip():
+            raise MalformedInput("abandoning a match needs a --reason")
+        return [MatchAbandoned(reason=cmd.reason)]
 
     @decides(Amend)
     def decide_amend(self, state: MatchState, cmd: Amend) -> list[Event]:
@@ -294,6 +326,9 @@ class Game:
 
     @applies(SubmissionRecorded)
     def _apply_submission(self, state: MatchState, seq: int, event: SubmissionRecorded, work) -> None:
+        earlier = state.current_submission(event.round, event.participant)
+        if earlier is not None:
+            state.supersedes[seq] = earlier.seq
         state.submissions.setdefault(event.round, {}).setdefault(event.participant, []).append(
             Submission(seq, event.participant, event.round, list(event.tokens))
         )
@@ -321,6 +356,10 @@ class Game:
     def _apply_note(self, state: MatchState, seq: int, event: NoteAdded, work) -> None:
         state.notes.append((seq, event.text))
 
+    @applies(MatchAbandoned)
+    def _apply_abandoned(self, state: MatchState, seq: int, event: MatchAbandoned, work) -> None:
+        state.abandoned = (seq, event.reason)
+
     @applies(StateCheckpointed)
     def _apply_checkpoint(self, state: MatchState, seq: int, event: StateCheckpointed, work) -> None:
         pass  # a record about the state, not a change of it
@@ -328,7 +367,15 @@ class Game:
     # ------------------------------------------------------------------ read models
 
     def status(self, state: MatchState, view: View) -> dict:
-        return self.views.status(state, view)
+        """The game's status, and for every game alike: whom the match waits for (where
+        the view may know it) and whether it was abandoned."""
+        data = self.views.status(state, view)
+        if view.is_host or self.WAITING_IS_PUBLIC:
+            data["waiting_for"] = self.waiting_for(state)
+        if state.abandoned is not None:
+            seq, reason = state.abandoned
+            data["abandoned"] = {"seq": seq, "reason": reason} if view.is_host else {"seq": seq}
+        return data
 
     def scores(self, state: MatchState, view: View) -> dict:
         return self.views.scores(state, view)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar, NamedTuple
 
+import msgspec
+
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 from matchledger.ledger.events import (
     ContractRecorded,
@@ -31,7 +33,7 @@ from matchledger.ledger.events import (
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 from matchledger.ledger.validation import check_json
 
-from .commands import CloseRound, Correct, RecordContract, Submit, Void
+from .commands import CloseRound, Correct, RecordContract, Reopen, Submit, Void
 from .game import Decision, Game, applies, decides, rederives
 from .state import MatchState, Submission
 
@@ -53,6 +55,11 @@ class RoundsGame(Game):
     of untouched); ``init_game``; the read models."""
 
     ROUNDS: ClassVar[int] = 3
+    #: The ruling by which a round closes only once every participant has submitted
+    #: (pw: W5); None: the host may close it without some, with ``close --force``.
+    ALL_MUST_SUBMIT: ClassVar[str | None] = None
+    #: What a missing submission means when the host closes the round anyway.
+    WITHOUT_SUBMISSION: ClassVar[str] = "a participant with no submission takes no part in the round"
 
     # ------------------------------------------------------------------ hooks
 
@@ -65,7 +72,14 @@ class RoundsGame(Game):
         raise IllegalMove(f"{self.name} has no contracts")
 
     def check_can_close(self, state: MatchState) -> None:
-        return None
+        """Refuse to close the open round (decided or replayed) where the rules forbid it."""
+        if self.ALL_MUST_SUBMIT is not None:
+            missing = self.waiting_for(state)
+            if missing:
+                raise IllegalMove(
+                    f"{self.ALL_MUST_SUBMIT}: round {state.round} of {state.match_id!r} cannot close; "
+                    f"no submission from {', '.join(missing)}"
+                )
 
     def resolve_round(self, state: MatchState, round_no: int) -> Any:
         raise NotImplementedError
@@ -93,6 +107,18 @@ class RoundsGame(Game):
 
     def last_round(self) -> int:
         return self.ROUNDS
+
+    def waiting_for(self, state: MatchState) -> list[str]:
+        """The participants with no counting submission in the open round."""
+        if state.finished or state.abandoned is not None or self.play_is_over(state):
+            return []
+        return state.canonical(p for p in state.participants if state.current_submission(state.round, p) is None)
+
+    def way_back(self, state: MatchState) -> str:
+        return (
+            f"`reopen {state.match_id} --reason TEXT` reopens round {state.round - 1}, and `void`/`correct` "
+            "with --reopen take back one of its submissions"
+        )
 
     def closing(self, state: MatchState) -> Closing:
         """Close the open round (without changing ``state``): the one path every close
@@ -138,19 +164,47 @@ class RoundsGame(Game):
         names = self.parse_contract(state, cmd.participant, list(cmd.names))
         return [ContractRecorded(participant=cmd.participant, contracts=names)]
 
+    def check_missing(self, state: MatchState, cmd: CloseRound) -> list[str]:
+        """Who has not submitted, when the host may close the round all the same:
+        nobody (a plain close), or with --force and a reason where the rules let a
+        missing submission count as none.  Refused otherwise, naming them."""
+        missing = self.waiting_for(state)
+        where = f"round {state.round} of {state.match_id!r}"
+        if cmd.force and not cmd.reason.strip():
+            raise MalformedInput("a forced close needs a --reason (kept in the log)")
+        if cmd.force and not missing:
+            raise IllegalMove(f"every participant has submitted in {where}; close it without --force")
+        if not missing:
+            return []
+        if self.ALL_MUST_SUBMIT is not None:
+            even = ", not even with --force (every participant must submit)" if cmd.force else ""
+            raise IllegalMove(f"{self.ALL_MUST_SUBMIT}: {where} cannot close{even}; no submission from {', '.join(missing)}")
+        self.check_can_close(state)  # the game's own refusal comes before the host's safety net
+        if not cmd.force:
+            raise IllegalMove(
+                f"{where} cannot close; no submission from {', '.join(missing)}. Record theirs, or close "
+                f"anyway with `close {state.match_id} --force --reason TEXT` ({self.WITHOUT_SUBMISSION})"
+            )
+        return missing
+
     @decides(CloseRound)
     def decide_close(self, state: MatchState, cmd: CloseRound) -> Decision:
+        self.require_open(state)
+        if cmd.announced is not None:
+            check_json(cmd.announced, f"the announcement of round {state.round}", ANNOUNCED_FILE_MAX_BYTES)
+            self.check_round_announcement(state, state.round, cmd.announced)
+        missing = self.check_missing(state, cmd)
+        forced = {"reason": cmd.reason, "missing": missing} if missing else {}
         closing = self.closing(state)
         if cmd.announced is None:
-            closed = RoundClosed(round=closing.round, public=closing.public, private=closing.private)
+            closed = RoundClosed(round=closing.round, public=closing.public, private=closing.private, **forced)
         else:
-            check_json(cmd.announced, f"the announcement of round {closing.round}", ANNOUNCED_FILE_MAX_BYTES)
-            self.check_round_announcement(state, closing.round, cmd.announced)
             closed = RoundClosed(
                 round=closing.round,
                 public=cmd.announced.get("public", {}),
                 private=cmd.announced.get("private", {}),
                 source="host",
+                **forced,
             )
         events: list[Event] = [closed]
         # A hand-scored match records its results with `outcome --announced`; the
@@ -173,9 +227,7 @@ class RoundsGame(Game):
     def _correctable(self, state: MatchState, seq: int, verb: str, reopen: bool, reason: str) -> tuple[Submission, list[Event]]:
         """The submission at ``seq`` if it may be corrected now, and the events that must
         precede the correction (a RoundReopened when it belongs to the last closed round)."""
-        target = state.submission_at(seq)
-        if target is None:
-            raise IllegalMove(f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}")
+        target = self.submission_to_undo(state, seq, verb)
         if target.seq in state.voided:
             raise IllegalMove(f"submission {seq} is already voided or corrected")
         if target.round == state.round and not state.finished:
@@ -193,6 +245,14 @@ class RoundsGame(Game):
                 f"that round's announcements (the round must then be closed again)"
             )
         return target, [RoundReopened(round=target.round, reason=reason)]
+
+    @decides(Reopen)
+    def decide_reopen(self, state: MatchState, cmd: Reopen) -> list[Event]:
+        if not cmd.reason.strip():
+            raise MalformedInput("reopening a round needs a --reason (kept in the log)")
+        if state.round == 1:
+            raise IllegalMove(f"no round of {state.match_id!r} is closed yet; round 1 is open")
+        return [RoundReopened(round=state.round - 1, reason=cmd.reason)]
 
     @decides(Void)
     def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
@@ -224,16 +284,21 @@ class RoundsGame(Game):
     @rederives(RoundClosed)
     def _rederive_close(self, state: MatchState, seq: int, event: RoundClosed) -> Event:
         closing = self.closing(state)
+        # Why the host forced a close is theirs to say; who was missing, the rules'.
+        forced = {} if event.reason is msgspec.UNSET else {"reason": event.reason, "missing": self.waiting_for(state)}
         if event.round == closing.round:
             state.last_seq = seq
             self._store_close(state, event, closing.result)
         else:  # the log closes another round than the open one: fold what it says
             self.apply(state, seq, event)
-        return RoundClosed(round=closing.round, public=closing.public, private=closing.private)
+        return RoundClosed(round=closing.round, public=closing.public, private=closing.private, **forced)
 
     @applies(ContractRecorded)
     def _apply_contract(self, state: MatchState, seq: int, event: ContractRecorded, work) -> None:
+        if event.participant in state.contract_seqs:
+            state.supersedes[seq] = state.contract_seqs[event.participant]
         state.contracts[event.participant] = list(event.contracts)
+        state.contract_seqs[event.participant] = seq
 
     @applies(SubmissionVoided)
     def _apply_void(self, state: MatchState, seq: int, event: SubmissionVoided, work) -> None:

@@ -78,6 +78,12 @@ class MatchState:
     outcome: OutcomeAnnounced | None = None
     corrections: list[tuple[int, SubmissionVoided | SubmissionCorrected | RoundReopened]] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)
+    #: the seq of each player's contract record now in force
+    contract_seqs: dict[str, int] = field(default_factory=dict)
+    #: seq of a resubmission or a later contract record -> seq of the record it superseded
+    supersedes: dict[int, int] = field(default_factory=dict)
+    #: (seq, reason) of the event that abandoned the match, once it is abandoned
+    abandoned: tuple[int, str] | None = None
     last_seq: int = 0
     g: Any = None  # the game's own derived state
 
@@ -119,6 +125,15 @@ class MatchState:
         if flag is not None:
             raise MalformedInput(f"{flag} {name!r}: not a participant of {self.match_id!r} (participants: {listing})")
         raise IllegalMove(f"{name!r} is not a participant of {self.match_id!r} (participants: {listing})")
+
+    def canonical(self, names) -> list[str]:
+        """``names`` in the order every list shown to anyone uses: players, then the
+        other participants (pw's guests), each sorted by name; an order that tells
+        nothing the rules do not (not the listed order of guests, which follows pairs)."""
+        chosen = set(names)
+        players = sorted(p for p in self.players if p in chosen)
+        others = sorted(p for p in self.participants if p in chosen and p not in self.players)
+        return players + others
 
     def submission_at(self, seq: int) -> Submission | None:
         for by_participant in self.submissions.values():

@@ -10,6 +10,11 @@ hands the fork to the fold as the decision's work; the fold given no work (a rep
 applies it to the state itself, from the recorded submission; verify's single pass
 folds the turn and compares what it announced with the record.  A game fills in the
 hooks below.
+
+The last resolved turn can be taken back (``void`` of its submission): the deck is
+recorded, so the fold deals again and resolves the turns that still count, and the match
+stands exactly as if that turn had never been played.  An earlier turn cannot be taken
+back: every later turn was played on the table it left.
 """
 
 from __future__ import annotations
@@ -17,12 +22,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, NamedTuple
 
-from matchledger.ledger.errors import CorruptLog, IllegalMove, MatchledgerError
-from matchledger.ledger.events import Event, OutcomeAnnounced, SubmissionRecorded, TurnResolved
+from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, MatchledgerError
+from matchledger.ledger.events import Event, OutcomeAnnounced, SubmissionRecorded, SubmissionVoided, TurnResolved
 
-from .commands import CloseRound, Correct, RecordContract, Submit, Void
+from .commands import CloseRound, Correct, RecordContract, Reopen, Submit, Void
 from .game import Decision, Game, applies, decides, rederives
-from .state import MatchState
+from .state import MatchState, Submission
 
 
 class Played(NamedTuple):
@@ -43,6 +48,7 @@ class TurnsGame(Game):
     the engine's own record of every turn (what the read models show)."""
 
     ROUND_WORD = "turn"
+    WAITING_IS_PUBLIC = True  # whose turn it is: everyone sees it
 
     # ------------------------------------------------------------------ hooks
 
@@ -65,6 +71,24 @@ class TurnsGame(Game):
 
     def play_is_over(self, state: MatchState) -> bool:
         return self.game_over(state.g)
+
+    def waiting_for(self, state: MatchState) -> list[str]:
+        """The player whose turn it is."""
+        if state.abandoned is not None or self.play_is_over(state):
+            return []
+        return [state.g.current]
+
+    def way_back(self, state: MatchState) -> str:
+        last = self.last_turn_submission(state)
+        where = "SEQ" if last is None else str(last.seq)
+        return f"`void {state.match_id} {where} --reason TEXT` takes back its last turn"
+
+    def last_turn_submission(self, state: MatchState) -> Submission | None:
+        """The submission of the last resolved turn (None before the first)."""
+        if not state.turns:
+            return None
+        last = state.turns[-1]
+        return state.current_submission(last.turn, last.participant)
 
     def play(self, state: MatchState, turn: int, participant: str, move: Any) -> Played:
         """``move`` resolved on a fork of the game state (``state`` stays as it is)."""
@@ -102,22 +126,43 @@ class TurnsGame(Game):
     def decide_close(self, state: MatchState, cmd: CloseRound) -> list[Event]:
         raise IllegalMove(f"{self.name} has no close: a turn is resolved as soon as it is submitted")
 
+    @decides(Reopen)
+    def decide_reopen(self, state: MatchState, cmd: Reopen) -> list[Event]:
+        raise IllegalMove(
+            f"{self.name} has no rounds to reopen: a turn is resolved as soon as it is submitted, and "
+            f"`void {state.match_id} SEQ --reason TEXT` takes back the last one"
+        )
+
     @decides(RecordContract)
     def decide_contract(self, state: MatchState, cmd: RecordContract) -> list[Event]:
         raise IllegalMove(f"{self.name} has no contracts")
 
     @decides(Void)
     def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
-        raise IllegalMove(self._no_undo(state, cmd.seq, "voided"))
+        """Take back the last turn: voiding its submission."""
+        if not cmd.reason.strip():
+            raise MalformedInput("taking back a turn needs a --reason (kept in the log)")
+        if cmd.reopen:
+            raise MalformedInput(f"{self.name} has no rounds to reopen: drop --reopen; `void` alone takes back the last turn")
+        target = self.submission_to_undo(state, cmd.seq, "voided")
+        last = self.last_turn_submission(state)
+        if target.seq in state.voided:
+            raise IllegalMove(f"submission {cmd.seq} (turn {target.round}) is already taken back")
+        if last is None or target.seq != last.seq:
+            raise IllegalMove(
+                f"submission {cmd.seq} is turn {target.round}; only the last turn can be taken back; "
+                f"turn {last.round} at seq {last.seq} is the last"
+            )
+        return [SubmissionVoided(target_seq=cmd.seq, reason=cmd.reason)]
 
     @decides(Correct)
     def decide_correct(self, state: MatchState, cmd: Correct) -> list[Event]:
-        raise IllegalMove(self._no_undo(state, cmd.seq, "corrected"))
-
-    def _no_undo(self, state: MatchState, seq: int, verb: str) -> str:
-        if state.submission_at(seq) is None:
-            return f"event {seq} of {state.match_id!r} is not a submission; only submissions can be {verb}"
-        return f"submission {seq} is a resolved {self.name} turn; a resolved turn cannot be {verb}"
+        target = self.submission_to_undo(state, cmd.seq, "corrected")
+        raise IllegalMove(
+            f"submission {cmd.seq} is {self.name} turn {target.round}, resolved when it was submitted; a turn "
+            f"cannot be corrected, but the last one can be taken back (`void {state.match_id} SEQ --reason "
+            "TEXT`) and submitted again"
+        )
 
     # ------------------------------------------------------------------ folding
 
@@ -127,6 +172,26 @@ class TurnsGame(Game):
             state.g = work.game_state
             self._record_turn(state, event, work.public, work.private)
             return
+        self._resolve_recorded(state, seq, event)
+
+    @applies(SubmissionVoided)
+    def _apply_take_back(self, state: MatchState, seq: int, event: SubmissionVoided, work) -> None:
+        """The last turn taken back: deal again and resolve every turn before it."""
+        last = self.last_turn_submission(state)
+        if last is None or last.seq != event.target_seq:
+            raise CorruptLog(f"seq {seq}: SubmissionVoided of seq {event.target_seq}, which is not the last turn's submission")
+        state.voided.add(event.target_seq)
+        state.corrections.append((seq, event))
+        kept = state.turns[:-1]
+        state.outcome = None
+        state.g = self.init_game(state)
+        state.turns = []
+        state.round = 1
+        for turn in kept:
+            self._resolve_recorded(state, seq, turn)
+
+    def _resolve_recorded(self, state: MatchState, seq: int, event: TurnResolved) -> None:
+        """Resolve the recorded turn ``event`` (at ``seq``) from its submission."""
         submission = state.current_submission(event.turn, event.participant)
         if event.turn != state.round or submission is None:
             raise CorruptLog(

@@ -52,6 +52,11 @@ class UnwritableDatabase(MatchledgerError):
     folder, or a full disk."""
 
 
+class Unavailable(MatchledgerError):
+    """What this installation cannot do: a system library a command needs is missing.
+    The message names it and how to install it, or what to do instead."""
+
+
 class VerificationFailed(MatchledgerError):
     """`verify` found a discrepancy; carries the findings."""
 

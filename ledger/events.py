@@ -65,12 +65,19 @@ class RoundClosed(Event, frozen=True, kw_only=True):
 
     ``source`` is ``computed`` when the engine derived the announcement and ``host``
     when the host entered the announcement they actually made (hand-scored matches).
+
+    ``reason`` and ``missing``: set only when the host closed the round although some
+    participants had not submitted (``close --force``, where the rules let a missing
+    submission count as none): why, and who (in the canonical order).  Unset, they are
+    not written, so an ordinary close encodes exactly as before they existed.
     """
 
     round: int
     public: dict[str, Any] = {}
     private: dict[str, Any] = {}
     source: str = "computed"
+    reason: str | msgspec.UnsetType = msgspec.UNSET
+    missing: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class TurnResolved(Event, frozen=True, kw_only=True):
@@ -121,6 +128,13 @@ class RoundReopened(Event, frozen=True, kw_only=True):
     reason: str
 
 
+class MatchAbandoned(Event, frozen=True, kw_only=True):
+    """The host gave the match up (mis-created, never to be played): it takes no more
+    events, and stays in the log and readable like any other."""
+
+    reason: str
+
+
 class NoteAdded(Event, frozen=True, kw_only=True):
     """A free-text note from the host; changes no state."""
 
@@ -151,6 +165,7 @@ AnyEvent = Union[
     RoundReopened,
     NoteAdded,
     StateCheckpointed,
+    MatchAbandoned,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}

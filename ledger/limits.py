@@ -23,9 +23,10 @@ ACTOR_MAX_LENGTH = 64
 TEXT_MAX_LENGTH = 2_000
 #: Participants in one match (players and, in pw, guests).
 PARTICIPANTS_MAX = 26
-#: Tokens in one submission, and characters in one token.
+#: Tokens in one submission, and characters in one token: the longest legal token names
+#: two participants (pw ``guess:PLAYER=GUEST``, 6 + 40 + 1 + 40 = 87 characters).
 TOKENS_MAX = 32
-TOKEN_MAX_LENGTH = 64
+TOKEN_MAX_LENGTH = 96
 
 # --------------------------------------------------------------------------- files
 

@@ -10,6 +10,7 @@ published head (seq + hash) catches truncation and a consistently rewritten tail
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from itertools import compress, count
 from operator import ne
@@ -34,7 +35,8 @@ class Finding:
     def describe(self) -> str:
         text = f"{self.match_id} seq {self.seq}: {self.problem}"
         if self.field is not None:
-            text += f" [{self.field}: recorded {self.recorded!r}, recomputed {self.recomputed!r}]"
+            # values as JSON (what `verify --json` shows), never as Python reprs
+            text += f" [{self.field}: recorded {_json(self.recorded)}, recomputed {_json(self.recomputed)}]"
         return text
 
     def to_json(self) -> dict:
@@ -44,12 +46,32 @@ class Finding:
         return data
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+#: The fewest hex digits a published hash may be cut to (as `log` abbreviates it).
+#: Against a forger who can try hashes by the billion (the host, who draws each event's
+#: salt, can), a prefix pins only as many bits as it has: 12 digits are 48 bits, and
+#: the full 64 digits should be published where a log must be pinned against its host.
+HEAD_PREFIX_MIN_DIGITS = 12
+
+
 def parse_head(text: str) -> tuple[int, str]:
+    """``SEQ:HASH`` -> (seq, hash): the hash in full or a prefix of at least
+    HEAD_PREFIX_MIN_DIGITS hex digits (lowercased; a trailing "…", as `log` prints an
+    abbreviated hash, is dropped)."""
     seq_text, sep, digest = text.partition(":")
-    if not sep or not seq_text.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-        raise MalformedInput(f"--head must be SEQ:HASH with a 64-digit lowercase hex hash, got {text!r}")
+    digest = digest.removesuffix("…").lower()
+    if not sep or not seq_text.isascii() or not seq_text.isdigit() or not digest or any(c not in "0123456789abcdef" for c in digest):
+        raise MalformedInput(f"{text!r} is not SEQ:HASH (a seq and a hex hash, as `head` prints them)")
     if int(seq_text) < 1:
-        raise MalformedInput(f"--head {text!r}: events are numbered from 1")
+        raise MalformedInput(f"{text!r}: events are numbered from 1")
+    if not HEAD_PREFIX_MIN_DIGITS <= len(digest) <= 64:
+        raise MalformedInput(
+            f"{text!r}: the hash must have {HEAD_PREFIX_MIN_DIGITS} to 64 hex digits (a prefix of at least "
+            f"{HEAD_PREFIX_MIN_DIGITS} stands for the whole hash), not {len(digest)}"
+        )
     return int(seq_text), digest
 
 
@@ -75,7 +97,7 @@ def verify_chain(
     if head is not None and after_seq:
         raise ValueError("a published head is checked against the whole chain")
     if not rows:
-        return _head_finding(match_id, (), head)
+        return head_finding(match_id, (), head)
     match_ids, seqs, kinds, bodies, recorded_ats, actors, prev_hashes, hashes = zip(*map(astuple, rows))
     # Each check runs down its whole column at once (an intact log is the common case),
     # as far as the checks before it hold: where each row sits (match, seq), then its
@@ -111,7 +133,7 @@ def verify_chain(
         finding = _envelope_finding(match_id, rows, hashed, recomputed, after)
     if decoded is not None:
         decoded += zip(seqs, events)
-    return [finding] if finding is not None else _head_finding(match_id, hashes, head)
+    return [finding] if finding is not None else head_finding(match_id, hashes, head)
 
 
 def _envelope_finding(
@@ -147,13 +169,15 @@ def _first_mismatch(column: tuple, expected: tuple) -> int:
     return next(compress(count(), map(ne, column, expected)), len(column))
 
 
-def _head_finding(match_id: str, hashes: Sequence[str], head: tuple[int, str] | None) -> list[Finding]:
-    """[] or the one finding of a log whose hashes are ``hashes`` against a published head."""
+def head_finding(match_id: str, hashes: Sequence[str], head: tuple[int, str] | None) -> list[Finding]:
+    """[] or the one finding of a log whose hashes are ``hashes`` against a published head
+    (its hash in full or a prefix, see :func:`parse_head`)."""
     if head is None:
         return []
     head_seq, head_hash = head
     if head_seq > len(hashes):
         return [Finding(match_id, len(hashes) + 1, f"log ends at seq {len(hashes)} but the published head is seq {head_seq}: events were removed")]
-    if hashes[head_seq - 1] != head_hash:
+    # a prefix too short to stand for a hash pins nothing: it is no match, whatever it is
+    if len(head_hash) < HEAD_PREFIX_MIN_DIGITS or not hashes[head_seq - 1].startswith(head_hash):
         return [Finding(match_id, head_seq, "hash differs from the published head: the log was rewritten", "hash", hashes[head_seq - 1], head_hash)]
     return []

@@ -19,10 +19,18 @@ from typing import Any, Callable, Iterator
 
 import msgspec
 from matchledger.engine.commands import CreateMatch
-from matchledger.engine.state import HOST, MatchState, View
+from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.codec import decode_json
-from matchledger.ledger.errors import IllegalMove, MalformedInput
-from matchledger.ledger.events import Event, StateCheckpointed, new_salt, salted
+from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, VerificationFailed
+from matchledger.ledger.events import (
+    Event,
+    OutcomeAnnounced,
+    RoundClosed,
+    StateCheckpointed,
+    TurnResolved,
+    new_salt,
+    salted,
+)
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.stores import open_store
@@ -37,6 +45,7 @@ from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .reading import Cursor, Reader
 from .rescore import rescore
+from .supersession import Fate, fates
 from .verification import MatchReport, VerifiedExport, verify_stored
 from .views import event_view, resolve_view
 
@@ -60,10 +69,60 @@ class Audit(msgspec.Struct, frozen=True):
     findings: list[Finding]
 
 
+class MatchSummary(msgspec.Struct, frozen=True):
+    """One line of `list`: where a match stands, or why it cannot be read."""
+
+    match: str
+    game: str | None = None
+    players: list[str] = []
+    round_word: str = "round"  # what ``round`` counts: a round, or a photographer turn
+    round: int | None = None  # the round or turn now open; None once play is over
+    finished: bool = False
+    abandoned: int | None = None  # the seq of the event that abandoned it
+    head: tuple[int, str] | None = None  # (seq, hash), once the chain is checked
+    problem: str | None = None  # why the match cannot be read (its chain does not verify)
+
+    def to_json(self) -> dict:
+        return {
+            "match": self.match,
+            "game": self.game,
+            "players": list(self.players),
+            self.round_word: self.round,
+            "finished": self.finished,
+            "abandoned": self.abandoned is not None,
+            "head": None if self.head is None else f"{self.head[0]}:{self.head[1]}",
+            **({"abandoned_at": self.abandoned} if self.abandoned is not None else {}),
+            **({"problem": self.problem} if self.problem is not None else {}),
+        }
+
+
+class Checkpointed(msgspec.Struct, frozen=True):
+    """A checkpoint: the seq its snapshot's state follows, and the event recorded for it
+    (none when the log already vouched for that snapshot)."""
+
+    seq: int
+    rows: list[StoredEvent]
+
+
 class Rescored(msgspec.Struct, frozen=True):
     overrides: dict[str, Any]
     recorded: dict
     rescored: dict
+
+
+class Announced(msgspec.Struct, frozen=True):
+    """What a round's close (or a turn) told everyone: the read models `messages` is
+    built from, as they stood once the close was recorded (event ``seq``).  ``public``:
+    `reveals --public` (None when not asked for); ``knowledge``: `knowledge --as P` of
+    each participant asked for, in the canonical order (players, then guests, each
+    sorted by name)."""
+
+    match: str
+    game: str
+    round: int
+    seq: int
+    public: dict | None
+    knowledge: dict[str, dict]
 
 
 class Application:
@@ -97,6 +156,34 @@ class Application:
 
     def match_ids(self) -> list[str]:
         return self.store.match_ids()
+
+    def list_matches(self) -> list[MatchSummary]:
+        """Every match, in match order, as its checked log gives it; a match whose log
+        does not verify is listed with the problem instead (it is not read further)."""
+        summaries = []
+        for match_id in self.store.match_ids():
+            try:
+                cursor = self.reader.cursor(match_id)
+            except (VerificationFailed, CorruptLog) as exc:
+                summaries.append(MatchSummary(match_id, problem=str(exc)))
+                continue
+            state = cursor.state
+            game = self.game_of(state)
+            over = state.finished or game.play_is_over(state)
+            summaries.append(
+                MatchSummary(
+                    match_id,
+                    state.game,
+                    list(state.players),
+                    game.ROUND_WORD,
+                    None if over else state.round,
+                    state.finished,
+                    None if state.abandoned is None else state.abandoned[0],
+                    (cursor.seq, cursor.hash),
+                )
+            )
+            self.reader.forget(match_id)  # a sweep over every match keeps none of their states
+        return summaries
 
     def head(self, match_id: str) -> tuple[int, str]:
         """(seq, hash) of the match's last event, to publish (the chain checked: a head
@@ -143,10 +230,16 @@ class Application:
         view = self.view(self.state(match_id), public=public, participant=participant)
         return view, [(row, shown) for row, _state, shown in self._steps(match_id, view, at)]
 
+    def log_marks(self, match_id: str, view: View, at: int | None = None) -> dict[int, Fate]:
+        """What became of each submission ``view`` may see in the log up to ``at``
+        (seq -> superseded, voided or corrected, and by which seq), from the match as
+        the fold leaves it then."""
+        return fates(self.state(match_id, at), view)
+
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
         """``participant``'s score line by line (the host's view)."""
         state = self.state(match_id, at)
-        resolve_view(state, participant=participant)
+        state.require_participant(participant)
         return Reading(state, HOST, self.game_of(state).explain(state, participant))
 
     def view(self, state: MatchState, *, public: bool = False, participant: str | None = None) -> View:
@@ -171,6 +264,65 @@ class Application:
             state = replayer.feed(seq, event)
             if shown is not None:
                 yield row, state, shown
+
+    # ------------------------------------------------------------------ what to send
+
+    def announced(
+        self,
+        match_id: str,
+        round_no: int | None = None,
+        at: int | None = None,
+        *,
+        public: bool = False,
+        participant: str | None = None,
+    ) -> Announced:
+        """The public reveals and each participant's knowledge right after round (or
+        turn) ``round_no`` was closed, by default the last one closed by event ``at``:
+        the host's view gives the public's and everyone's, ``public`` the public's only,
+        ``participant`` theirs only."""
+        state = self.state(match_id, at)
+        view = resolve_view(state, public=public, participant=participant)
+        closed = sorted(set(state.announcements) | {turn.turn for turn in state.turns})
+        word = self.game_of(state).ROUND_WORD
+        if not closed:
+            raise IllegalMove(f"no {word} of {match_id!r} is closed yet: there is nothing to send")
+        round_no = closed[-1] if round_no is None else round_no
+        if round_no not in closed:
+            raise MalformedInput(
+                f"--round {round_no}: {word} {round_no} of {match_id!r} is not closed ({word}s closed: {_spans(closed)})"
+            )
+        seq = self._closed_at(match_id, round_no, at)
+        state = self.state(match_id, seq)
+        game = self.game_of(state)
+        if view.is_host:
+            guests = sorted(p for p in state.participants if p not in state.players)
+            names = sorted(state.players) + guests
+        else:
+            names = [] if view.is_public else [view.participant]
+        return Announced(
+            match=match_id,
+            game=state.game,
+            round=round_no,
+            seq=seq,
+            public=None if view.participant is not None else game.reveals(state, PUBLIC),
+            knowledge={name: game.knowledge(state, name) for name in names},
+        )
+
+    def _closed_at(self, match_id: str, round_no: int, at: int | None) -> int:
+        """The seq of the last event recorded with the close of round (or turn)
+        ``round_no`` still standing at ``at``: the close itself, then the outcome and
+        checkpoint the same command records after it."""
+        events = self.reader.checked(match_id, at)[1]
+        closes = [
+            index
+            for index, (_seq, event) in enumerate(events)
+            if (isinstance(event, RoundClosed) and event.round == round_no)
+            or (isinstance(event, TurnResolved) and event.turn == round_no)
+        ]
+        index = closes[-1]
+        while index + 1 < len(events) and isinstance(events[index + 1][1], (OutcomeAnnounced, StateCheckpointed)):
+            index += 1
+        return events[index][0]
 
     def rescore(self, match_id: str, options: dict[str, str]) -> Rescored:
         """The host's outcome as recorded and under other option values (nothing written),
@@ -218,14 +370,20 @@ class Application:
             raise
         return rows
 
-    def checkpoint(self, match_id: str) -> int:
+    def supersedes(self, match_id: str, rows: list[StoredEvent]) -> dict[int, int]:
+        """For each of ``rows`` (just recorded) that is a resubmission or a later contract
+        record: the seq of the record it superseded."""
+        replaced = self.reader.cursor(match_id).state.supersedes
+        return {row.seq: replaced[row.seq] for row in rows if row.seq in replaced}
+
+    def checkpoint(self, match_id: str) -> Checkpointed:
         """Record a checkpoint of the match as it stands, replayed from its first event
         (so that it replaces a snapshot that is stale or wrong): the snapshot, and the
         ``StateCheckpointed`` event that vouches for it; nothing new when the last event
-        already vouches for the stored snapshot.  The seq the snapshot's state follows."""
+        already vouches for the stored snapshot."""
         done = self.reader.vouched_snapshot_seq(match_id)
         if done is not None:
-            return done
+            return Checkpointed(done, [])
         cursor = self.reader.replayed(match_id)
         state = cursor.state
         if not snapshots.can_snapshot(state):
@@ -240,11 +398,11 @@ class Application:
         seq = cursor.seq
         try:
             with self.store.transaction():
-                self._checkpoint(cursor)
+                rows = self._checkpoint(cursor)
         except BaseException:
             self.reader.forget(match_id)
             raise
-        return seq
+        return Checkpointed(seq, rows)
 
     @contextlib.contextmanager
     def atomic(self) -> Iterator[None]:
@@ -257,7 +415,7 @@ class Application:
             self.forget()
             raise
 
-    def checkpoint_all(self) -> dict[str, int]:
+    def checkpoint_all(self) -> dict[str, Checkpointed]:
         """:meth:`checkpoint` of every match, all in one transaction."""
         with self.store.transaction():
             return {match_id: self.checkpoint(match_id) for match_id in self.store.match_ids()}
@@ -362,4 +520,19 @@ class Application:
         if body is not None and snapshots.digest(body) == event.digest:
             self.store.save_snapshot(export.match_id, event.seq, export.rows[event.seq - 1].hash, revision, body)
 
-__all__ = ["Application", "Audit", "Comparison", "Finding", "MatchReport", "READ_MODELS", "Reading", "Rescored", "utc_now"]
+
+def _spans(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``1-3, 5``."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][-1] + 1:
+            spans[-1].append(number)
+        else:
+            spans.append([number])
+    return ", ".join(f"{span[0]}-{span[-1]}" if len(span) > 1 else str(span[0]) for span in spans)
+
+
+__all__ = [
+    "Announced", "Application", "Audit", "Checkpointed", "Comparison", "Finding", "MatchReport", "MatchSummary", "READ_MODELS", "Reading",
+    "Rescored", "utc_now",
+]

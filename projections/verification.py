@@ -12,9 +12,10 @@ from __future__ import annotations
 import msgspec
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import VerificationFailed
+from matchledger.ledger.events import MatchAbandoned
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.log_store import LogStore, StoredEvent
-from matchledger.ledger.verify import Finding, verify_chain
+from matchledger.ledger.verify import Finding, head_finding, verify_chain
 
 from . import snapshots
 from .fold import replay
@@ -27,13 +28,18 @@ class MatchReport(msgspec.Struct, frozen=True):
     match_id: str
     events: int
     findings: list[Finding] = msgspec.field(default_factory=list)
+    #: the seq of the event that abandoned the match (None: not abandoned)
+    abandoned: int | None = None
 
     @property
     def ok(self) -> bool:
         return not self.findings
 
     def to_json(self) -> dict:
-        return {"match": self.match_id, "events": self.events, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
+        report = {"match": self.match_id, "events": self.events, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
+        if self.abandoned is not None:
+            report["abandoned_at"] = self.abandoned
+        return report
 
 
 def verify_stored(store: LogStore, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
@@ -45,7 +51,8 @@ def verify_stored(store: LogStore, match_id: str, head: tuple[int, str] | None =
         revision = snapshots.revision()
         stored = store.snapshot(match_id, revision) if revision else None
         findings = rederive(match_id, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
-    return MatchReport(match_id, len(rows), findings)
+    abandoned = next((seq for seq, event in events if isinstance(event, MatchAbandoned)), None)
+    return MatchReport(match_id, len(rows), findings, abandoned)
 
 
 class VerifiedExport(msgspec.Struct, frozen=True):
@@ -58,14 +65,21 @@ class VerifiedExport(msgspec.Struct, frozen=True):
     findings: list[Finding]  # what re-derivation found (a disputed match imports as it is)
 
 
-def verify_export(data: bytes, name: str) -> VerifiedExport:
+def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -> VerifiedExport:
     """Parse and verify an export (JSON Lines, see ``ledger.portable``) before anything is
-    written: a broken chain, or an event the rules cannot replay, is refused."""
+    written: a broken chain, an export that does not hold ``head`` (the seq and hash, or
+    hash prefix, an auditor was told to expect), or an event the rules cannot replay, is
+    refused."""
     rows = parse_lines(data, name)
     match_id = rows[0].match_id
     events: list = []
     chain = verify_chain(match_id, rows, decoded=events)
     if chain:
         raise VerificationFailed(f"{name}: broken chain, nothing imported: {chain[0].describe()}", chain)
+    unpinned = head_finding(match_id, [row.hash for row in rows], head)
+    if unpinned:
+        raise VerificationFailed(
+            f"{name} does not hold the head {head[0]}:{head[1]}, nothing imported: {unpinned[0].describe()}", unpinned
+        )
     state = replay(match_id, events)  # the game must accept every event
     return VerifiedExport(match_id, rows, state, rederive(match_id, events, bodies=[row.body for row in rows]))

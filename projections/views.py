@@ -9,6 +9,7 @@ from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.events import (
     ContractRecorded,
     Event,
+    MatchAbandoned,
     MatchCreated,
     OutcomeAnnounced,
     RoundClosed,
@@ -53,10 +54,12 @@ def event_view(view: View, event: Event, before: MatchState | None) -> dict | No
     whole event for the host; for anyone else an allow-listed part, or None when the
     event is not theirs to know of at all.  Everyone sees that the match was created and
     under which rules, every close, turn, reopening and outcome (what they announced is
-    in the read models, per view); a participant also sees their own submissions and
-    contract and what became of them.  Other people's submissions, resubmissions, voids
-    and corrections, the host's notes and checkpoints are never shown: their count and
-    timing would tell what the rules do not announce."""
+    in the read models, per view), a turn taken back, and that the match was abandoned; a
+    participant also sees their own submissions and contract and what became of them.
+    Other people's submissions, resubmissions, voids and corrections, the host's notes,
+    reasons and checkpoints are never shown: their count and timing would tell what the
+    rules do not announce.  So is a forced close's reason and who was missing: the rules
+    announce no such thing, so a forced close looks like any other."""
     if view.is_host:
         return msgspec.to_builtins(event)
     event = unsalted(event)  # the host's: with it a guess at a hidden body could be confirmed
@@ -73,13 +76,21 @@ def event_view(view: View, event: Event, before: MatchState | None) -> dict | No
         return msgspec.to_builtins(event)
     if isinstance(event, RoundReopened):
         return {"type": kind, "round": event.round}
+    if isinstance(event, MatchAbandoned):
+        return {"type": kind}
     me = view.participant
-    if me is None:
-        return None
-    if isinstance(event, (SubmissionRecorded, ContractRecorded)) and event.participant == me:
-        return msgspec.to_builtins(event)
+    target = None
     if isinstance(event, (SubmissionVoided, SubmissionCorrected)) and before is not None:
         target = before.submission_at(event.target_seq)
-        if target is not None and target.participant == me:
-            return msgspec.to_builtins(event)
+    if target is not None and target.participant == me:
+        return msgspec.to_builtins(event)
+    if isinstance(event, SubmissionVoided) and target is not None and _resolved_turn(before, target):
+        return {"type": kind, "target_seq": event.target_seq}  # a turn taken back: everyone saw it played
+    if me is not None and isinstance(event, (SubmissionRecorded, ContractRecorded)) and event.participant == me:
+        return msgspec.to_builtins(event)
     return None
+
+
+def _resolved_turn(state: MatchState, submission) -> bool:
+    """Whether ``submission`` is a turn everyone saw resolved (a game of turns)."""
+    return any(turn.turn == submission.round and turn.participant == submission.participant for turn in state.turns)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from matchledger.commands.cli import cli
 from matchledger.ledger.codec import encode, envelope_hash
@@ -35,3 +36,11 @@ def own_hash(row) -> str:
         encode(row.actor), row.body.encode("utf-8"), row.kind, encode(row.match_id), row.prev_hash,
         encode(row.recorded_at), row.seq,
     )
+
+
+def needs_png():
+    """Skip, saying why, where PNG pictures cannot be drawn (no libcairo, no cairosvg)."""
+    from matchledger.projections.presentation.png import png_unavailable
+
+    reason = png_unavailable()
+    return pytest.mark.skipif(reason is not None, reason=f"no PNG here: {reason}")

@@ -50,6 +50,7 @@ class LcaGame(RoundsGame):
     ROUNDS = ROUNDS
     MIN_PLAYERS = 2
     OPTIONS = OPTIONS
+    WITHOUT_SUBMISSION = "a player with no submission at close places nothing"
 
     # ---- creation
 

@@ -4,8 +4,8 @@ A match is created on a random studio with some walls (unless a studio is given)
 2–11 players and sometimes other option values.  Then each call of the chooser looks at
 the match as it stands and picks, by chance: a contract for a player who has none (Round
 1), a note, an amendment, a resubmission, a void or a correction (in the open round, or
-with ``--reopen`` in the last closed one), an early close that leaves players without a
-submission; otherwise the next player's submission, or the close once all have one.
+with ``--reopen`` in the last closed one), an early close (forced) that leaves players
+without a submission; otherwise the next player's submission, or the close once all have one.
 Every extra is capped by what the state already holds, so that a match always ends.
 """
 
@@ -98,8 +98,10 @@ class _Chooser:
 
     def submission_or_close(self, state: MatchState) -> Command:
         waiting = [p for p in state.players if state.current_submission(state.round, p) is None]
-        if not waiting or self.rng.random() < 0.02:  # an early close: the rest place nothing
+        if not waiting:
             return CloseRound()
+        if self.rng.random() < 0.02:  # an early close, forced: the rest place nothing
+            return CloseRound(force=True, reason="the rest never sent theirs")
         return Submit(waiting[0], self.tokens(state, state.round))
 
     def tokens(self, state: MatchState, round_no: int) -> list[str]:

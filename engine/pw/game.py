@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import IllegalMove
 from matchledger.ledger.events import MatchCreated
 
 from . import announcements, views
@@ -30,6 +29,7 @@ class ParallelWorlds(RoundsGame):
     ROUNDS = 3
     OPTIONS = {}
     MIN_PLAYERS = 2  # each participant needs two targets outside their own pair
+    ALL_MUST_SUBMIT = "W5"  # actions are mandatory: no round closes with anyone missing
 
     # ---- creation
 
@@ -64,15 +64,6 @@ class ParallelWorlds(RoundsGame):
 
     def parse_contract(self, state, participant, names):
         return parse_contract(state, participant, names)
-
-    def check_can_close(self, state: MatchState) -> None:
-        # W5: actions are mandatory; name everyone still missing.
-        missing = [p for p in state.participants if state.current_submission(state.round, p) is None]
-        if missing:
-            raise IllegalMove(
-                f"W5: round {state.round} of {state.match_id!r} cannot close; no submission from "
-                f"{', '.join(missing)}"
-            )
 
     def resolve_round(self, state: MatchState, round_no: int) -> RoundResult:
         return resolve(state, round_no)

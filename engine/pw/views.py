@@ -105,6 +105,7 @@ def status(state: MatchState, view: View) -> dict:
         subs = state.round_submissions(open_round) if open_round else {}
         base["pairs"] = [{"player": p, "guest": g.guest_of[p]} for p in g.players]
         base["submitted"] = [p for p in state.participants if p in subs]
+        # kept beside the later `waiting_for`: scripts read it (JSON shapes only grow)
         base["missing"] = [p for p in state.participants if open_round and p not in subs]
         base["contracts"] = {p: list(state.contracts[p]) for p in g.players if p in state.contracts}
         return base

@@ -6,6 +6,9 @@ Shared modules, each with one job:
 
 - ``text``: the terminal text of a read model (the game's own, else the generic text
   of any dict) and aligned tables;
+- ``layout``: the layout of ``outcome`` and ``reveals`` text that every game shares;
+- ``wording``: counts with their plural, and values as a host types them (never a
+  Python repr);
 - ``events``: the one-line summary of an event (``log`` and the replay page);
 - ``explanation``: the terminal text of ``explain``;
 - ``svg``: a deterministic SVG writer;

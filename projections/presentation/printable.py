@@ -15,7 +15,8 @@ from typing import Any
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _escape(ch: str) -> str:
+def escaped_character(ch: str) -> str:
+    """``ch`` as Python writes it escaped: ``\\n``, ``\\x1b``, ``\\u674e``, ``\\U0001f600``."""
     code = ord(ch)
     if ch in _SHORT:
         return _SHORT[ch]
@@ -30,7 +31,7 @@ def printable(text: str) -> str:
     unassigned code points and lone surrogates)."""
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+    return "".join(ch if ch.isprintable() else escaped_character(ch) for ch in text)
 
 
 def printable_data(data: Any) -> Any:

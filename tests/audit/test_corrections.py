@@ -142,16 +142,16 @@ def test_pw_corrections(tmp_path):
 # --------------------------------------------------------------------------- photographer
 
 
-def test_photographer_refuses_void_and_correct(tmp_path, monkeypatch):
+def test_photographer_refuses_to_void_an_earlier_turn_and_to_correct_any(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
     db = tmp_path / "m.db"
     run_script(db, REPO / "fixtures" / "photographer" / "g2-seed7.txt")
     before = stored(db)
     first_turn = next(e["seq"] for e in read_json(db, "log", "g2") if e["kind"] == "SubmissionRecorded")
     result = invoke(db, "void", "g2", first_turn, "--reason", "typo", expect=1)
-    assert "a resolved turn cannot be voided" in result.output
-    result = invoke(db, "correct", "g2", first_turn, "take", "1", "left", "1", "--reopen", "--reason", "typo", expect=1)
-    assert "a resolved turn cannot be corrected" in result.output
+    assert "only the last turn can be taken back" in result.output
+    result = invoke(db, "correct", "g2", first_turn, "take", "1", "left", "1", "--reason", "typo", expect=1)
+    assert "a turn cannot be corrected" in result.output
     result = invoke(db, "void", "g2", 1, "--reason", "typo", expect=1)
     assert "is not a submission" in result.output
     assert stored(db) == before  # nothing written

@@ -94,8 +94,9 @@ def test_lca_explain_before_the_end_shows_what_is_scored_so_far():
 
 
 def test_lca_explain_cites_l5_when_the_diamond_centre_holds_an_action():
-    # 5x5 floor, no lights: ann names the four arms around C3, bob names C3 itself.
-    studio = studio_text(*["....."] * 5)
+    # 6x6 floor (three cameras fit apart, L4), no lights: ann names the four arms around
+    # C3, bob names C3 itself.
+    studio = studio_text(*["......"] * 6)
     rounds = [{}, {}, {"ann": "C2 B3 D3", "bob": "C4 C3 A1"}]
     for option, diamond in (("true", "0"), ("false", "20")):
         m = play(new_match(studio, ["ann", "bob"], {"diamond_center_must_be_empty": option}), rounds)

@@ -86,12 +86,12 @@ def play_lca(seed: int, s: Session) -> None:
         if rng.random() < 0.1:
             hand_scored_close(s, rng)
         else:
-            s.run("close", "m")
+            s.run("close", "m", *forced(s))
         closes.append(s.head_seq())
         if round_no < 3 and submitted and rng.random() < 0.15:
             target = rng.choice(submitted)
             s.run("correct", "m", str(target), *_lca_tokens(rng, round_no, floor, width, height, lights), "--reopen", "--reason", "found late")
-            s.run("close", "m")
+            s.run("close", "m", *forced(s))
             closes.append(s.head_seq())
         submitted = []
     s.probe("submit", "m", players[0], "B2", "C3", "D4", "E5", "F6")
@@ -124,15 +124,22 @@ def _lca_tokens(rng, round_no, floor, width, height, lights) -> list[str]:
     return rng.sample(free, min(3, len(free)))
 
 
+def forced(s: Session) -> list[str]:
+    """What `close` needs when players have not submitted (lca lets them place nothing)."""
+    waiting = (s.json("status", "m") or {}).get("waiting_for")
+    return ["--force", "--reason", "forgot to submit"] if waiting else []
+
+
 def hand_scored_close(s: Session, rng: random.Random) -> None:
     """Close with an announcement the host typed: the computed one, sometimes altered."""
-    s.probe("close", "m")
+    force = forced(s)
+    s.probe("close", "m", *force)
     copy = f"probe{s.probe_count % 2}.db"
     reveals = s.runner.invoke(s.cli, ["--db", copy, "reveals", s.match_id, "--json"])
     try:
         last = json.loads(reveals.stdout)["rounds"][-1]
     except (ValueError, KeyError, IndexError):
-        s.run("close", "m")
+        s.run("close", "m", *force)
         return
     announced = {"public": last.get("public", {}), "private": last.get("private", {})}
     if rng.random() < 0.5 and announced["private"]:
@@ -142,6 +149,6 @@ def hand_scored_close(s: Session, rng: random.Random) -> None:
                 announced["private"][who][key] = value + 1
                 break
     (s.folder / "announced.json").write_text(json.dumps(announced), encoding="utf-8")
-    s.run("close", "m", "--announced", "announced.json")
+    s.run("close", "m", "--announced", "announced.json", *force)
 
 

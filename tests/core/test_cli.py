@@ -96,7 +96,7 @@ def test_verify_ok_and_head(tmp_path, db):
     assert head.startswith("4:") and len(head) == 66
     assert "ok" in invoke(db, "verify", "t1", "--head", head).output
     invoke(db, "verify", "t1", "--head", "9:" + "0" * 64, expect=3)
-    invoke(db, "verify", "t1", "--head", "nonsense", expect=1)
+    invoke(db, "verify", "t1", "--head", "nonsense", expect=2)
 
 
 def test_verify_finds_a_wrong_host_announcement(tmp_path, db):
@@ -112,7 +112,7 @@ def test_verify_finds_a_wrong_host_announcement(tmp_path, db):
 
 
 def test_at_shows_the_match_as_it_stood(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT + "submit t1 ann 9\nclose t1\n"))
+    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT + "submit t1 ann 9\nclose t1 --force --reason 'bob passed'\n"))
     assert read_json(db, "scores", "t1", "--at", "4") == {"totals": {"ann": 3, "bob": 5}}
     assert read_json(db, "scores", "t1") == {"totals": {"ann": 12, "bob": 5}}
     result = invoke(db, "scores", "t1", "--at", "99", expect=1)
@@ -243,7 +243,7 @@ def test_script_finds_files_beside_it_or_above_it_from_any_folder(tmp_path, monk
     invoke(db, "script", nested / "m.txt")
     # the announcement lives beside the script, named relative to the folder above it
     (nested / "a.json").write_text('{"public": {"submitted": ["ann"]}, "private": {"ann": {"points": 3}}}')
-    (nested / "close.txt").write_text("close t1 --announced week1/a.json\n")
+    (nested / "close.txt").write_text("close t1 --announced week1/a.json --force --reason 'bob passed'\n")
     invoke(db, "script", nested / "close.txt")
     assert read_json(db, "reveals", "t1")["rounds"][0]["public"] == {"submitted": ["ann"]}
     (nested / "bad.txt").write_text("close t1 --announced missing.json\n")

@@ -153,9 +153,9 @@ def test_brightness_capped_at_5_but_filming_counts_every_light():
 
 
 def test_public_round1_announcement_lists_lights_and_brightness_not_owners():
-    # rows 1-2 as the match is played; the walls of row 3 cut off the floor of row 4,
-    # there only to give two players the floor they need
-    m = new_match("....\n....\n####\n....\n", ["ann", "bob"])
+    # rows 1-2 as the match is played; the walls of row 3 cut off the floor of rows 4-9,
+    # there only to give two players the floor they need and their cameras room (L4)
+    m = new_match("....\n....\n####\n" + "....\n" * 6, ["ann", "bob"])
     play(m, [{"ann": "A1 A2 B1 B2 C1", "bob": "D2 D1 C2 C1 B2"}])
     # priority 1: A1 (ann), D2 (bob); 2: A2, D1; 3: B1, C2 -> both done
     public = m.state.announcements[1].public

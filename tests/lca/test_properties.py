@@ -15,7 +15,7 @@ from itertools import combinations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from matchledger.engine.commands import CloseRound, RecordContract, Submit
+from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.lca import GAME
 from matchledger.engine.lca.cameras import block
 from matchledger.engine.lca.studio import Studio, cell_name
@@ -23,7 +23,7 @@ from matchledger.engine.lca.studio import parse_studio_text as rows
 from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.projections.presentation.text import read_model_text
 
-from .util import new_match, studio_text
+from .util import close_command, new_match, studio_text
 
 pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 
@@ -63,14 +63,14 @@ def run(plan_by_player: dict, observe, idle=()):
     active = [p for p in PLAYERS if p not in idle]
     for p in active:
         do(Submit(p, plan_by_player[p]["lights"]))
-    do(CloseRound())
+    do(close_command(m.state))
     for p in active:
         do(Submit(p, plan_by_player[p]["cameras"]))
-    do(CloseRound())
+    do(close_command(m.state))
     lights = {cell_name(c) for c in m.state.g.lights.owner}
     for p in active:
         do(Submit(p, [c for c in plan_by_player[p]["actions"] if c not in lights][:3]))
-    do(CloseRound())  # the last close also announces the (public) outcome
+    do(close_command(m.state))  # the last close also announces the (public) outcome
     return m, seen
 
 

@@ -9,9 +9,9 @@ from matchledger.engine.lca import GAME
 from matchledger.engine.lca.studio import cell_name, column_name, parse_cell
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
-from .util import new_match, open_floor, play, studio_text
+from .util import close, new_match, open_floor, play, studio_text
 
-STUDIO = studio_text(".....#", "......", "......", "......")  # 6 wide, 4 tall, wall F1
+STUDIO = studio_text(".....#", *["......"] * 5)  # 6 wide, 6 tall (three cameras fit apart, L4), wall F1
 
 
 def create(setup, options=None):
@@ -26,8 +26,8 @@ def test_cell_names_round_trip_and_are_case_insensitive():
 
 
 def test_setup_is_normalized_to_rows():
-    [created] = create({"studio": "..#\n...\n...\n...\n\n"})
-    assert created.setup == {"studio": ["..#", "...", "...", "..."]}
+    [created] = create({"studio": "..#\n" + "...\n" * 8 + "\n"})
+    assert created.setup == {"studio": ["..#"] + ["..."] * 8}
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,7 @@ def test_contract_normalized_and_replaced_then_closed_after_round_1():
     m.do(RecordContract("ann", ["lights"]))
     assert m.state.contracts["ann"] == ["lights"]
     rejected(m, RecordContract("zed", ["lights"]), IllegalMove, "'zed'")
-    m.do(CloseRound())
+    close(m)
     rejected(m, RecordContract("bob", ["lights"]), IllegalMove, "round 1")
 
 
@@ -105,8 +105,8 @@ def test_contract_normalized_and_replaced_then_closed_after_round_1():
         ("A1 B1 C1 D1 E1 A2", MalformedInput, "exactly 5"),
         ("A1 B1 C1 D1 1A", MalformedInput, "'1A'"),
         ("A1 B1 C1 D1 A0", MalformedInput, "'A0'"),
-        ("A1 B1 C1 D1 G1", IllegalMove, "cell 'G1' is outside the 6x4 studio"),
-        ("A1 B1 C1 D1 A5", IllegalMove, "'A5' is outside"),
+        ("A1 B1 C1 D1 G1", IllegalMove, "cell 'G1' is outside the 6x6 studio"),
+        ("A1 B1 C1 D1 A7", IllegalMove, "'A7' is outside"),
         ("A1 B1 C1 D1 f1", IllegalMove, "cell 'F1' is a wall"),
         ("A1 B1 C1 D1 a1", IllegalMove, "'A1' is listed twice"),
     ],
@@ -120,7 +120,7 @@ def test_round1_tokens_normalized_upper_case_and_resubmission_supersedes():
     m.do(Submit("ann", "a1 b1 c1 d1 e1".split()))
     m.do(Submit("ann", "a2 b2 c2 d2 e2".split()))
     assert m.state.current_submission(1, "ann").tokens == ["A2", "B2", "C2", "D2", "E2"]
-    m.do(CloseRound())
+    close(m)
     assert m.state.announcements[1].private["ann"]["lights"] == ["A2", "B2", "C2"]
     rejected(m, Submit("nobody", ["B2", "E2", "B3"]), IllegalMove, "'nobody'")
 
@@ -135,9 +135,9 @@ def round2():
     "tokens, error, needle",
     [
         ("B2 E2", MalformedInput, "exactly 3"),
-        ("A1 E2 B3", IllegalMove, "camera at 'A1': its 3x3 block leaves the 6x4 studio"),
+        ("A1 E2 B3", IllegalMove, "camera at 'A1': its 3x3 block leaves the 6x6 studio"),
         ("B2 F3 B3", IllegalMove, "camera at 'F3'"),
-        ("B2 E3 B4", IllegalMove, "camera at 'B4'"),
+        ("B2 E3 B6", IllegalMove, "camera at 'B6'"),
         ("B2 E2 C3", IllegalMove, "cameras 'B2' and 'C3' overlap at 'B2'"),
         ("B2 E2 E2", IllegalMove, "camera 'E2' is listed twice"),
         ("B2 E2 Q9", IllegalMove, "'Q9' is outside"),
@@ -174,7 +174,7 @@ def test_round2_centre_may_be_a_wall_or_a_light():
 
 def round3():
     m = round2()
-    m.do(CloseRound())
+    close(m)
     return m
 
 
@@ -195,7 +195,7 @@ def test_round3_rejections(tokens, error, needle):
 def test_closing_after_round_3_and_amending_a_closed_round_rejected():
     m = round3()
     rejected(m, Amend("filming_lights_divisor", "1", 2, "too late"), IllegalMove, "--from-round 2")
-    m.do(CloseRound())
+    close(m)
     assert m.state.finished
     rejected(m, CloseRound(), IllegalMove, "finished")
     rejected(m, Submit("ann", ["A1", "B1", "A3"]), IllegalMove, "finished")

@@ -8,7 +8,7 @@ from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.presentation.text import read_model_text
 
 from . import test_filming_example as ex
-from .util import new_match, play, replayed
+from .util import close, new_match, play, replayed
 
 pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 
@@ -97,12 +97,12 @@ def test_reopened_round_and_hand_scored_outcome():
     m = play(example(), [ex.ROUND1, ex.ROUND2])
     for p, tokens in ex.ROUND3.items():
         m.do(Submit(p, tokens.split()))
-    m.do(CloseRound())
+    close(m)
     seq = next(s for s, e in m.pairs() if type(e).__name__ == "SubmissionRecorded" and e.participant == "eve" and e.round == 3)
     # eve's action corrected after the end: Round 3 is reopened, the outcome withdrawn
     m.do(Correct(seq, ["G6", "A11", "J13"], "wrong cell", reopen=True))
     assert m.state.g.actions is None and GAME.outcome(m.state, HOST)["finished"] is False
-    m.do(CloseRound())
+    close(m)
     # F6 is empty now: F5 = 20 + 0 + 2 steps 10 = 30 (was 28); eve's G6 = 0 + 0 + 10 = 10,
     # lit only by ann's G4 and seen by eve's camera.  ann's filming: E4 30/4 + F5 30/4 +
     # G6 10/2 + action part on E4 12 = 7.5 + 7.5 + 5 + 12 = 32
@@ -111,7 +111,7 @@ def test_reopened_round_and_hand_scored_outcome():
     # a hand-scored close: the host's announced table is recorded as it was said, but the
     # outcome read model is still what the rules give (the log is never taken as truth)
     h = play(example(), [ex.ROUND1, ex.ROUND2])
-    h.do(CloseRound(announced={"public": {}, "private": {}}))
+    h.do(CloseRound(announced={"public": {}, "private": {}}, force=True, reason="nobody acted"))
     scores = {"lights": 1, "camera": 0, "action": 0, "filming": 0}
     table = {"standings": [{"participant": "eve", "rank": 1, "total": 1, "scores": scores}], "awards": []}
     h.do(RecordOutcome(table))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
 from matchledger.projections.fold import InMemoryMatch, replay
 
+from matchledger import engine
+
 
 def studio_text(*rows: str) -> str:
     return "\n".join(rows) + "\n"
@@ -27,8 +29,20 @@ def play(m: InMemoryMatch, rounds: list[dict], contracts: dict | None = None) ->
     for submissions in rounds:
         for player, tokens in submissions.items():
             m.do(Submit(player, tokens.split() if isinstance(tokens, str) else tokens))
-        m.do(CloseRound())
+        close(m)
     return m
+
+
+def close(m: InMemoryMatch) -> InMemoryMatch:
+    m.do(close_command(m.state))
+    return m
+
+
+def close_command(state) -> CloseRound:
+    """Closing the open round as a host must: forced, with a reason, when players have
+    not submitted (they place nothing)."""
+    waiting = engine.get("lca").waiting_for(state)
+    return CloseRound(force=True, reason="they sat the round out") if waiting else CloseRound()
 
 
 def replayed(m: InMemoryMatch):

@@ -30,6 +30,7 @@ LCA_ROUNDS = "tests/lca/test_cameras_actions.py"
 PW_RESOLUTION = "tests/pw/test_resolution.py"
 PW_ENDGAME = "tests/pw/test_endgame.py"
 TAMPER = "tests/core/test_verify_tamper.py"
+CLI_HEADS = "tests/cli/test_heads.py"
 
 # LogStore.transaction's body, and the same with no transaction at all (the rows are still
 # inserted together at the end, but each INSERT commits on its own).
@@ -369,9 +370,42 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "verify-head-compared-with-the-last-event",
         "ledger/verify.py",
-        "if hashes[head_seq - 1] != head_hash:",
-        "if hashes[-1] != head_hash:",
+        "or not hashes[head_seq - 1].startswith(head_hash):",
+        "or not hashes[-1].startswith(head_hash):",
         (TAMPER,),
         "a published head is compared with the last event, not the one at its seq",
+    ),
+    # ------------------------------------------------------------------ the command line
+    Mutant(
+        "head-prefix-not-accepted",
+        "ledger/verify.py",
+        "or not hashes[head_seq - 1].startswith(head_hash):",
+        "or hashes[head_seq - 1] != head_hash:",
+        (CLI_HEADS,),
+        "a published head cut to a prefix, as log prints it, is reported as a rewritten log",
+    ),
+    Mutant(
+        "import-head-not-checked",
+        "projections/verification.py",
+        "    if unpinned:",
+        "    if False:",
+        (CLI_HEADS,),
+        "import --head imports an export whose head is not the one pinned",
+    ),
+    Mutant(
+        "no-color-ignored",
+        "commands/colour.py",
+        "    if NO_COLOR in os.environ:",
+        "    if os.environ.get(NO_COLOR):",
+        ("tests/cli/test_colour.py",),
+        "an empty NO_COLOR leaves colour on at a terminal",
+    ),
+    Mutant(
+        "completion-opens-for-writing",
+        "commands/completion.py",
+        'application = Session(db, actor="host", log_json=False).application()',
+        'application = Session(db, actor="host", log_json=False).application(create=True)',
+        ("tests/cli/test_completion.py",),
+        "pressing Tab creates a database where there was none",
     ),
 ]

@@ -10,12 +10,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from matchledger.engine.commands import Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
+from matchledger.engine.commands import Amend, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.engine.state import HOST
 from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.fold import InMemoryMatch
 
 from tests.helpers import REPO, read_json, run_script
+from tests.lca.util import close_command
 from tests.oracles.lca_oracle import (
     DIRECTIONS,
     OracleResult,
@@ -277,10 +278,15 @@ def play_random_match(seed: int):
             last[p].pop(round_no, None)
             do(Void(seq, "test"), f"void {mid} {seq} --reason test")
 
+    def close():
+        """As a host must: forced, with a reason, when a player has not submitted."""
+        command = close_command(m.state)
+        do(command, f"close {mid}" + (" --force --reason test" if command.force else ""))
+
     def close_maybe_reopen(round_no, fresh):
         """Close the round; sometimes then void or correct one of its counting
         submissions with --reopen (superseding its announcements) and close it again."""
-        do(CloseRound(), f"close {mid}")
+        close()
         if rng.random() < 0.15:
             counting = [m.state.current_submission(round_no, p) for p in players]
             counting = [c for c in counting if c is not None]
@@ -294,7 +300,7 @@ def play_random_match(seed: int):
             else:
                 do(Void(target.seq, "test", reopen=True), f"void {mid} {target.seq} --reopen --reason test")
             last.get(target.participant, {}).pop(round_no, None)
-            do(CloseRound(), f"close {mid}")
+            close()
 
     hotspot = rng.choice(floor)
 

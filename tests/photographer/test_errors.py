@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from matchledger.engine.commands import Amend, CloseRound, Correct, RecordContract, Void
+from matchledger.engine.commands import Amend, CloseRound, Correct, RecordContract, Reopen, Void
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 from matchledger.projections.fold import replay
 
@@ -62,16 +62,21 @@ def test_count_more_than_row_after_taking(m):
         play(m, "bob", "take 1 right 2 wind 1:7")
 
 
-def test_no_close_void_correct_contract_or_end_trigger_amend(m):
+def test_no_close_reopen_correct_contract_or_end_trigger_amend_and_only_the_last_turn_taken_back(m):
     play(m, "ann", "take 1 left 1 wind 5:6")
+    play(m, "bob", "take 1 left 1 wind 5:6")
     with pytest.raises(IllegalMove, match="photographer has no close: a turn is resolved as soon as it is submitted"):
         m.do(CloseRound())
-    with pytest.raises(IllegalMove, match="submission 2 is a resolved photographer turn; a resolved turn cannot be voided"):
+    with pytest.raises(IllegalMove, match="photographer has no rounds to reopen"):
+        m.do(Reopen("oops"))
+    with pytest.raises(IllegalMove, match="only the last turn can be taken back; turn 2 at seq 4 is the last"):
         m.do(Void(2, "oops"))
-    with pytest.raises(IllegalMove, match="cannot be corrected"):
-        m.do(Correct(2, ["take", "1", "left", "2"], "oops"))
+    with pytest.raises(IllegalMove, match="a turn cannot be corrected, but the last one can be taken back"):
+        m.do(Correct(4, ["take", "1", "left", "2"], "oops"))
     with pytest.raises(IllegalMove, match="event 3 of 'm1' is not a submission"):
         m.do(Void(3, "oops"))
+    with pytest.raises(IllegalMove, match="no event 9 in match 'm1'"):
+        m.do(Void(9, "oops"))
     with pytest.raises(IllegalMove, match="photographer has no contracts"):
         m.do(RecordContract("ann", ["lights"]))
     with pytest.raises(IllegalMove, match="end_trigger cannot be amended"):
@@ -80,7 +85,7 @@ def test_no_close_void_correct_contract_or_end_trigger_amend(m):
         m.do(Amend("wind_required", "false", 1, "why"))
     with pytest.raises(MalformedInput, match="unknown option 'speed'"):
         m.do(Amend("speed", "1", 3, "why"))
-    assert len(m.events) == 3
+    assert len(m.events) == 5
 
 
 def test_amended_wind_option_takes_effect_from_its_turn(m):

@@ -3,13 +3,13 @@ few pixel probes at known places (cell and card fills, away from any text)."""
 
 from __future__ import annotations
 
-import pytest
 from matchledger.projections.presentation.games.lca import picture as lca
 from matchledger.projections.presentation.games.photographer import picture as photographer
 
+from ..helpers import needs_png
 from .support import Png, hex_rgb, png_size, svg_size
 
-pytest.importorskip("cairosvg", reason="PNG output needs cairosvg (pip install cairosvg)")
+pytestmark = needs_png()
 
 WHITE = (255, 255, 255, 255)
 # the lca board's origin in the full picture: translate(10,34), then the row/column labels

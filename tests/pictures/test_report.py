@@ -79,7 +79,7 @@ def test_public_reports_keep_secrets(reports):
 
 
 def test_report_errors(pictures_db, tmp_path):
-    assert "must end in .html" in invoke(pictures_db, "report", "g2", "-o", tmp_path / "x.svg", expect=1).output
+    assert "must end in .html" in invoke(pictures_db, "report", "g2", "-o", tmp_path / "x.svg", expect=2).output
     assert "nosuch" in invoke(pictures_db, "report", "nosuch", "-o", tmp_path / "x.html", expect=1).output
     invoke(pictures_db, "report", "g2", "--as", "zoe", "-o", tmp_path / "x.html", expect=1)
     assert not (tmp_path / "x.html").exists()

@@ -137,9 +137,9 @@ def test_photographer_player_sees_own_blurred_values_only(render):
 
 
 def test_render_errors(pictures_db, tmp_path):
-    bad = invoke(pictures_db, "render", "amend5", "-o", tmp_path / "x.gif", expect=1)
+    bad = invoke(pictures_db, "render", "amend5", "-o", tmp_path / "x.gif", expect=2)
     assert "must end in .svg or .png" in bad.output
-    both = invoke(pictures_db, "render", "amend5", "--public", "--as", "ann", "-o", tmp_path / "x.svg", expect=1)
+    both = invoke(pictures_db, "render", "amend5", "--public", "--as", "ann", "-o", tmp_path / "x.svg", expect=2)
     assert "either --public or --as" in both.output
     stranger = invoke(pictures_db, "render", "pw1", "--as", "nobody", "-o", tmp_path / "x.svg", expect=1)
     assert "'nobody'" in stranger.output

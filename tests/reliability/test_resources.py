@@ -122,3 +122,26 @@ def test_memory_of_a_long_match_and_a_file_of_many(tmp_path):
     print(summary)
     assert report["matches"] == MANY
     assert report["verify_all"] < BUDGET_MB and report["ru_maxrss"] < BUDGET_MB, summary
+
+
+@pytest.mark.reliability
+@pytest.mark.guarantee("resources.limits")
+def test_every_read_and_audit_command_on_the_largest_input_the_limits_allow_stays_within_the_budget(tmp_path):
+    """The matches `python -m bench --limits` builds at the limits of ledger/limits.py
+    (26 players of 40-character names in a 40 x 40 studio, 13 pw pairs, 4 photographers,
+    a 2,000-character note after every command): every read and audit command finishes
+    (exit 0) in a child process whose peak memory stays within the budget.  Not timed."""
+    from bench.limits import _commands, _run, build
+
+    from bench.processes import _cli_command
+
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    peaks = {}
+    for game, (db, match_id, participant) in build(tmp_path, largest=True).items():
+        for name, args in _commands(match_id, participant, outputs):
+            _elapsed, peak_mb, code = _run(_cli_command() + ["--db", str(db), *args], tmp_path)
+            assert code == 0, f"{game} {name} exited {code}"
+            peaks[f"{game} {name}"] = round(peak_mb, 1)
+    assert max(peaks.values()) < BUDGET_MB, peaks
+    assert len(peaks) == 36

@@ -8,9 +8,10 @@ from the real CLI (click's ``CliRunner``, each database reached as ``--db ledger
 from its own folder, so even paths in messages are equal) and compared:
 
 - ``status``, ``scores``, ``outcome``, ``reveals`` (text and ``--json``), for a
-  participant also ``knowledge --as`` (text and ``--json``), and ``log --public`` /
-  ``log --as`` (text and ``--json``): at every ``--at SEQ`` from 1 to the head, and
-  without ``--at``;
+  participant also ``knowledge --as`` (text and ``--json``), ``log --public`` /
+  ``log --as`` and ``messages --public`` / ``messages --as`` (text and ``--json``): at
+  every ``--at SEQ`` from 1 to the head, and without ``--at`` (``messages`` also with
+  ``-o DIR``, the file written);
 - ``render`` SVG at a sample of seqs (:func:`picture_seqs`; PNG, :meth:`Comparison.picture`,
   where a test asks); ``report`` HTML (it steps through every event the view may know of,
   so it covers every seq at once);
@@ -87,6 +88,8 @@ ACTOR = "host"
 CLOCK = "2025-03-01T12:00:00.000000Z"
 STRANGER = "nobody"
 READ_MODELS = ("status", "scores", "outcome", "reveals")
+#: Reads that may refuse where the others answer: nothing is sent before the first close.
+MAY_REFUSE = ("messages",)
 
 
 # --------------------------------------------------------------------------- the two matches
@@ -262,7 +265,7 @@ def read_forms(viewer: str) -> list[tuple[str, list[str]]]:
     view = view_args(viewer)
     forms = []
     models = READ_MODELS + (() if viewer == PUBLIC else ("knowledge",))
-    for model in models + ("log",):
+    for model in models + ("log", "messages"):
         args = [model, MATCH] + (["--as", viewer] if model == "knowledge" else view)
         forms.append((f"{model} (text)", args))
         forms.append((f"{model} --json", args + ["--json"]))
@@ -291,6 +294,7 @@ class Stats:
     pictures: int = 0  # SVG/PNG files compared
     head: int = 0  # the head seq of the compared prefix
     first_parted: int | None = None  # the first seq whose body differs
+    messages: int = 0  # `messages` outputs compared that were messages (not a refusal), after the logs parted
 
 
 @dataclass
@@ -365,14 +369,20 @@ def compare_pair(folder: Path, a: Played, b: Played, viewer: str, plan: Plan) ->
     head_forms(cmp, forms, head, plan)
     svg_at = set(picture_seqs(head, plan.svg_every, cmp.rng))
     for seq in range(1, head + 1):
+        parted = stats.first_parted is not None and seq >= stats.first_parted
         for what, args in forms:
-            cmp.same(what, args + ["--at", str(seq)], log=args[0] == "log")
+            out = cmp.same(what, args + ["--at", str(seq)], log=args[0] == "log", ok=_must_answer(args))
+            stats.messages += args[0] == "messages" and out.exit_code == 0 and parted
         if seq in svg_at:
             cmp.picture(seq, "svg")
         stats.compared += 1
-        stats.parted += stats.first_parted is not None and seq >= stats.first_parted
+        stats.parted += parted
         stats.host_differs += host[seq - 1]
     return stats
+
+
+def _must_answer(args: list[str]) -> bool | None:
+    return None if args[0] in MAY_REFUSE else True
 
 
 def head_forms(cmp: Comparison, forms, head: int, plan: Plan) -> None:
@@ -380,9 +390,11 @@ def head_forms(cmp: Comparison, forms, head: int, plan: Plan) -> None:
     viewer = cmp.viewer
     view = view_args(viewer)
     for what, args in forms:
-        cmp.same(what, args, log=args[0] == "log")
+        cmp.same(what, args, log=args[0] == "log", ok=_must_answer(args))
         for bad in ("0", str(head + 1), "-3"):
             cmp.same(f"{what} with a bad --at", args + ["--at", bad], ok=False)
+    sent = f"sent/{'public' if viewer == PUBLIC else viewer}.txt"
+    cmp.same("messages -o DIR", ["messages", MATCH, *view, "-o", "sent", "--force"], output=sent, ok=None)
     cmp.same("head", ["head", MATCH], log=True)
     report = cmp.same("report", ["report", MATCH, *view, "-o", "replay.html"], output="replay.html")
     assert report.file, report
@@ -391,7 +403,7 @@ def head_forms(cmp: Comparison, forms, head: int, plan: Plan) -> None:
         cmp.same("render with a bad --at", ["render", MATCH, *view, "--at", bad, "-o", "picture.svg"], ok=False)
     # Names that are not a participant's, for every form that takes --as.
     names = [STRANGER, ""]
-    for model in READ_MODELS + ("knowledge", "log"):
+    for model in READ_MODELS + ("knowledge", "log", "messages"):
         for name in names:
             cmp.same(f"{model} --as {name!r}", [model, MATCH, "--as", name], ok=False)
     cmp.same("report --as a stranger", ["report", MATCH, "--as", STRANGER, "-o", "replay.html"], ok=False)

@@ -29,6 +29,7 @@ def _pw_db(tmp_path, name: str, pairs: dict[str, str] | None = None):
     return db
 
 
+@pytest.mark.guarantee("privacy.names-canonical")
 def test_no_error_a_stranger_provokes_lists_names_in_an_order_that_tells_the_pairing(tmp_path):
     one = _pw_db(tmp_path, "one")
     pairs = read_json(one, "status", "pw1")["pairs"]
@@ -46,6 +47,7 @@ def test_no_error_a_stranger_provokes_lists_names_in_an_order_that_tells_the_pai
         assert "participants: ann, bob, cat, dan, eve, fay, gus, " + ", ".join(sorted(guests)) in first
 
 
+@pytest.mark.guarantee("privacy.names-canonical")
 def test_the_missing_list_of_a_round_that_cannot_close_tells_no_pairing(tmp_path):
     one = _pw_db(tmp_path, "one")
     guests = [p["guest"] for p in read_json(one, "status", "pw1")["pairs"]]
@@ -53,6 +55,7 @@ def test_the_missing_list_of_a_round_that_cannot_close_tells_no_pairing(tmp_path
     assert message.endswith(", ".join(["ann", "bob", "cat", "dan", "eve", "fay", "gus", *sorted(guests)]) + "\n")
 
 
+@pytest.mark.guarantee("privacy.empty-as")
 @pytest.mark.parametrize("command", [("status",), ("outcome", "--json"), ("reveals",), ("knowledge",), ("log",)])
 def test_an_empty_as_is_an_error_never_the_hosts_view(tmp_path, command):
     db = tmp_path / "m.db"
@@ -62,6 +65,7 @@ def test_an_empty_as_is_an_error_never_the_hosts_view(tmp_path, command):
     assert "--as '': not a participant" in result.output and "light_owners" not in result.output
 
 
+@pytest.mark.guarantee("privacy.empty-as")
 @pytest.mark.parametrize("output", ["x.svg", "x.html"])
 def test_an_empty_as_draws_and_writes_nothing(tmp_path, output):
     db = tmp_path / "m.db"
@@ -71,6 +75,7 @@ def test_an_empty_as_draws_and_writes_nothing(tmp_path, output):
     assert not (tmp_path / output).exists()
 
 
+@pytest.mark.guarantee("privacy.log-views")
 def test_log_shows_the_public_and_each_participant_only_what_they_may_know(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "script", CARD)
@@ -87,14 +92,16 @@ def test_log_shows_the_public_and_each_participant_only_what_they_may_know(tmp_p
     assert text.startswith("log of card11 (view: public): ") and "SubmissionRecorded" not in text
 
 
+@pytest.mark.guarantee("tamper.head-seq")
 def test_verify_head_needs_an_event_seq(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "script", CARD)
     last_hash = read_json(db, "head", "card11")["hash"]
-    result = invoke(db, "verify", "card11", "--head", f"0:{last_hash}", expect=1)
+    result = invoke(db, "verify", "card11", "--head", f"0:{last_hash}", expect=2)
     assert "events are numbered from 1" in result.output
 
 
+@pytest.mark.guarantee("reads.triggers-dropped")
 def test_with_the_triggers_dropped_and_a_body_edited_every_read_refuses(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "script", CARD)

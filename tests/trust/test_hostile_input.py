@@ -81,15 +81,15 @@ def spoiled_json(base):
 
 
 def studios():
-    """Studio files of any size (some past the limits), with walls, a stray character, a
-    byte order mark, a comment."""
+    """Studio files of any size (some past the limits; the legal ones at least 6 x 6, L4),
+    with walls, a stray character, a byte order mark, a comment."""
     def grid(width, height, walls, noise, head):
         rows = ["".join("#" if (r * 7 + c * 3) % 23 < walls else "." for c in range(width)) for r in range(height)]
         if noise and rows:
             rows[-1] = rows[-1][:-1] + noise
         return head + "\n".join(rows) + "\n"
 
-    legal = st.builds(grid, st.integers(4, 14), st.integers(4, 13), st.integers(0, 4), st.just(""),
+    legal = st.builds(grid, st.integers(6, 14), st.integers(6, 13), st.integers(0, 4), st.just(""),
                       st.sampled_from(["", "\ufeff", "# studio\n"]))
     sides = st.integers(0, 45)
     anything = st.builds(grid, sides, sides, st.integers(0, 23), st.sampled_from(["", "x", "\x1b", " "]),
@@ -213,6 +213,8 @@ READING = [
     ["rescore", DISPUTED, "--option", "filming_lights_divisor=1"],
     ["checkpoint", HAND],
     ["export", FORGED],
+    ["messages", FORGED, "--as", "bob\nforged"],
+    ["messages", LCA, "--json"],
 ]
 
 
@@ -235,6 +237,7 @@ PICTURES = [
     ["render", HAND, "--public", "-o", "b.png"],
     ["report", PW, "--as", "zed", "-o", "r.html"],
     ["report", FORGED, "-o", "r.html"],
+    ["messages", FORGED, "-o", "sent"],
 ]
 
 

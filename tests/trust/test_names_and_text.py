@@ -180,3 +180,17 @@ def test_tokens_per_submission_and_token_length_are_bounded(db):
     refused(db, "submit", "p1", "ann", f"gift:{long}", "learn:yan", quoting="'gift:AAA", rule=f"{TOKEN_MAX_LENGTH}")
     refused(db, "submit", "m1", "ann", "A1", "B\x1b1", "C1", "D1", "E1", quoting="'B\\x1b1'", rule="printable")
     refused(db, "contract", "m1", "ann", "lights\x07", quoting="'lights\\x07'", rule="printable")
+
+
+@pytest.mark.guarantee("input.tokens")
+def test_the_longest_legal_token_fits_a_pw_guess_between_two_names_of_the_longest_length(tmp_path):
+    """The token limit leaves room for what the rules let a host type: a Round-3 guess
+    names a player and a guest, each up to NAME_MAX_LENGTH characters."""
+    db = tmp_path / "m.db"
+    ann, bob, zed, yan = ("a" * NAME_MAX_LENGTH, "b" * NAME_MAX_LENGTH, "z" * NAME_MAX_LENGTH, "y" * NAME_MAX_LENGTH)
+    invoke(db, "new", "pw", "p1", "--players", f"{ann},{bob}", "--pair", f"{ann}={zed}", "--pair", f"{bob}={yan}")
+    guess = f"guess:{bob}={yan}"
+    assert len(guess) == 6 + 2 * NAME_MAX_LENGTH + 1 <= TOKEN_MAX_LENGTH
+    # the token passes the limits and reaches the rules (a guess is for Round 3 only)
+    result = invoke(db, "submit", "p1", ann, f"gift:{bob}", f"learn:{yan}", guess, expect=1)
+    assert "a token is at most" not in result.stderr and "round-3" in result.stderr.lower(), result.stderr

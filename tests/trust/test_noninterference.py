@@ -39,6 +39,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from matchledger.engine.commands import CreateMatch, RecordContract, Submit
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
+from matchledger.projections.presentation.png import png_unavailable
 
 from matchledger import engine
 
@@ -158,6 +159,7 @@ def pw_create(create: CreateMatch, pairs: dict[str, str]) -> CreateMatch:
 
 @pytest.mark.guarantee("privacy.cli-pw-permuted")
 @pytest.mark.guarantee("privacy.cli-own-rejections")
+@pytest.mark.guarantee("privacy.cli-messages")
 def test_pw_pairing_permuted_among_other_pairs_is_invisible_in_every_output():
     """The guests of the pairs a viewer is not in are permuted (a permutation hypothesis
     draws, not only an exchange of two): B is A with every guest renamed, the other
@@ -197,10 +199,12 @@ def test_pw_pairing_permuted_among_other_pairs_is_invisible_in_every_output():
     assert all(s.compared == s.head and s.host_differs == s.head for s in public), public
     assert sum(s.parted for s in participants) >= 60, participants
     assert sum(s.probes for s in participants) >= 50, participants
+    assert sum(s.messages for s in participants) >= 20 and sum(s.messages for s in public) >= 20, results
 
 
 @pytest.mark.guarantee("privacy.cli-pw-exchanged")
 @pytest.mark.guarantee("privacy.cli-own-rejections")
+@pytest.mark.guarantee("privacy.cli-messages")
 def test_pw_two_other_pairs_exchanging_guests_is_invisible_in_every_output():
     """Pairs p and q exchange guests under the very same commands (legal under both
     pairings: the sampler gives p and q one type schedule and keeps every target legal
@@ -237,6 +241,7 @@ def test_pw_two_other_pairs_exchanging_guests_is_invisible_in_every_output():
     run()
     assert sum(s.host_differs for s in results) >= 150, results
     assert sum(s.compared for s in results if s.viewer == PUBLIC) >= 2 * 30, results
+    assert sum(s.messages for s in results) >= 20, results
 
 
 def _pw_exchange_case():
@@ -270,6 +275,7 @@ def lca_exchanged(cmds, u: str, v: str, contracts: bool):
 
 @pytest.mark.guarantee("privacy.cli-lca-ownership")
 @pytest.mark.guarantee("privacy.cli-own-rejections")
+@pytest.mark.guarantee("privacy.cli-messages")
 def test_lca_ownership_exchanged_between_two_other_players_is_invisible_in_every_output():
     """Two other players exchange their submissions (and sometimes their contracts) in
     every round of a random match from the sampler (notes, amendments, resubmissions,
@@ -295,6 +301,7 @@ def test_lca_ownership_exchanged_between_two_other_players_is_invisible_in_every
     assert sum(s.parted for s in results) >= 60, results
     assert sum(s.host_differs for s in results) >= 60, results
     assert sum(s.probes for s in results) >= 30, results
+    assert sum(s.messages for s in results) >= 20, results
 
 
 # --------------------------------------------------------------------------- photographer
@@ -331,6 +338,7 @@ def photographer_decks(rng: random.Random, n: int, viewer: str, choose):
 
 @pytest.mark.guarantee("privacy.cli-photographer-cards")
 @pytest.mark.guarantee("privacy.cli-own-rejections")
+@pytest.mark.guarantee("privacy.cli-messages")
 def test_photographer_unseen_cards_of_one_back_exchanged_are_invisible_in_every_output():
     """Two cards the viewer has not seen, with the same back, exchanged; both matches'
     moves drawn from one seed (the sampler chooses from public facts only).  Compared
@@ -362,6 +370,7 @@ def test_photographer_unseen_cards_of_one_back_exchanged_are_invisible_in_every_
     assert sum(s.compared for s in results) >= 80, results
     assert sum(s.host_differs for s in results) >= 80, results
     assert sum(s.probes for s in results) >= 20, results
+    assert sum(s.messages for s in results) >= 40, results
 
 
 # --------------------------------------------------------------------------- PNG pictures
@@ -393,10 +402,9 @@ def test_png_pictures_of_every_viewer_are_unchanged_by_the_secret(case):
     """PNG (cairosvg) at a sample of seqs (the head, and one seq in each half of the
     compared prefix) of a fixed case per game, for every kind of viewer; the SVG they
     are drawn from is compared in every test above."""
-    try:
-        import cairosvg  # noqa: F401  (loads the cairo library too)
-    except (ImportError, OSError) as exc:
-        pytest.skip(f"PNG output needs cairosvg and the cairo library, not available here: {exc}")
+    reason = png_unavailable()
+    if reason is not None:
+        pytest.skip(f"no PNG here: {reason}")
     a, b, viewers = case()
     with scratch() as tmp:
         for viewer in viewers:
@@ -479,6 +487,21 @@ def _unknown_names_answered_with_the_pairs(monkeypatch):
     _wrap(monkeypatch, MatchState, "require_participant", require)
 
 
+def _messages_built_from_another_participants_knowledge(monkeypatch):
+    import msgspec
+    from matchledger.projections import application
+
+    def announced(original, self, *args, **kw):
+        shown = original(self, *args, **kw)
+        if list(shown.knowledge) != ["zed"]:
+            return shown
+        state = self.state(shown.match, shown.seq)
+        bob = self.game_of(state).knowledge(state, "bob")  # bob's partner differs between A and B
+        return msgspec.structs.replace(shown, knowledge={"zed": {**bob, "participant": "zed"}})
+
+    _wrap(monkeypatch, application.Application, "announced", announced)
+
+
 def _rejections_name_every_pair(monkeypatch):
     from matchledger.engine.pw import game
     from matchledger.ledger.errors import IllegalMove, MatchledgerError
@@ -499,10 +522,12 @@ PLANTED = {
     "a participant's pictures drawn from another's knowledge": (_pictures_drawn_from_another_participants_knowledge, "zed", r"`(report|render) "),
     "an unknown name answered with the pairs": (_unknown_names_answered_with_the_pairs, PUBLIC, r"stranger|--as"),
     "a rejected submission's message names the pairs": (_rejections_name_every_pair, "zed", r"a rejected submission"),
+    "a participant's messages built from another's knowledge": (_messages_built_from_another_participants_knowledge, "zed", r"`messages m1 --as zed"),
 }
 
 
 @pytest.mark.guarantee("privacy.cli-harness-fails")
+@pytest.mark.guarantee("privacy.cli-messages")
 @pytest.mark.parametrize("leak", sorted(PLANTED))
 def test_the_harness_fails_on_a_planted_leak(leak, monkeypatch):
     """Each kind of output the harness compares, with a leak planted in the product

@@ -4,15 +4,15 @@ gigabytes, or fail)."""
 
 from __future__ import annotations
 
-import cairosvg
 import pytest
+from matchledger.projections.presentation import png
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.events import MatchCreated
 from matchledger.ledger.limits import PNG_MAX_PIXELS, PNG_MAX_SIDE
 from matchledger.ledger.store import Store
 from matchledger.projections.presentation.png import to_png
 
-from ..helpers import invoke
+from ..helpers import invoke, needs_png
 
 pytestmark = pytest.mark.guarantee("files.png-bounded")
 
@@ -25,7 +25,7 @@ def test_a_picture_over_the_limit_is_refused_before_rendering(monkeypatch):
     def cairo_must_not_run(**_kwargs):
         raise AssertionError("cairo was asked to render")
 
-    monkeypatch.setattr(cairosvg, "svg2png", cairo_must_not_run)
+    monkeypatch.setattr(png, "_svg2png", lambda: cairo_must_not_run)
     side = int(PNG_MAX_PIXELS**0.5) + 1
     with pytest.raises(MalformedInput, match=f"would be {side}x{side} pixels, more than the limit of {PNG_MAX_PIXELS}"):
         to_png(_svg(side, side))
@@ -35,6 +35,7 @@ def test_a_picture_over_the_limit_is_refused_before_rendering(monkeypatch):
         to_png(_svg(PNG_MAX_SIDE + 1, 10))  # wider than cairo can draw, whatever the area
 
 
+@needs_png()
 def test_a_picture_within_the_limits_is_rendered():
     assert to_png(_svg(200, 100)).startswith(b"\x89PNG")
     assert to_png(_svg(PNG_MAX_SIDE, 2)).startswith(b"\x89PNG")

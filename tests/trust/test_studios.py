@@ -10,7 +10,7 @@ from matchledger.ledger.events import MatchCreated
 from matchledger.ledger.limits import PNG_MAX_PIXELS, STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
 
 from matchledger import engine
-from tests.helpers import invoke, read_json
+from tests.helpers import invoke, needs_png, read_json
 
 from .common import rows
 from .forged import export_file
@@ -56,21 +56,50 @@ def test_a_studio_file_beyond_its_size_limit_is_refused_before_it_is_parsed(tmp_
 
 
 @pytest.mark.guarantee("input.studio-size")
-def test_the_largest_studio_is_accepted_and_drawn(tmp_path, db):
+@pytest.mark.parametrize("suffix", ["svg", pytest.param("png", marks=needs_png())])
+def test_the_largest_studio_is_accepted_and_drawn(tmp_path, db, suffix):
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio",
            studio(tmp_path, grid(STUDIO_MAX_SIDE, STUDIO_MAX_SIDE)))
-    invoke(db, "render", "m1", "-o", tmp_path / "m1.png")
-    assert (tmp_path / "m1.png").stat().st_size > 0
+    invoke(db, "render", "m1", "-o", tmp_path / f"m1.{suffix}")
+    assert (tmp_path / f"m1.{suffix}").stat().st_size > 0
 
 
 @pytest.mark.guarantee("input.studio-size")
-def test_the_smallest_studio_is_accepted(tmp_path, db):
-    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio(tmp_path, grid(STUDIO_MIN_SIDE, 4)))
+@pytest.mark.parametrize("width, height", [(STUDIO_MIN_SIDE, 9), (9, STUDIO_MIN_SIDE), (6, 6)])
+def test_the_smallest_studios_are_accepted_and_a_whole_match_is_played_in_them(tmp_path, db, width, height):
+    """Every round can be played: three cameras of one player fit without sharing a cell."""
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio(tmp_path, grid(width, height)))
+    floor = [f"{chr(65 + c)}{r + 1}" for r in range(height) for c in range(width)]
+    invoke(db, "submit", "m1", "ann", *floor[:5])
+    invoke(db, "submit", "m1", "bob", *floor[5:10])
+    invoke(db, "close", "m1")
+    if width >= 9:
+        cameras = ["B2", "E2", "H2"]
+    elif height >= 9:
+        cameras = ["B2", "B5", "B8"]
+    else:
+        cameras = ["B2", "E2", "B5"]
+    for player in ("ann", "bob"):
+        invoke(db, "submit", "m1", player, *cameras)
+    invoke(db, "close", "m1")
+    empty = [cell for cell in floor[10:]][:3]
+    for player in ("ann", "bob"):
+        invoke(db, "submit", "m1", player, *empty)
+    invoke(db, "close", "m1")
+    assert invoke(db, "verify", "m1").exit_code == 0
+
+
+@pytest.mark.ruling("L4")
+@pytest.mark.guarantee("input.studio-size")
+@pytest.mark.parametrize("width, height", [(STUDIO_MIN_SIDE, 8), (8, 5), (5, 8), (5, 5)])
+def test_l4_a_studio_where_a_players_three_cameras_cannot_fit_apart_is_refused(tmp_path, db, width, height):
+    message = refused(db, studio(tmp_path, grid(width, height)), "ann,bob", f"{width}x{height}")
+    assert "3x3 blocks that share no cell" in message
 
 
 @pytest.mark.guarantee("input.studio-size")
 def test_a_studio_of_walls_is_refused(tmp_path, db):
-    refused(db, studio(tmp_path, grid(5, 5, walls=25)), "ann,bob", "has 0 floor cells")
+    refused(db, studio(tmp_path, grid(6, 6, walls=36)), "ann,bob", "has 0 floor cells")
 
 
 @pytest.mark.guarantee("input.studio-size")
@@ -89,8 +118,8 @@ def test_a_studio_needs_a_floor_cell_for_every_light_and_three_for_the_actions(t
 
 @pytest.mark.guarantee("input.studio-file")
 def test_a_byte_order_mark_and_comment_lines_are_ignored(tmp_path, db):
-    plain = "#....\n.....\n....#\n"
-    commented = "\ufeff# the final's studio\n\n#....\n# walls at A1 and E3\n.....\n....#\n\n# end\n"
+    plain = "#........\n.........\n........#\n"
+    commented = "\ufeff# the final's studio\n\n#........\n# walls at A1 and I3\n.........\n........#\n\n# end\n"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio(tmp_path, plain, "a.txt"))
     invoke(db, "new", "lca", "m2", "--players", "ann,bob", "--studio", studio(tmp_path, commented, "b.txt"))
     assert read_json(db, "status", "m2")["studio"] == read_json(db, "status", "m1")["studio"] == plain.split()
@@ -98,8 +127,8 @@ def test_a_byte_order_mark_and_comment_lines_are_ignored(tmp_path, db):
 
 @pytest.mark.guarantee("input.studio-file")
 def test_a_line_of_walls_is_a_row_not_a_comment(tmp_path, db):
-    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio(tmp_path, "###\n...\n...\n...\n"))
-    assert read_json(db, "status", "m1")["studio"] == ["###", "...", "...", "..."]
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio(tmp_path, "###\n" + "...\n" * 8))
+    assert read_json(db, "status", "m1")["studio"] == ["###"] + ["..."] * 8
 
 
 @pytest.mark.guarantee("input.studio-file")

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.helpers import invoke
+from tests.helpers import invoke, needs_png
 
 from .common import CONTROLS, uncontrolled
 from .forged import HOSTILE, export_file, forged_lca
@@ -43,6 +43,7 @@ TEXT_COMMANDS = [
     ("reveals", MATCH),
     ("reveals", MATCH, "--as", PLAYERS[1]),
     ("knowledge", MATCH, "--as", PLAYERS[0]),
+    ("messages", MATCH),
     ("log", MATCH),
     ("audit", MATCH),
     ("explain", MATCH, PLAYERS[0]),
@@ -96,7 +97,7 @@ def test_json_output_writes_unprintable_characters_as_escapes_of_the_same_value(
 
 
 @pytest.mark.guarantee("terminal.pictures-escaped")
-@pytest.mark.parametrize("suffix", [".svg", ".png"])
+@pytest.mark.parametrize("suffix", [".svg", pytest.param(".png", marks=needs_png())])
 def test_pictures_draw_control_characters_escaped(db, tmp_path, suffix):
     out = tmp_path / f"board{suffix}"
     clean(invoke(db, "render", MATCH, "--as", PLAYERS[0], "-o", out))

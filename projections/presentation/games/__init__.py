@@ -5,6 +5,9 @@ holding any of:
   model (None: the generic text will do);
 - ``picture.py``: ``board(models) -> Canvas``, ``panels(models) -> list[Panel]``,
   ``legend(models) -> [(label, colour)]`` and ``headline(models) -> str``.
+- ``messages.py``: ``public_message(reveals, round)`` and ``participant_message(knowledge,
+  round)`` (each message's JSON, from that read model alone), ``public_lines(match,
+  message)`` and ``participant_lines(match, name, message)`` (its text).
 
 There is no table of games here: the engine's registry is the only one, and a game's
 presentation is found by its name.
@@ -21,7 +24,7 @@ from types import ModuleType
 
 @functools.cache  # Python does not remember a module it did not find: look each one up once
 def presentation_module(game: str, kind: str) -> ModuleType | None:
-    """``game``'s module ``kind`` ("text" or "picture"), or None when it has none."""
+    """``game``'s module ``kind`` ("text", "picture" or "messages"), or None when it has none."""
     name = f"{__name__}.{game}.{kind}"
     try:
         return importlib.import_module(name)

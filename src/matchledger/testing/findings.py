@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from matchledger.projections.presentation.wording import plural
+
 from .text import REMOVED, parse, segment, value_text
 
 #: Findings told in full; the rest are counted.
@@ -76,7 +78,7 @@ def report(snapshot: str, replayed: str) -> Iterator[str]:
         seen = views.setdefault(difference.step, [])
         if difference.view and difference.view not in seen:
             seen.append(difference.view)
-    yield f"{parse(replayed).title}: the replay differs from its snapshot in {len(found)} places"
+    yield f"{parse(replayed).title}: the replay differs from its snapshot in {plural(len(found), 'place')}"
     for step, seen in views.items():
         yield f"  {step or 'the match'}" + (f": {'views' if len(seen) > 1 else 'view'} {', '.join(seen)}" if seen else "")
     yield from map(str, found[:SHOWN])

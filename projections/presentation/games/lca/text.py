@@ -1,12 +1,16 @@
 """Lights, Camera, Action! as terminal text: ``status`` and ``reveals`` with the studio
-drawn in plain text (one line per row, with a legend); the other read models take the
-generic text.  Works only from the read model's dict, so a public picture can show
+drawn in plain text (one line per row, with a legend), ``outcome`` and ``reveals`` in
+the layout every game shares (:mod:`..layout`); the other read models take the generic
+text.  Works only from the read model's dict, so a public picture can show
 only what the public dict holds."""
 
 from __future__ import annotations
 
 from matchledger.engine.lca.studio import column_name, parse_cell
 from matchledger.engine.state import View
+
+from ...layout import notice_words, outcome_lines, private_notices, reveal_lines
+from ...layout import reveals_text as reveals_text_of
 
 
 def _header(width: int) -> list[str]:
@@ -70,8 +74,12 @@ def _boards(data: dict, host: bool) -> list[str]:
 def status_text(data: dict, view: View) -> str:
     out = [f"match {data['match']} (lca) - {'finished' if data['finished'] else 'round ' + str(data['round']) + ': ' + data['phase']}"]
     out.append("players: " + ", ".join(data["players"]))
+    if "abandoned" in data:
+        out.append(f"abandoned at seq {data['abandoned']['seq']}" + (f": {data['abandoned']['reason']}" if "reason" in data["abandoned"] else ""))
     if not data["finished"] and "submitted" in data:
         out.append("submitted this round: " + (", ".join(data["submitted"]) or "nobody yet"))
+    if data.get("waiting_for"):
+        out.append("waiting for: " + ", ".join(data["waiting_for"]))
     if "submissions" in data:
         for p, tokens in data["submissions"].items():
             out.append(f"  {p}: {' '.join(tokens)}")
@@ -82,52 +90,54 @@ def status_text(data: dict, view: View) -> str:
     out.append("")
     out += _boards(data, view.is_host)
     if view.is_host:
-        out.append("")
-        out.append("Legend (host only):")
-        if data.get("contracts"):
-            out.append("  contracts: " + "; ".join(f"{p} {'+'.join(c)}" for p, c in data["contracts"].items()))
-        if "light_owners" in data:
-            owners: dict[str, list[str]] = {}
-            for cell, p in data["light_owners"].items():
-                owners.setdefault(p, []).append(cell)
-            out.append("  lights:  " + "; ".join(f"{p} {' '.join(c)}" for p, c in owners.items()))
-        if "camera_owners" in data:
-            owners = {}
-            for entry in data["camera_owners"]:
-                owners.setdefault(entry["participant"], []).append(entry["centre"])
-            out.append("  cameras: " + "; ".join(f"{p} {' '.join(c)}" for p, c in owners.items()))
-        if "actions" in data:
-            out.append("  actions: " + "; ".join(f"{c} {'+'.join(who)}" for c, who in data["actions"].items()))
+        legend = _host_legend(data)
+        if legend:
+            out += ["", "Legend (host only):", *legend]
     return "\n".join(out)
+
+
+def _host_legend(data: dict) -> list[str]:
+    """Who owns what, for the host: nothing when nothing is owned or contracted yet."""
+    out = []
+    if data.get("contracts"):
+        out.append("  contracts: " + "; ".join(f"{p} {'+'.join(c)}" for p, c in data["contracts"].items()))
+    if data.get("light_owners"):
+        owners: dict[str, list[str]] = {}
+        for cell, p in data["light_owners"].items():
+            owners.setdefault(p, []).append(cell)
+        out.append("  lights:  " + "; ".join(f"{p} {' '.join(c)}" for p, c in owners.items()))
+    if data.get("camera_owners"):
+        owners = {}
+        for entry in data["camera_owners"]:
+            owners.setdefault(entry["participant"], []).append(entry["centre"])
+        out.append("  cameras: " + "; ".join(f"{p} {' '.join(c)}" for p, c in owners.items()))
+    if data.get("actions"):
+        out.append("  actions: " + "; ".join(f"{c} {'+'.join(who)}" for c, who in data["actions"].items()))
+    return out
 
 
 def reveals_text(data: dict, view: View) -> str:
-    out = [f"match {data['match']} (lca) - announcements"]
+    """The announcements round by round (the brightness map is drawn on the board
+    below, not listed), the boards as they stand, then the outcome."""
+    rounds = []
     board: dict = {"studio": data["studio"]}
     for entry in data["rounds"]:
-        out.append(f"Round {entry['round']} public: " + (", ".join(
-            f"{k} {v if not isinstance(v, list) else ' '.join(v)}" for k, v in entry["public"].items() if k != "brightness"
-        ) or "nothing"))
         board.update(entry["public"])
-        private = entry.get("private")
-        if private and view.is_host:
-            for p, notice in private.items():
-                out.append(f"  to {p}: " + ", ".join(f"{k} {v if not isinstance(v, list) else ' '.join(v)}" for k, v in notice.items()))
-        elif private:
-            out.append("  to you: " + ", ".join(f"{k} {v if not isinstance(v, list) else ' '.join(v)}" for k, v in private.items()))
+        notices = private_notices(entry.get("private"), view, keyed=False)
+        rounds.append(reveal_lines(
+            f"Round {entry['round']}",
+            notice_words(entry["public"], skip=("brightness",)),
+            [(who, notice_words(notice)) for who, notice in notices],
+            shows_private=not view.is_public,
+        ))
     if data["rounds"]:
-        out.append("")
-        out += _boards(board, False)
-    if "outcome" in data:
-        out.append("")
-        out.append("Final table:")
-        for s in data["outcome"]["standings"]:
-            sc = s["scores"]
-            out.append(f"  {s['rank']:>2}. {s['participant']:<12} {s['total']:>5}  (lights {sc.get('lights')}, camera {sc.get('camera')}, action {sc.get('action')}, filming {sc.get('filming')})")
-        for a in data["outcome"]["awards"]:
-            shards = f" {a['shards']} shard(s)" if "shards" in a else ""
-            out.append(f"  {a['participant']}: {a['kind']}{shards} - {a['reason']}")
-    return "\n".join(out)
+        rounds.append(_boards(board, False))
+    outcome = outcome_lines(data["outcome"]) if "outcome" in data else None
+    return reveals_text_of(rounds, outcome)
+
+
+def outcome_text(data: dict) -> str:
+    return "\n".join(outcome_lines(data))
 
 
 def text(model: str, data: dict, view: View) -> str | None:
@@ -135,4 +145,6 @@ def text(model: str, data: dict, view: View) -> str | None:
         return status_text(data, view)
     if model == "reveals":
         return reveals_text(data, view)
+    if model == "outcome":
+        return outcome_text(data)
     return None

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from matchledger.engine.state import View
 
+from ...layout import outcome_lines, private_notices, reveal_lines, reveals_text
+from ...wording import plural
+
 LEGEND = (
     "Legend: red-7 face up; red-[1-6] / red-[7-12] face down (colour and range public); "
     "red-[4] face down, value known to this view; . empty place. "
@@ -40,7 +43,7 @@ def _header(data: dict) -> str:
         text = f"end phase ({data['end_reason']}), turn {data['turn']}: {data['to_play']} winds and shoots two"
     else:
         text = f"turn {data['turn']}: {data['to_play']} to play"
-    deck = f"deck {data['deck']} card(s)"
+    deck = f"deck {plural(data['deck'], 'card')}"
     if data.get("sunset"):
         deck += f", sunset {data['sunset']}"
     return f"{text}; {deck}"
@@ -59,60 +62,67 @@ def board_text(data: dict) -> str:
     return "\n".join(lines)
 
 
-def _turn_line(entry: dict, host: bool = False) -> str:
-    pub = entry["public"]
-    who = f"turn {pub['turn']:>3} {pub['participant']}"
+def _public_turn(pub: dict) -> str:
     if pub["phase"] == "main":
         take = pub["take"]
-        text = f"{who}: took {take['count']} from row {take['row']} {take['end']}: {' '.join(pub['taken'])}"
+        text = f"took {take['count']} from row {take['row']} {take['end']}: {' '.join(pub['taken'])}; "
     else:
-        text = f"{who} (end phase)"
-    text += f"; shot {' '.join(pub['shots'])}"
+        text = "end phase; "
+    text += f"shot {' '.join(pub['shots'])}"
     if pub["good_shots"]:
         text += f"; successful shot {', '.join(pub['good_shots'])}"
     if pub.get("refill"):
         text += f"; refill {' '.join(r['card'] for r in pub['refill'])}"
     if pub.get("game_end"):
         text += f"; GAME ENDS ({pub['game_end']})"
-    private = entry.get("private")
-    if private:
-        notices = private.values() if host else [private]  # host: participant -> notice
-        for notice in notices:
-            text += f"\n           private: wind {notice['wind'] or '-'}, shot {' '.join(notice['shots'])}, hand {' '.join(notice['hand'])}"
-            if "taken" in notice:
-                text += f", took {' '.join(notice['taken'])}"
     return text
 
 
-def _standings(outcome: dict | None) -> list[str]:
-    if not outcome or not outcome.get("finished"):
-        return []
-    lines = ["Final standings"]
-    for s in outcome["standings"]:
-        sc = s["scores"]
-        lines.append(
-            f"  {s['rank']}. {s['participant']:<8} {s['total']:>4}  (rows {sc['rows']}, blurred {sc['blurred']}, "
-            f"missing {sc['missing']}, successful shots {sc['good_shots']})"
+def _private_turn(notice: dict) -> str:
+    text = f"wind {notice['wind'] or '-'}; shot {' '.join(notice['shots'])}; hand {' '.join(notice['hand'])}"
+    if "taken" in notice:
+        text += f"; took {' '.join(notice['taken'])}"
+    return text
+
+
+def _turns(turns: list, view: View) -> list[list[str]]:
+    """Each turn in the layout every game shares: public, then the private notices."""
+    return [
+        reveal_lines(
+            f"Turn {entry['public']['turn']}: {entry['public']['participant']}",
+            _public_turn(entry["public"]),
+            [(who, _private_turn(notice)) for who, notice in private_notices(entry.get("private"), view, keyed=False)],
+            shows_private="private" in entry,
         )
-    return lines
+        for entry in turns
+    ]
+
+
+#: The rules' word for a standing's ``good_shots``.
+LABELS = {"good_shots": "successful shots"}
+
+
+def _outcome(outcome: dict | None) -> list[str] | None:
+    return outcome_lines(outcome, labels=LABELS) if outcome and outcome.get("finished") else None
 
 
 def text(model: str, data: dict, view: View) -> str | None:
     if model == "status":
-        return board_text(data)
+        lines = [board_text(data)]
+        if data.get("waiting_for"):
+            lines.append("waiting for: " + ", ".join(data["waiting_for"]))
+        if "abandoned" in data:
+            reason = f": {data['abandoned']['reason']}" if "reason" in data["abandoned"] else ""
+            lines.append(f"abandoned at seq {data['abandoned']['seq']}{reason}")
+        return "\n".join(lines)
     if model == "knowledge":
-        lines = [f"Knowledge of {data['participant']}", board_text(data), "Turns"]
-        lines += [_turn_line(t) for t in data["turns"]]
-        lines += _standings(data.get("outcome"))
-        return "\n".join(lines)
+        lines = [f"Knowledge of {data['participant']}", board_text(data), ""]
+        turns = reveals_text(_turns(data["turns"], view), _outcome(data.get("outcome")), "no turn played yet")
+        return "\n".join(lines) + "\n" + turns
     if model == "reveals":
-        lines = [_turn_line(t, host=view.is_host) for t in data["turns"]] or ["no turn played yet"]
-        lines += _standings(data.get("outcome"))
-        return "\n".join(lines)
+        return reveals_text(_turns(data["turns"], view), _outcome(data.get("outcome")), "no turn played yet")
     if model == "outcome":
-        if not data["finished"]:
-            return "the game is not over yet"
-        return "\n".join(_standings(data))
+        return "\n".join(outcome_lines(data, labels=LABELS))
     if model == "scores":
         lines = ["Scores" + (" (final)" if data["finished"] else " (so far)")]
         for s in data["scores"]:

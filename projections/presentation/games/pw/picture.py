@@ -75,8 +75,8 @@ def panels(models: dict) -> list[Panel]:
     kind = models["view"]["kind"]
     out = [Panel("Round", None, [["closed", fmt(status.get("closed", []))], ["players", fmt(status.get("players", []))]], key="round")]
     if kind == "host":
-        if status.get("missing"):
-            out.append(Panel("Waiting for", None, [[fmt(status.get("missing"))]], key="missing"))
+        if status.get("waiting_for"):
+            out.append(Panel("Waiting for", None, [[fmt(status.get("waiting_for"))]], key="missing"))
         points = {row["participant"]: row["points"] for row in models["scores"].get("participants", [])}
         rows = [[p["player"], fmt(points.get(p["player"])), p["guest"], fmt(points.get(p["guest"]))] for p in status.get("pairs", [])]
         out.append(Panel("Pairs and points", ["player", "points", "guest", "points"], rows, key="scores"))

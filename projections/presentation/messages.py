@@ -1,0 +1,72 @@
+"""What a host sends when a round closes (or after a photographer turn): the public post
+and one message per participant, ready to paste into a chat.
+
+Each message is built from one read model only: the public post from `reveals --public`,
+a participant's message from their `knowledge --as` (as both stood once the close was
+recorded), by the game's ``messages`` module (:mod:`.games`); the text is then written
+from that message alone.  So no message can say more than its read model, which is
+allow-listed for its viewer.  A game without a ``messages`` module sends the read models
+whole.
+
+The JSON form (`messages --json`)::
+
+    {"match": "m1", "game": "lca", "round": 1, "seq": 18,
+     "public": {...},                    # not with --as
+     "participants": {"ann": {...}, …}}  # not with --public; players, then guests, each sorted
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .games import presentation_module
+from .printable import printable, printable_data
+from .text import generic_text
+
+
+class Message(NamedTuple):
+    """One message's text (printable); ``recipient``: the participant's name as stored,
+    None for the public post."""
+
+    recipient: str | None
+    text: str
+
+    @property
+    def heading(self) -> str:
+        return "public post" if self.recipient is None else f"to {printable(self.recipient)}"
+
+
+def compose(match: str, game: str, round_no: int, seq: int, public: dict | None, knowledge: dict[str, dict]) -> dict:
+    """The messages of round (or turn) ``round_no``, as JSON: the public post from
+    ``public`` (`reveals --public`; None: not asked for) and each participant's message
+    from their ``knowledge``, in the order given."""
+    own = presentation_module(game, "messages")
+    data: dict = {"match": match, "game": game, "round": round_no, "seq": seq}
+    if public is not None:
+        data["public"] = own.public_message(public, round_no) if own else public
+    if knowledge:
+        data["participants"] = {
+            name: own.participant_message(known, round_no) if own else known for name, known in knowledge.items()
+        }
+    return data
+
+
+def messages(data: dict) -> list[Message]:
+    """Each message of :func:`compose`'s ``data`` as text, its stored names escaped."""
+    own = presentation_module(data["game"], "messages")
+    match = printable(data["match"])
+    out = []
+    if "public" in data:
+        public = printable_data(data["public"])
+        body = own.public_lines(match, public) if own else [generic_text(public)]
+        out.append(Message(None, "\n".join(body)))
+    for name, message in data.get("participants", {}).items():
+        message = printable_data(message)
+        body = own.participant_lines(match, printable(name), message) if own else [generic_text(message)]
+        out.append(Message(name, "\n".join(body)))
+    return out
+
+
+def messages_text(data: dict) -> str:
+    """Every message under a heading of its own (``=== to ann ===``), a blank line between."""
+    return "\n\n".join(f"=== {message.heading} ===\n{message.text}" for message in messages(data))
