@@ -42,6 +42,13 @@ def submit_round(db: Path, match: str, submissions: dict[str, str], only=None) -
             invoke(db, "submit", match, who, *tokens.split())
 
 
+def play_rounds(db: Path, match: str, rounds: list[dict[str, str]]) -> None:
+    """Every participant submits in each round, and each round closes."""
+    for submissions in rounds:
+        submit_round(db, match, submissions)
+        invoke(db, "close", match)
+
+
 def new_pw(db: Path, match: str = "p1") -> None:
     pairs = [arg for player, guest in PW_PAIRS.items() for arg in ("--pair", f"{player}={guest}")]
     invoke(db, "new", "pw", match, "--players", ",".join(PW_PAIRS), *pairs)

@@ -9,7 +9,15 @@ import pytest
 
 from tests.helpers import invoke, read_json
 
-from .support import LCA_ROUNDS, PHOTOGRAPHER_TURNS, new_lca, new_photographer, new_pw, play_turns, submit_round
+from .support import (
+    LCA_ROUNDS,
+    PHOTOGRAPHER_TURNS,
+    new_lca,
+    new_photographer,
+    new_pw,
+    play_turns,
+    submit_round,
+)
 
 pytestmark = pytest.mark.guarantee("safety.list")
 

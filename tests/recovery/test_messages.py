@@ -7,7 +7,16 @@ import pytest
 
 from tests.helpers import invoke
 
-from .support import LCA_ROUNDS, PW_ROUNDS, new_lca, new_photographer, new_pw, stored_rows, submit_round
+from .support import (
+    LCA_ROUNDS,
+    PW_ROUNDS,
+    new_lca,
+    new_photographer,
+    new_pw,
+    play_rounds,
+    stored_rows,
+    submit_round,
+)
 
 pytestmark = pytest.mark.guarantee("safety.messages")
 
@@ -43,9 +52,7 @@ def test_reopen_before_any_close_and_reopen_of_a_photographer_match_say_what_is_
 def test_a_finished_pw_match_says_reopen_is_the_way_back_and_reopen_gets_there(tmp_path):
     db = tmp_path / "m.db"
     new_pw(db)
-    for submissions in PW_ROUNDS:
-        submit_round(db, "p1", submissions)
-        invoke(db, "close", "p1")
+    play_rounds(db, "p1", PW_ROUNDS)
     before = stored_rows(db)
     refused = invoke(db, "submit", "p1", "ann", *PW_ROUNDS[2]["ann"].split(), expect=1)
     assert "match 'p1' is finished; nothing more can be recorded (`reopen p1 --reason TEXT` reopens round 3" in refused.stderr

@@ -20,6 +20,7 @@ from .support import (
     new_lca,
     new_photographer,
     new_pw,
+    play_rounds,
     play_turns,
     stored_rows,
     submit_round,
@@ -34,16 +35,22 @@ def clean_lca(tmp_path):
     """The match as it should have gone: every player submits, every round closes."""
     db = tmp_path / "clean.db"
     new_lca(db, tmp_path)
-    for submissions in LCA_ROUNDS:
-        submit_round(db, "m1", submissions)
-        invoke(db, "close", "m1")
+    play_rounds(db, "m1", LCA_ROUNDS)
     return db
 
 
 def finish_lca(db, from_round: int) -> None:
-    for submissions in LCA_ROUNDS[from_round - 1 :]:
-        submit_round(db, "m1", submissions)
-        invoke(db, "close", "m1")
+    play_rounds(db, "m1", LCA_ROUNDS[from_round - 1 :])
+
+
+def cat_submits_late_and_the_match_ends_as_the_clean_one(db, clean_lca) -> None:
+    """The recovery's ending: cat's round 1 recorded, the round closed, rounds 2 and 3
+    played; the log verifies and every view is the clean match's."""
+    submit_round(db, "m1", LCA_ROUNDS[0], only=("cat",))
+    invoke(db, "close", "m1")
+    finish_lca(db, 2)
+    assert verified(db, "m1")
+    assert every_view(db, "m1", LCA_PLAYERS) == every_view(clean_lca, "m1", LCA_PLAYERS)
 
 
 @pytest.mark.guarantee("safety.close-refuses-missing")
@@ -56,11 +63,7 @@ def test_an_lca_close_with_a_player_missing_is_refused_naming_her_and_writes_not
     assert "round 1 of 'm1' cannot close; no submission from cat" in result.stderr
     assert "close m1 --force --reason" in result.stderr
     assert stored_rows(db) == before
-    submit_round(db, "m1", LCA_ROUNDS[0], only=("cat",))
-    invoke(db, "close", "m1")
-    finish_lca(db, 2)
-    assert verified(db, "m1")
-    assert every_view(db, "m1", LCA_PLAYERS) == every_view(clean_lca, "m1", LCA_PLAYERS)
+    cat_submits_late_and_the_match_ends_as_the_clean_one(db, clean_lca)
 
 
 @pytest.mark.guarantee("safety.reopen")
@@ -73,11 +76,7 @@ def test_an_lca_round_forced_closed_before_a_late_dm_is_reopened_and_closed_agai
     result = invoke(db, "reopen", "m1", "--reason", "cat's DM arrived after all")
     assert "reopened: recorded seq 5 (RoundReopened)" in result.stdout
     assert read_json(db, "status", "m1")["waiting_for"] == ["cat"]
-    submit_round(db, "m1", LCA_ROUNDS[0], only=("cat",))
-    invoke(db, "close", "m1")
-    finish_lca(db, 2)
-    assert verified(db, "m1")
-    assert every_view(db, "m1", LCA_PLAYERS) == every_view(clean_lca, "m1", LCA_PLAYERS)
+    cat_submits_late_and_the_match_ends_as_the_clean_one(db, clean_lca)
 
 
 @pytest.mark.guarantee("safety.reopen")
@@ -122,9 +121,7 @@ def test_a_finished_lca_match_is_reopened_to_correct_a_round_3_submission(tmp_pa
 def test_a_pw_round_closed_before_a_resubmission_is_reopened_and_resubmitted(tmp_path):
     clean = tmp_path / "clean.db"
     new_pw(clean)
-    for submissions in PW_ROUNDS:
-        submit_round(clean, "p1", submissions)
-        invoke(clean, "close", "p1")
+    play_rounds(clean, "p1", PW_ROUNDS)
     db = tmp_path / "m.db"
     new_pw(db)
     submit_round(db, "p1", dict(PW_ROUNDS[0], ann="gift:bob predict:yan=swap"))  # ann's DM said learn
@@ -132,9 +129,7 @@ def test_a_pw_round_closed_before_a_resubmission_is_reopened_and_resubmitted(tmp
     invoke(db, "reopen", "p1", "--reason", "ann's predict was misread")
     invoke(db, "submit", "p1", "ann", *PW_ROUNDS[0]["ann"].split())
     invoke(db, "close", "p1")
-    for submissions in PW_ROUNDS[1:]:
-        submit_round(db, "p1", submissions)
-        invoke(db, "close", "p1")
+    play_rounds(db, "p1", PW_ROUNDS[1:])
     assert verified(db, "p1")
     assert every_view(db, "p1", PW_PARTICIPANTS) == every_view(clean, "p1", PW_PARTICIPANTS)
 

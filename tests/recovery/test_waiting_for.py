@@ -9,7 +9,15 @@ import pytest
 
 from tests.helpers import invoke, read_json
 
-from .support import LCA_ROUNDS, PW_ROUNDS, new_lca, new_photographer, play_turns, submit_round
+from .support import (
+    LCA_ROUNDS,
+    PW_ROUNDS,
+    new_lca,
+    new_photographer,
+    play_rounds,
+    play_turns,
+    submit_round,
+)
 
 pytestmark = pytest.mark.guarantee("safety.waiting-for")
 
@@ -58,8 +66,6 @@ def test_photographer_status_names_whose_turn_it_is_in_every_view_and_nobody_at_
 def test_a_finished_match_waits_for_nobody(tmp_path):
     db = tmp_path / "m.db"
     new_lca(db, tmp_path)
-    for submissions in LCA_ROUNDS:
-        submit_round(db, "m1", submissions)
-        invoke(db, "close", "m1")
+    play_rounds(db, "m1", LCA_ROUNDS)
     assert read_json(db, "status", "m1")["waiting_for"] == []
     assert "waiting for" not in invoke(db, "status", "m1").stdout

@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import REPO, invoke, read_json
 
-from .support import LCA_ROUNDS, new_lca, submit_round
+from .support import LCA_ROUNDS, new_lca, play_rounds, submit_round
 
 pytestmark = pytest.mark.guarantee("safety.write-json")
 
@@ -85,9 +85,7 @@ def test_a_resubmission_and_a_later_contract_name_the_seq_they_supersede(tmp_pat
 def test_a_closed_lca_round_3_records_its_outcome_and_checkpoint_in_one_report(tmp_path):
     db = tmp_path / "m.db"
     new_lca(db, tmp_path)
-    for submissions in LCA_ROUNDS[:2]:
-        submit_round(db, "m1", submissions)
-        invoke(db, "close", "m1")
+    play_rounds(db, "m1", LCA_ROUNDS[:2])
     submit_round(db, "m1", LCA_ROUNDS[2])
     report = written(db, "close", "m1")
     assert [e["kind"] for e in report["events"]] == ["RoundClosed", "OutcomeAnnounced", "StateCheckpointed"]
