@@ -26,6 +26,9 @@ TARGETS = {
     "eventsourcing append ours/theirs (time)": ("<=", 1.0),
     "eventsourcing replay ours/theirs (time)": ("<=", 1.0),
     "submit process - python -c pass (ms)": ("<=", 150.0),
+    # issue 17: PostgreSQL against its own floor (raw INSERTs / SELECT + decode)
+    "postgresql append batch": (">=", 0.5),
+    "postgresql replay": ("<=", 3.5),
 }
 
 

@@ -5,6 +5,9 @@ Run from the repository root::
     python -m bench            # full: 1, 100, 1,000 and 10,000 matches, 3 runs each
     python -m bench --quick    # small sizes, one run (a few seconds)
 
+The PostgreSQL rows run on a throwaway local server (the binaries of a PostgreSQL
+installation; skipped, saying why, without them; ``--no-postgres`` leaves them out).
+
 Every number is a median over the runs of one invocation; ratios compare two numbers
 measured in the same invocation on the same files.  Nothing is asserted: the script
 prints a table (and ``--json`` writes it as JSON).  All files live in a temporary
@@ -27,11 +30,13 @@ from .append import bench_append
 from .eventsourcing_compare import bench_eventsourcing
 from .limits import bench_limits
 from .measure import CLOCK, FULL_SIZES, QUICK_SIZES, Row, machine, median_time, table, use_clock
+from .postgres import bench_postgres
 from .processes import bench_growth, bench_startup
 from .reads import floor_scan, replay_all, verify_all
 
 
-def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print) -> list[Row]:
+def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print,
+        postgres: bool = True) -> list[Row]:
     from matchledger.commands.cli import GC_THRESHOLDS
 
     # In-process measurements run under the garbage-collector settings of a command
@@ -75,6 +80,10 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
         n_append = 12 if quick else 300
         log(f"append: {n_append} matches ...", file=sys.stderr)
         rows += bench_append(tmp, corpus.mix(by_game, n_append), runs)
+        if postgres:
+            n_pg = 12 if quick else 300
+            log(f"postgresql: {n_pg} matches ...", file=sys.stderr)
+            rows += bench_postgres(tmp, corpus.mix(by_game, n_pg), runs, processes=not skip_processes, log=log)
         n_es = 12 if quick else 1_000
         log(f"eventsourcing: {n_es} matches ...", file=sys.stderr)
         rows += bench_eventsourcing(tmp, corpus.mix(by_game, n_es), runs)
@@ -101,6 +110,7 @@ def main(argv=None) -> None:
     parser.add_argument("--runs", type=int, help="runs per measurement (median); default 3, 1 with --quick")
     parser.add_argument("--sizes", help="comma-separated match counts, e.g. 1,100,1000")
     parser.add_argument("--no-processes", action="store_true", help="skip the start-up and process timings")
+    parser.add_argument("--no-postgres", action="store_true", help="skip the PostgreSQL rows (a throwaway local server)")
     parser.add_argument("--limits", action="store_true",
                         help="only: every command on the largest input the limits allow vs a small match")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
@@ -110,7 +120,8 @@ def main(argv=None) -> None:
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
     use_clock(args.clock)
     started = time.perf_counter()
-    rows = limits(print) if args.limits else run(args.quick, args.runs, sizes, args.no_processes)
+    rows = limits(print) if args.limits else run(args.quick, args.runs, sizes, args.no_processes,
+                                                 postgres=not args.no_postgres)
     print(f"matchledger benchmark ({'quick' if args.quick else 'full'}), medians, {args.clock} clock in-process, "
           f"wall clock for processes; machine: {machine()}")
     print(table(rows))
