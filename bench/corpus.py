@@ -245,10 +245,10 @@ def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
     With ``snapshots`` each finished match also gets the checkpoint the CLI records when
     a match finishes (``Application.execute``): its snapshot, and the event that vouches
     for it."""
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
-    store = Store(path)
+    store = open_store(str(path))
     app = Application(store, actor="bench", clock=lambda: RECORDED_AT)
     count = 0
     try:

@@ -31,6 +31,9 @@ TARGETS = {
     "service read p99 (ms)": ("<=", 50.0),
     "service receipt p99 (ms)": ("<=", 20.0),
     "service live update p99 (ms)": ("<=", 250.0),
+    # issue 17: PostgreSQL against its own floor (raw INSERTs / SELECT + decode)
+    "postgresql append batch": (">=", 0.5),
+    "postgresql replay": ("<=", 3.5),
 }
 
 

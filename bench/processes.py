@@ -31,16 +31,19 @@ def _process_time(argv: list[str], runs: int, cwd: Path) -> float:
     return median_time(once, runs, clock=time.perf_counter)
 
 
-def long_match(tmp: Path, name: str, length: int) -> tuple[Path, str, list[str]]:
+def long_match(tmp: Path, name: str, length: int, db: str | None = None) -> tuple[str, list[float], list[str]]:
     """A database holding one lca match (11 players, the card's studio) that has had
-    ``length`` host commands: contracts, then Round-1 resubmissions (each supersedes)."""
-    from matchledger.ledger.store import Store
+    ``length`` host commands: contracts, then Round-1 resubmissions (each supersedes).
+    ``db``: an empty database to use (a PostgreSQL URL) instead of a new file in ``tmp``."""
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
     card = next(t for t in corpus.templates()["lca"] if t.name.endswith("card-11-players"))
-    path = tmp / f"{name}.db"
-    fresh_database(path)
-    app = Application(Store(path), actor="bench")
+    if db is None:
+        path = tmp / f"{name}.db"
+        fresh_database(path)
+        db = str(path)
+    app = Application(open_store(db), actor="bench")
     app.create(card.create)
     commands = list(card.commands)
     first_close = next(i for i, c in enumerate(commands) if type(c).__name__ == "CloseRound")
@@ -53,8 +56,8 @@ def long_match(tmp: Path, name: str, length: int) -> tuple[Path, str, list[str]]
         latencies.append(time.perf_counter() - start)  # wall clock: one command is short
     app.store.close()
     last = round1[(length) % len(round1)]
-    argv = ["--db", str(path), "submit", card.create.match_id, last.participant, *last.tokens]
-    return path, latencies, argv
+    argv = ["--db", db, "submit", card.create.match_id, last.participant, *last.tokens]
+    return db, latencies, argv
 
 
 def bench_startup(tmp: Path, runs: int) -> list[Row]:

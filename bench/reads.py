@@ -27,10 +27,10 @@ def replay_all(path: Path, use_snapshots: bool = True) -> int:
     """Open, read, decode and fold every match to its outcome, the way a read command
     does (``Application.state``: from the match's snapshot when it has a usable one, then
     the events after it; ``use_snapshots=False``: from the first event)."""
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
-    store = Store(path, create=False)
+    store = open_store(str(path), create=False)
     app = Application(store, use_snapshots=use_snapshots)
     finished = 0
     try:

@@ -6,6 +6,9 @@ Run from the repository root::
     python -m bench --quick    # small sizes, one run (a few seconds)
     python -m bench.service    # only the service under load (also part of the two above)
 
+The PostgreSQL rows run on a throwaway local server (the binaries of a PostgreSQL
+installation; skipped, saying why, without them; ``--no-postgres`` leaves them out).
+
 Every number is a median over the runs of one invocation; ratios compare two numbers
 measured in the same invocation on the same files.  Nothing is asserted: the script
 prints a table (and ``--json`` writes it as JSON).  All files live in a temporary
@@ -28,12 +31,13 @@ from .append import bench_append
 from .eventsourcing_compare import bench_eventsourcing
 from .limits import bench_limits
 from .measure import CLOCK, FULL_SIZES, QUICK_SIZES, Row, machine, median_time, table, use_clock
+from .postgres import bench_postgres
 from .processes import bench_growth, bench_startup
 from .reads import floor_scan, replay_all, verify_all
 
 
 def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print,
-        skip_service: bool = False) -> list[Row]:
+        skip_service: bool = False, postgres: bool = True) -> list[Row]:
     from matchledger.commands.cli import GC_THRESHOLDS
 
     # In-process measurements run under the garbage-collector settings of a command
@@ -77,6 +81,10 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
         n_append = 12 if quick else 300
         log(f"append: {n_append} matches ...", file=sys.stderr)
         rows += bench_append(tmp, corpus.mix(by_game, n_append), runs)
+        if postgres:
+            n_pg = 12 if quick else 300
+            log(f"postgresql: {n_pg} matches ...", file=sys.stderr)
+            rows += bench_postgres(tmp, corpus.mix(by_game, n_pg), runs, processes=not skip_processes, log=log)
         n_es = 12 if quick else 1_000
         log(f"eventsourcing: {n_es} matches ...", file=sys.stderr)
         rows += bench_eventsourcing(tmp, corpus.mix(by_game, n_es), runs)
@@ -108,6 +116,7 @@ def main(argv=None) -> None:
     parser.add_argument("--sizes", help="comma-separated match counts, e.g. 1,100,1000")
     parser.add_argument("--no-processes", action="store_true", help="skip the start-up and process timings")
     parser.add_argument("--no-service", action="store_true", help="skip the service under load (bench/service.py)")
+    parser.add_argument("--no-postgres", action="store_true", help="skip the PostgreSQL rows (a throwaway local server)")
     parser.add_argument("--limits", action="store_true",
                         help="only: every command on the largest input the limits allow vs a small match")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
@@ -118,7 +127,7 @@ def main(argv=None) -> None:
     use_clock(args.clock)
     started = time.perf_counter()
     rows = limits(print) if args.limits else run(args.quick, args.runs, sizes, args.no_processes,
-                                                 skip_service=args.no_service)
+                                                 skip_service=args.no_service, postgres=not args.no_postgres)
     print(f"matchledger benchmark ({'quick' if args.quick else 'full'}), medians, {args.clock} clock in-process, "
           f"wall clock for processes; machine: {machine()}")
     print(table(rows))

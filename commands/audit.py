@@ -7,6 +7,7 @@ import sys
 
 import click
 from matchledger.ledger.errors import MalformedInput, VerificationFailed
+from matchledger.ledger.postgres_urls import is_postgres_url
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
 from matchledger.projections.presentation.wording import json_text, options_text, plural
@@ -146,7 +147,7 @@ def audit_cmd(match_id, as_json):
 @click.command("diff")
 @click.argument("match_a", metavar="A")
 @click.argument("match_b", metavar="B", required=False)
-@click.option("--db-b", "db_b", metavar="PATH", help="B's database file (default: the same as A's).")
+@click.option("--db-b", "db_b", metavar="PATH", help="B's database file or postgresql:// URL (default: A's).")
 @click.option("--json", "as_json", is_flag=True, help="The comparison as JSON.")
 def diff_cmd(match_a, match_b, db_b, as_json):
     """Compare two matches' logs (or one match in two database files).
@@ -164,7 +165,7 @@ def diff_cmd(match_a, match_b, db_b, as_json):
     """
     if match_b is None and db_b is None:
         raise usage_error("name a second match B, or give --db-b to compare A across two files")
-    other_db = None if db_b is None else str(input_path(db_b, "database"))
+    other_db = db_b if db_b is None or is_postgres_url(db_b) else str(input_path(db_b, "database"))
     comparison = app().diff(match_a, match_b or match_a, other_db)
     result = comparison.data
     findings = [(side.upper(), finding) for side, found in comparison.findings.items() for finding in found]

@@ -22,7 +22,7 @@ from .session import Session
 #: Every command: name -> (module, attribute, the line `--help` lists).  The line is the
 #: first of the command's own help (tests/core/test_cli.py holds the two equal).
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "init": ("host", "init_cmd", "Create the database file (any command that writes creates it too)."),
+    "init": ("host", "init_cmd", "Create the database file, or the tables of a PostgreSQL database (any command that writes does too)."),
     "new": ("host", "new_cmd", "Create a match of GAME (lca, pw or photographer) named MATCH."),
     "contract": ("host", "contract_cmd", "Record PLAYER's contracts (a later record replaces the earlier one)."),
     "submit": ("host", "submit_cmd", "Record PARTICIPANT's submission (or turn) in the game's own notation."),

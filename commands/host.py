@@ -28,11 +28,13 @@ from .session import app
 
 @click.command("init")
 def init_cmd():
-    """Create the database file (any command that writes creates it too).
+    """Create the database file, or the tables of a PostgreSQL database (any command
+    that writes does too).
 
     \b
-    Example:
+    Examples:
       matchledger --db tournament.db init
+      matchledger --db postgresql://league@db.example.org/season2026 init
     """
     application = app(create=True)
     say(f"database ready: {application.location} ({plural(len(application.match_ids()), 'match', 'matches')})")

@@ -44,11 +44,10 @@ class Session:
         return self._application
 
     def close(self) -> None:
-        """Close the store at the end of the command (a PostgreSQL connection is a
-        server's resource: it must not wait for the garbage collector)."""
+        """The command is done: the store may let go of its connection."""
         if self._application is not None:
             application, self._application = self._application, None
-            application.store.close()
+            application.store.command_ended()
 
     @contextlib.contextmanager
     def running_script(self, folder: Path) -> Iterator[None]:

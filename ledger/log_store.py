@@ -73,6 +73,11 @@ class LogStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def command_ended(self) -> None:
+        """The command-line command that opened the store is done: close it (a server's
+        connection must not wait for the garbage collector)."""
+        self.close()
+
     @abstractmethod
     def _begin(self) -> None:
         """Start a transaction that may write."""

@@ -1,8 +1,9 @@
 """`verify --all --jobs N`: matches verified by N processes, reports in match order.
 
 Each worker process opens the database itself, from its address (a file's path or a
-PostgreSQL URL; a connection is never shared across processes) and verifies contiguous chunks of the match list; the chunks' reports come
-back in the order of the list, so the output is the same as with one process.
+PostgreSQL URL: a connection is never shared across processes) and verifies contiguous
+chunks of the match list; the chunks' reports come back in the order of the list, so
+the output is the same as with one process.
 """
 
 from __future__ import annotations

@@ -10,12 +10,13 @@ from matchledger.ledger.store import Store
 from matchledger.projections.fold import replay
 
 from bench import corpus
+from bench.postgres import bench_postgres
 from bench.run import run, table
 from tests.helpers import invoke
 
 
 def test_bench_quick_mode_has_every_row():
-    rows = run(quick=True, runs=1, sizes=(1, 3), skip_processes=True, log=lambda *a, **k: None)
+    rows = run(quick=True, runs=1, sizes=(1, 3), skip_processes=True, log=lambda *a, **k: None, postgres=False)
     names = [(r.section, r.name) for r in rows]
     for name in ("replay (from snapshots, as reads do)", "replay from the first event", "verify --all"):
         assert [r.size for r in rows if r.name == name] == [1, 3]
@@ -28,6 +29,27 @@ def test_bench_quick_mode_has_every_row():
     text = table(rows)
     assert text.count("\n") == len(rows) + 1  # header, rule, one line a row
     assert all(r.ours is not None and r.ours > 0 for r in rows if r.section in ("replay", "verify", "append"))
+
+
+def test_bench_postgresql_rows_are_all_there(postgres_server, tmp_path):
+    rows = bench_postgres(tmp_path, corpus.mix(corpus.templates(), 3), 1, processes=False, server=postgres_server)
+    assert [r.name for r in rows] == [
+        "raw INSERT, one transaction (floor)", "PostgresStore.append batch", "append batch: PostgreSQL vs SQLite",
+        "replay (from snapshots, as reads do)", "replay (from snapshots, as reads do): PostgreSQL vs SQLite",
+        "replay from the first event", "replay from the first event: PostgreSQL vs SQLite",
+        "host command in-process: PostgreSQL vs SQLite",
+    ]
+    assert all(r.ours > 0 and r.base > 0 for r in rows)
+    assert [r.verdict().split(" ok")[0].split(" MISSED")[0] for r in rows if r.target_key] == [">= 0.5", "<= 3.5"]
+
+
+def test_bench_postgresql_says_why_it_skips(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setattr("matchledger.testing.postgres_server.find_binaries", lambda: None)
+    said = []
+    rows = bench_postgres(tmp_path, [], 1, log=lambda *a, **k: said.append(a[0]))
+    assert [r.name.split(":")[0] for r in rows] == ["skipped"] and "no PostgreSQL server binaries" in rows[0].name
+    assert said and said[0].startswith("postgresql: skipped: no PostgreSQL server binaries")
 
 
 def test_corpus_matches_are_finished_and_replay_alike():

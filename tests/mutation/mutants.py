@@ -32,6 +32,7 @@ PW_ENDGAME = "tests/pw/test_endgame.py"
 TAMPER = "tests/core/test_verify_tamper.py"
 CLI_HEADS = "tests/cli/test_heads.py"
 SERVICE_API = "tests/service/test_api.py"
+POSTGRES = "tests/postgres"
 
 # LogStore.transaction's body, and the same with no transaction at all (the rows are still
 # inserted together at the end, but each INSERT commits on its own).
@@ -474,5 +475,47 @@ MUTANTS: list[Mutant] = [
         "                if True:",
         (f"{SERVICE_API}::test_a_revoked_links_open_stream_ends_before_it_sends_anything_new",),
         "a page left open on a revoked link goes on receiving the participant's view",
+    ),
+    # ------------------------------------------------------------------ PostgreSQL
+    Mutant(
+        "postgres-match-not-locked",
+        "ledger/postgres_store.py",
+        """        self._run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))""",
+        "        pass",
+        (f"{POSTGRES}/test_multi_host.py::test_a_slow_reader_never_blocks_a_writer_and_a_writer_blocks_only_its_own_match",),
+        "two writers of one match both read the head, and the later one fails at its commit instead of waiting",
+    ),
+    Mutant(
+        "postgres-truncate-allowed",
+        "ledger/postgres_database.py",
+        "CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events\n",
+        "CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON matchledger_schema\n",
+        (f"{POSTGRES}/test_schema.py::test_update_delete_and_truncate_fail_from_any_client",),
+        "TRUNCATE empties the append-only log",
+    ),
+    Mutant(
+        "postgres-schema-version-unchecked",
+        "ledger/postgres_database.py",
+        "        if version != SCHEMA_VERSION:",
+        "        if False:",
+        (f"{POSTGRES}/test_schema.py",),
+        "tables of another layout are read as if they were this one's",
+    ),
+    Mutant(
+        "postgres-password-printed",
+        "ledger/postgres_urls.py",
+        '        netloc = parts.netloc.rpartition("@")[2]\n',
+        "        netloc = parts.netloc\n",
+        (f"{POSTGRES}/test_errors.py",),
+        "an error message shows the password of the URL",
+    ),
+
+    Mutant(
+        "postgres-connection-left-open",
+        "commands/session.py",
+        "            application.store.command_ended()",
+        "            pass",
+        (f"{POSTGRES}/test_connections.py::test_a_command_closes_its_connection_when_it_ends",),
+        "every command run in one process keeps its server connection until the collector runs",
     ),
 ]

@@ -24,6 +24,8 @@ import tempfile
 from pathlib import Path
 
 BIN_VARIABLE = "MATCHLEDGER_PG_BIN"
+_PREFIX = "matchledger-pg-"
+_OWNER = "owner.pid"  # the process that made the cluster, beside its data folder
 ADMIN = "postgres"
 
 _HBA = f"""\
@@ -44,7 +46,7 @@ def find_binaries() -> Path | None:
         candidates.append(Path(os.environ[BIN_VARIABLE]))
     on_path = shutil.which("pg_ctl")
     if on_path:
-        candidates.append(Path(on_path).parent)
+        candidates.append(Path(on_path).resolve().parent)  # a link on PATH: the folder of its siblings
     versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: _version(p.parent.name), reverse=True)
     candidates += versions
     for folder in candidates:
@@ -91,7 +93,10 @@ class ThrowawayServer:
             except KeyError:
                 raise Unavailable(f"running as root, and there is no {ADMIN!r} user to run the server as") from None
             run_as = ADMIN
-        folder = Path(tempfile.mkdtemp(prefix="matchledger-pg-", dir="/tmp" if run_as else None))
+        parent = Path("/tmp" if run_as else tempfile.gettempdir())
+        cls._remove_orphans(binaries, parent, run_as)
+        folder = Path(tempfile.mkdtemp(prefix=_PREFIX, dir=parent))
+        (folder / _OWNER).write_text(str(os.getpid()))
         server = cls(binaries, folder, run_as, durable)
         try:
             if run_as:
@@ -162,9 +167,24 @@ class ThrowawayServer:
     def remove(self) -> None:
         """Stop the server if it runs, and remove its folder."""
         if (self.data / "postmaster.pid").exists():
-            with contextlib.suppress(subprocess.CalledProcessError, OSError):
-                self.stop("immediate")
+            try:
+                self.stop("fast")
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError):
+                with contextlib.suppress(subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError):
+                    self.stop("immediate")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    @classmethod
+    def _remove_orphans(cls, binaries: Path, parent: Path, run_as: str | None) -> None:
+        """Servers whose test process died without removing them (killed, say): they
+        would run on for ever.  Only clusters this module made, whose owner is gone."""
+        for folder in parent.glob(f"{_PREFIX}*"):
+            try:
+                os.kill(int((folder / _OWNER).read_text()), 0)
+            except ProcessLookupError:
+                cls(binaries, folder, run_as, durable=False).remove()
+            except (OSError, ValueError):  # not ours to judge: no owner recorded, or not readable
+                continue
 
     def _initdb(self) -> None:
         self._server_command(
