@@ -333,9 +333,9 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "store-triggers-repaired-only-when-both-missing",
-        "ledger/store.py",
-        "if triggers < 2:",
-        "if triggers < 1:",
+        "ledger/sqlite_file.py",
+        "        for name in contents.missing_triggers:",
+        "        for name in contents.missing_triggers if len(contents.missing_triggers) == len(TRIGGERS) else ():",
         ("tests/reliability/test_crash.py::test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open",),
         "a file missing one append-only trigger is not repaired on open",
     ),
