@@ -26,6 +26,11 @@ TARGETS = {
     "eventsourcing append ours/theirs (time)": ("<=", 1.0),
     "eventsourcing replay ours/theirs (time)": ("<=", 1.0),
     "submit process - python -c pass (ms)": ("<=", 150.0),
+    # issue 16: the service (bench/service.py; the ratio column holds the ratio, or the p99 in ms)
+    "service throughput ours/fixed bytes": (">=", 0.5),
+    "service read p99 (ms)": ("<=", 50.0),
+    "service receipt p99 (ms)": ("<=", 20.0),
+    "service live update p99 (ms)": ("<=", 250.0),
     # issue 17: PostgreSQL against its own floor (raw INSERTs / SELECT + decode)
     "postgresql append batch": (">=", 0.5),
     "postgresql replay": ("<=", 3.5),

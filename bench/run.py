@@ -4,6 +4,7 @@ Run from the repository root::
 
     python -m bench            # full: 1, 100, 1,000 and 10,000 matches, 3 runs each
     python -m bench --quick    # small sizes, one run (a few seconds)
+    python -m bench.service    # only the service under load (also part of the two above)
 
 The PostgreSQL rows run on a throwaway local server (the binaries of a PostgreSQL
 installation; skipped, saying why, without them; ``--no-postgres`` leaves them out).
@@ -36,7 +37,7 @@ from .reads import floor_scan, replay_all, verify_all
 
 
 def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print,
-        postgres: bool = True) -> list[Row]:
+        skip_service: bool = False, postgres: bool = True) -> list[Row]:
     from matchledger.commands.cli import GC_THRESHOLDS
 
     # In-process measurements run under the garbage-collector settings of a command
@@ -91,6 +92,10 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
             log("start-up and latency ...", file=sys.stderr)
             rows += bench_startup(tmp, runs)
             rows += bench_growth(tmp, runs, 60 if quick else 500)
+        if not skip_processes and not skip_service:
+            from . import service  # `serve` processes under load (issue 16)
+
+            rows += service.run(quick, log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return rows
@@ -110,6 +115,7 @@ def main(argv=None) -> None:
     parser.add_argument("--runs", type=int, help="runs per measurement (median); default 3, 1 with --quick")
     parser.add_argument("--sizes", help="comma-separated match counts, e.g. 1,100,1000")
     parser.add_argument("--no-processes", action="store_true", help="skip the start-up and process timings")
+    parser.add_argument("--no-service", action="store_true", help="skip the service under load (bench/service.py)")
     parser.add_argument("--no-postgres", action="store_true", help="skip the PostgreSQL rows (a throwaway local server)")
     parser.add_argument("--limits", action="store_true",
                         help="only: every command on the largest input the limits allow vs a small match")
@@ -121,7 +127,7 @@ def main(argv=None) -> None:
     use_clock(args.clock)
     started = time.perf_counter()
     rows = limits(print) if args.limits else run(args.quick, args.runs, sizes, args.no_processes,
-                                                 postgres=not args.no_postgres)
+                                                 skip_service=args.no_service, postgres=not args.no_postgres)
     print(f"matchledger benchmark ({'quick' if args.quick else 'full'}), medians, {args.clock} clock in-process, "
           f"wall clock for processes; machine: {machine()}")
     print(table(rows))

@@ -6,11 +6,12 @@ import os
 import sys
 
 import click
-from matchledger.ledger.errors import VerificationFailed
+from matchledger.ledger.errors import MalformedInput, VerificationFailed
 from matchledger.ledger.postgres_urls import is_postgres_url
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
 from matchledger.projections.presentation.wording import json_text, options_text, plural
+from matchledger.projections.receipts import parse_receipt
 
 from .files import input_path
 from .options import PublishedHead, at_option, key_values, usage_error
@@ -29,8 +30,9 @@ from .session import app
     help="A published head the log must still contain (the hash in full, or its first 12 or more hex digits).",
 )
 @click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="With --all: verify in N processes (default: the machine's cores).")
+@click.option("--receipt", "receipts", multiple=True, metavar="SEQ:HASH", help="A receipt the service gave a participant: proven in the verified chain, or why not. Repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Findings as JSON.")
-def verify_cmd(match_id, all_matches, head, jobs, as_json):
+def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     """Check the hash chain, then replay and re-derive every announcement.
 
     The stored state snapshot, which reads start from, is compared with the state the
@@ -50,6 +52,7 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
       matchledger verify m1 --head 42:3f9c0a1b2c3d4e5f
       matchledger verify --all --json
       matchledger verify --all --jobs 4
+      matchledger verify m1 --receipt 12:9b1e0c…   # a participant's receipt from serve
     """
     if bool(match_id) == bool(all_matches):
         raise usage_error("name one MATCH or give --all")
@@ -57,14 +60,25 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
         raise usage_error("--head checks one match; name it instead of --all")
     if jobs is not None and not all_matches:
         raise usage_error("--jobs goes with --all")
+    if receipts and all_matches:
+        raise usage_error("--receipt checks one match; name it instead of --all")
+    try:
+        receipts = [parse_receipt(text) for text in receipts]
+    except MalformedInput as exc:
+        raise usage_error(str(exc)) from None
     application = app()
     if all_matches:
         reports = list(_with_progress(application.verify_all(jobs or os.cpu_count() or 1), len(application.match_ids()), as_json))
     else:
         reports = [application.verify(match_id, head)]
     findings = [finding for report in reports for finding in report.findings]
+    receipt_findings = _receipts(application, match_id, receipts, as_json)
+    findings += receipt_findings
     if as_json:
-        emit_json({"ok": not findings, "matches": [report.to_json() for report in reports]})
+        result = {"ok": not findings, "matches": [report.to_json() for report in reports]}
+        if receipts:
+            result["receipts"] = [finding.to_json() for finding in receipt_findings]
+        emit_json(result)
     else:
         for report in reports:
             if report.ok:
@@ -74,6 +88,16 @@ def verify_cmd(match_id, all_matches, head, jobs, as_json):
             say(f"FINDING {finding.describe()}", role="finding")
     if findings:
         raise VerificationFailed(f"verify found {plural(len(findings), 'discrepancy', 'discrepancies')}", findings)
+
+
+def _receipts(application, match_id: str, receipts: list[tuple[int, str]], as_json: bool) -> list:
+    """What is wrong with each receipt ([]: every one is in the verified chain)."""
+    if not receipts:
+        return []
+    found = application.verify_receipts(match_id, receipts)
+    if not found and not as_json:
+        say(f"{match_id}: {plural(len(receipts), 'receipt')} in the verified chain")
+    return found
 
 
 def _with_progress(reports, count: int, as_json: bool):

@@ -52,6 +52,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "checkpoint": ("checkpoint", "checkpoint_cmd", "Store a snapshot of MATCH (or of every match), replayed from its first event."),
     "script": ("script", "script_cmd", "Run FILE: one command per line as typed after `matchledger`."),
     "demo": ("script", "demo_cmd", "Record the embedded demo match into the database, verify it, and print its outcome."),
+    "invite": ("access", "invite_cmd", "Issue a link to MATCH through `serve`: a participant's own page, or an auditor's."),
+    "revoke": ("access", "revoke_cmd", "Withdraw a link issued by `invite`: its token no longer opens anything."),
+    "serve": ("serve", "serve_cmd", "Serve the database over HTTP: public pages, participants' links, the JSON API."),
     "render": ("pictures", "render_cmd", "Draw the board or table as an SVG or PNG picture in one view."),
     "report": ("pictures", "report_cmd", "Write a self-contained HTML page to step through the match event by event."),
 }

@@ -1,5 +1,5 @@
 """Logging, configured once per process: JSON lines on stderr with ``--log-json``, else
-only warnings, for a person.  structlog (and the standard library's logging under it)
+only warnings, for a person (and `serve`'s access lines: ``verbose``).  structlog (and the standard library's logging under it)
 is imported on first use: a command that logs nothing should not pay for it."""
 
 from __future__ import annotations
@@ -7,12 +7,13 @@ from __future__ import annotations
 import sys
 
 _json: bool = False
+_verbose: bool = False
 _configured = False
 
 
-def configure(log_json: bool) -> None:
-    global _json, _configured
-    _json, _configured = log_json, False
+def configure(log_json: bool, verbose: bool = False) -> None:
+    global _json, _verbose, _configured
+    _json, _verbose, _configured = log_json, verbose, False
 
 
 def wants_json() -> bool:
@@ -30,7 +31,7 @@ def log():
         processors.append(structlog.processors.JSONRenderer() if _json else structlog.dev.ConsoleRenderer(colors=False))
         structlog.configure(
             processors=processors,
-            wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if _json else logging.WARNING),
+            wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if _json or _verbose else logging.WARNING),
             logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
             cache_logger_on_first_use=False,
         )

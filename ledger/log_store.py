@@ -22,6 +22,7 @@ from typing import Iterable, Iterator
 import msgspec
 from msgspec.structs import astuple
 
+from .capabilities import Capability
 from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
 from .errors import CorruptLog, LogConflict, UnknownMatch
 from .events import Event
@@ -119,6 +120,29 @@ class LogStore(ABC):
     def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
         """Keep ``body`` as the match's snapshot after event ``seq`` (replacing the one
         kept before: a snapshot is a cache, not part of the append-only log)."""
+
+    # ---- what the service needs (commands/service/; ledger/capabilities.py)
+
+    @abstractmethod
+    def data_version(self) -> int:
+        """A number that moves whenever another connection has committed to the database
+        since it was last read here, and stays put while nothing is written: the
+        service's pages poll it, and look at the heads of their matches when it moves."""
+
+    @abstractmethod
+    def save_capability(self, capability: Capability) -> None:
+        """Keep ``capability`` (its token hash is new: tokens are random), in a table
+        beside the log made by the first invitation, never by a read."""
+
+    @abstractmethod
+    def capability(self, token_hash: str) -> Capability | None:
+        """The capability issued for the token with this hash, revoked or not (None:
+        none, or nobody was ever invited)."""
+
+    @abstractmethod
+    def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
+        """Stamp the capability of this token hash revoked (if it is not yet); the
+        capability as it now stands (None: no such token)."""
 
     # ---- transactions
 

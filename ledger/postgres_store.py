@@ -21,6 +21,7 @@ from typing import Iterator
 import psycopg
 from psycopg import errors as pg_errors
 
+from .capabilities import Capability
 from .errors import DatabaseBusy
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
@@ -40,6 +41,15 @@ _SAVE_SNAPSHOT = (
     "ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, "
     "revision = excluded.revision, body = excluded.body"
 )
+
+
+# Made by the first invitation (a write), never by a read, as on SQLite; the schema's
+# version does not cover it (a database without it simply holds no links).
+_CAPABILITIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL, "
+    "role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text)"
+)
+_CAPABILITY_COLUMNS = "token_hash, match_id, role, participant, can_submit, created_at, revoked_at"
 
 
 class PostgresStore(LogStore):
@@ -152,6 +162,48 @@ class PostgresStore(LogStore):
     def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
         with self.transaction():
             self._run(_SAVE_SNAPSHOT, (match_id, seq, event_hash, revision, body))
+
+    # ---- what the service needs
+
+    def data_version(self) -> int:
+        # The server's next transaction id: it moves whenever any transaction that wrote
+        # something has begun (ours, another process's, another database's on the same
+        # server), which is all the service's pages need to look at their heads again.
+        return int(self._fetch("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
+
+    def save_capability(self, capability: Capability) -> None:
+        with self.transaction():
+            self._run(_CAPABILITIES_TABLE)
+            self._run(
+                f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (capability.token_hash, capability.match_id, capability.role, capability.participant,
+                 capability.can_submit, capability.created_at, capability.revoked_at),
+            )
+
+    def capability(self, token_hash: str) -> Capability | None:
+        # Looked up only where the table exists: a failed statement would abort the
+        # transaction it ran in.
+        if not self._has_capabilities():
+            return None
+        rows = self._fetch(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities WHERE token_hash = %s", (token_hash,))
+        if not rows:
+            return None
+        token, match_id, role, participant, can_submit, created_at, revoked_at = rows[0]
+        return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
+                          can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)
+
+    def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
+        if self.capability(token_hash) is None:
+            return None
+        with self.transaction():
+            self._run(
+                "UPDATE capabilities SET revoked_at = %s WHERE token_hash = %s AND revoked_at IS NULL",
+                (revoked_at, token_hash),
+            )
+        return self.capability(token_hash)
+
+    def _has_capabilities(self) -> bool:
+        return bool(self._fetch("SELECT to_regclass('capabilities') IS NOT NULL")[0][0])
 
     # ---- writing
 

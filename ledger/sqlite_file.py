@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import weakref
 from pathlib import Path
 
 from msgspec import Struct, structs
@@ -163,8 +164,13 @@ def _refused(path: str, why: str) -> ForeignDatabase:
 
 
 def _header(path: str) -> bytes | None:
-    """The file's first bytes, read as a plain file (None: there is no file)."""
+    """The file's first bytes, read as a plain file (None: there is no file).  Read
+    through the descriptor this process holds when it has a connection to the file
+    already (see :class:`_Connection`): closing another would drop SQLite's locks."""
     try:
+        held = _HELD.get(_identity(os.stat(path)))
+        if held is not None:
+            return os.pread(held[0], _HEADER_SIZE, 0)
         with open(path, "rb") as file:
             return file.read(_HEADER_SIZE)
     except FileNotFoundError:
@@ -173,6 +179,52 @@ def _header(path: str) -> bytes | None:
         raise CorruptLog(f"cannot open {path!r} as a matchledger database: it is a folder") from None
     except OSError as exc:
         raise CorruptLog(f"cannot read {path!r}: {exc.strerror or exc}") from None
+
+
+# POSIX record locks belong to a process, and closing any descriptor of a file drops every
+# lock the process holds on it, SQLite's included.  A process with two connections to one
+# database (the service's reader and writer) that read the header of the file as a plain
+# file again would let another process take the database for unused, checkpoint it and
+# delete the WAL under its connections.  So while a process has a connection to a file
+# it also holds one descriptor of it, through which the header is read, and closes that
+# descriptor only when its last connection to the file is gone.
+_HELD: dict[tuple[int, int], list[int]] = {}  # (device, inode) -> [descriptor, connections]
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int]:
+    return stat.st_dev, stat.st_ino
+
+
+class _Connection(sqlite3.Connection):
+    """A connection counted in :data:`_HELD` while it is open."""
+
+    def hold(self, path: str) -> None:
+        # Never a descriptor opened and closed again here: the close would drop the locks.
+        try:
+            key = _identity(os.stat(path))
+            held = _HELD.get(key)
+            if held is None:
+                _HELD[key] = held = [os.open(path, os.O_RDONLY), 0]
+        except OSError:
+            return  # nothing held: the file's header is read as a plain file again
+        held[1] += 1
+        self._release = weakref.finalize(self, _release, key)
+
+    def close(self) -> None:
+        super().close()
+        release = getattr(self, "_release", None)
+        if release is not None:
+            release()
+
+
+def _release(key: tuple[int, int]) -> None:
+    held = _HELD.get(key)
+    if held is None:
+        return
+    held[1] -= 1
+    if held[1] <= 0:
+        del _HELD[key]
+        os.close(held[0])
 
 
 def _marked(path: str, header: bytes) -> bool:
@@ -220,7 +272,9 @@ def _contents(conn: sqlite3.Connection) -> _Contents:
 def _connect(path: str, mode: str, lock_timeout: float) -> sqlite3.Connection:
     # isolation_level=None: the store issues BEGIN and COMMIT itself, one per command.
     uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
-    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=lock_timeout)
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=lock_timeout, factory=_Connection)
+    conn.hold(path)
+    return conn
 
 
 def _connect_read_only(path: str, lock_timeout: float) -> sqlite3.Connection:

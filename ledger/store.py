@@ -13,6 +13,7 @@ import functools
 import sqlite3
 from pathlib import Path
 
+from .capabilities import Capability
 from .errors import CorruptLog
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import COLUMNS, LogStore, StoredEvent
@@ -26,6 +27,14 @@ _SNAPSHOTS_TABLE = (
     "CREATE TABLE IF NOT EXISTS snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
     "hash TEXT NOT NULL, revision TEXT NOT NULL, body BLOB NOT NULL)"
 )
+
+# Made by the first invitation (a write), never by a read: a reader of a file without it
+# finds no capability.  One row per token issued, by the sha256 of the token.
+_CAPABILITIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS capabilities (token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL, "
+    "role TEXT NOT NULL, participant TEXT, can_submit INTEGER NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)"
+)
+_CAPABILITY_COLUMNS = "token_hash, match_id, role, participant, can_submit, created_at, revoked_at"
 
 
 def _plain_errors(method):
@@ -171,6 +180,59 @@ class Store(LogStore):
                 "INSERT OR REPLACE INTO snapshots (match_id, seq, hash, revision, body) VALUES (?, ?, ?, ?, ?)",
                 (match_id, seq, event_hash, revision, body),
             )
+
+    # ---- noticing other writers
+
+    @_plain_errors
+    def data_version(self) -> int:
+        """A number that changes whenever another connection has committed to the
+        database since it was last read here (SQLite's ``data_version``): the service
+        polls it to learn cheaply that some match may have moved on."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+    # ---- capabilities (the service's tokens, by hash; see ledger/capabilities.py)
+
+    @_plain_errors
+    def save_capability(self, capability: Capability) -> None:
+        """Keep ``capability`` (its token hash is new: tokens are random)."""
+        with self.transaction():
+            self.conn.execute(_CAPABILITIES_TABLE)
+            self.conn.execute(
+                f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (capability.token_hash, capability.match_id, capability.role, capability.participant,
+                 int(capability.can_submit), capability.created_at, capability.revoked_at),
+            )
+
+    def capability(self, token_hash: str) -> Capability | None:
+        """The capability issued for the token with this hash, revoked or not (None: none)."""
+        try:
+            row = self.conn.execute(
+                f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities WHERE token_hash = ?", (token_hash,)
+            ).fetchone()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):  # nobody was ever invited
+                return None
+            raise database_error(self.path, exc, self.lock_timeout) from None
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc, self.lock_timeout) from None
+        if row is None:
+            return None
+        token, match_id, role, participant, can_submit, created_at, revoked_at = row
+        return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
+                          can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)
+
+    @_plain_errors
+    def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
+        """Stamp the capability of this token hash revoked (if it is not yet); the
+        capability as it now stands (None: no such token)."""
+        if self.capability(token_hash) is None:
+            return None
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE capabilities SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
+                (revoked_at, token_hash),
+            )
+        return self.capability(token_hash)
 
     # ---- writing
 

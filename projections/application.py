@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 import msgspec
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
+from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability, new_token, token_hash, well_formed
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, VerificationFailed
 from matchledger.ledger.events import (
@@ -44,6 +45,7 @@ from .audit import audit_report
 from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .reading import Cursor, Reader
+from .receipts import receipt_finding
 from .rescore import rescore
 from .supersession import Fate, fates
 from .verification import MatchReport, VerifiedExport, verify_stored
@@ -348,25 +350,36 @@ class Application:
         events = game.create(cmd)
         return self._append(cmd.match_id, 1, events)
 
-    def execute(self, match_id: str, cmd) -> list[StoredEvent]:
-        """Decide ``cmd`` against the match as its log gives it and record the events;
-        the command that finishes a match also records a checkpoint of its state."""
-        check_actor(self.actor)
-        cursor = self.reader.cursor(match_id)
-        state = cursor.state
-        was_finished = state.finished
-        decision = self.game_of(state).decision(state, cmd)
+    def execute(self, match_id: str, cmd, *, actor: str | None = None) -> list[StoredEvent]:
+        """Decide ``cmd`` against the match as its log gives it and record the events
+        (recorded by ``actor``, by default the application's: the service records a
+        participant's own submission as theirs); the command that finishes a match also
+        records a checkpoint of its state."""
+        actor = check_actor(self.actor if actor is None else actor)
+        decided = False
         try:
-            with self.store.transaction():  # the events and a checkpoint after them, together
-                rows = self._append(match_id, cursor.seq + 1, decision.events)
+            # The write lock is taken before the state is read, so a command is decided
+            # against every event committed before it: a host's command racing the
+            # service's submissions is decided after them, never refused as stale.  (A
+            # back end whose transaction takes no lock up front still refuses a stale
+            # decision by the expected seq.)  The events and a checkpoint after them
+            # are written together.
+            with self.store.transaction():
+                cursor = self.reader.cursor(match_id)
+                state = cursor.state
+                was_finished = state.finished
+                decision = self.game_of(state).decision(state, cmd)
+                decided = True
+                rows = self._append(match_id, cursor.seq + 1, decision.events, actor)
                 # Folded as a replay reads them (decoded from the stored bodies, dict keys
                 # in the encoder's order), so the kept state is the replayed one exactly;
                 # what deciding worked out (a round's resolution) comes along.
                 cursor.follow(rows, decision.work)
                 if cursor.state.finished and not was_finished:
-                    rows += self._checkpoint(cursor)
+                    rows += self._checkpoint(cursor, actor)
         except BaseException:
-            self.reader.forget(match_id)  # the kept state may hold events that were rolled back
+            if decided:  # the kept state may hold events that were rolled back
+                self.reader.forget(match_id)
             raise
         return rows
 
@@ -445,6 +458,13 @@ class Application:
         for match_id in match_ids:
             yield verify_stored(self.store, match_id)
 
+    def verify_receipts(self, match_id: str, receipts: list[tuple[int, str]]) -> list[Finding]:
+        """Why each receipt (seq, hash) that is not in the verified chain is not ([]: all are)."""
+        rows = self.store.rows(match_id)
+        if not rows:
+            raise self.store.unknown_match(match_id)
+        return [finding for receipt in receipts if (finding := receipt_finding(match_id, rows, receipt))]
+
     def audit(self, match_id: str) -> Audit:
         """Who changed what, when and why, with the verdict of :meth:`verify`: of the
         events the chain vouches for (all of them, unless a link is broken: then those
@@ -484,14 +504,54 @@ class Application:
             sides.append(Side(match_id, application.location, rows, chain))
         return compare(*sides)
 
+    # ------------------------------------------------------------------ capabilities (the service's links)
+
+    def invite(
+        self, match_id: str, *, participant: str | None = None, auditor: bool = False, can_submit: bool = False
+    ) -> tuple[str, Capability]:
+        """A new token for ``match_id`` and what it allows: ``participant``'s view (and,
+        with ``can_submit``, their own submissions), or with ``auditor`` the whole log.
+        The token is returned once; only its hash is kept."""
+        if auditor == (participant is not None):
+            raise MalformedInput("invite either a participant (--as NAME) or an auditor (--auditor)")
+        if auditor and can_submit:
+            raise MalformedInput("--submit is for a participant; an auditor reads only")
+        state = self.state(match_id)
+        if participant is not None:
+            participant = resolve_view(state, participant=participant).participant
+        token = new_token()
+        capability = Capability(
+            token_hash=token_hash(token), match_id=match_id, role=AUDITOR if auditor else PARTICIPANT,
+            participant=participant, can_submit=can_submit, created_at=self.clock(),
+        )
+        self.store.save_capability(capability)
+        return token, capability
+
+    def revoke(self, token: str) -> tuple[Capability, bool]:
+        """Revoke ``token``: what it allowed, and whether it was still active.  The token
+        is never quoted in a message (messages reach logs)."""
+        found = self.store.capability(token_hash(token)) if well_formed(token) else None
+        if found is None:
+            raise MalformedInput(f"no invitation in {self.location!r} was issued with this token; nothing revoked")
+        if not found.active:
+            return found, False
+        return self.store.revoke_capability(found.token_hash, self.clock()), True
+
+    def capability(self, token: str) -> Capability | None:
+        """What ``token`` lets its holder do, if it was issued here and is not revoked."""
+        if not well_formed(token):
+            return None
+        found = self.store.capability(token_hash(token))
+        return found if found is not None and found.active else None
+
     # ------------------------------------------------------------------ internals
 
-    def _append(self, match_id: str, expected_seq: int, events: list[Event]) -> list[StoredEvent]:
+    def _append(self, match_id: str, expected_seq: int, events: list[Event], actor: str | None = None) -> list[StoredEvent]:
         """Record ``events``, each with a salt of its own (see ``Event.salt``)."""
         events = [salted(event, self.salts()) for event in events]
-        return self.store.append(match_id, expected_seq, events, actor=self.actor, recorded_at=self.clock())
+        return self.store.append(match_id, expected_seq, events, actor=actor or self.actor, recorded_at=self.clock())
 
-    def _checkpoint(self, cursor: Cursor) -> list[StoredEvent]:
+    def _checkpoint(self, cursor: Cursor, actor: str | None = None) -> list[StoredEvent]:
         """Store the snapshot of the cursor's state and append the event that vouches
         for it ([] when the state cannot be stored: the match is read from its first
         event then).  Inside the caller's transaction."""
@@ -500,7 +560,7 @@ class Application:
             return []
         seq, digest = cursor.seq, cursor.hash
         event = StateCheckpointed(seq=seq, revision=snapshots.revision(), digest=snapshots.digest(body))
-        rows = self._append(cursor.match_id, seq + 1, [event])
+        rows = self._append(cursor.match_id, seq + 1, [event], actor)
         self.store.save_snapshot(cursor.match_id, seq, digest, snapshots.revision(), body)
         cursor.follow(rows)
         return rows

@@ -288,3 +288,73 @@ def test_a_snapshot_is_written_with_the_transaction_it_belongs_to(store):
             raise CallerFailed
     assert store.snapshot("m1", "rev1") is None
     assert store.head("m1")[0] == 3
+
+
+# --------------------------------------------------------------------------- capabilities (the service's tokens)
+
+
+def _capability(token: str, **fields):
+    from matchledger.ledger.capabilities import Capability, token_hash
+
+    defaults = {"match_id": "m1", "role": "participant", "participant": "ann", "can_submit": True, "created_at": T}
+    return Capability(token_hash=token_hash(token), **{**defaults, **fields})
+
+
+@pytest.mark.guarantee("service.tokens-hashed")
+def test_a_capability_is_kept_by_the_hash_of_its_token_and_read_back(store, backend):
+    three_events(store)
+    kept = _capability("t" * 32)
+    auditor = _capability("a" * 32, role="auditor", participant=None, can_submit=False)
+    store.save_capability(kept)
+    store.save_capability(auditor)
+    assert store.capability(kept.token_hash) == kept and kept.active
+    assert store.capability(auditor.token_hash) == auditor
+    assert store.capability(_capability("u" * 32).token_hash) is None
+    # the token itself is nowhere: not in any column of the table, not in the log
+    stored = backend.plain("SELECT * FROM capabilities")
+    assert len(stored) == 2 and not any("t" * 32 in str(value) for row in stored for value in row)
+    assert [row.kind for row in store.rows("m1")] == ["MatchCreated", "NoteAdded", "NoteAdded"]
+
+
+def test_revoking_a_capability_stamps_it_once(store):
+    kept = _capability("t" * 32)
+    store.save_capability(kept)
+    revoked = store.revoke_capability(kept.token_hash, "2026-01-02T00:00:00.000000Z")
+    assert revoked.revoked_at == "2026-01-02T00:00:00.000000Z" and not revoked.active
+    assert store.capability(kept.token_hash) == revoked
+    again = store.revoke_capability(kept.token_hash, "2026-01-03T00:00:00.000000Z")
+    assert again.revoked_at == "2026-01-02T00:00:00.000000Z"  # the first revocation stands
+    assert store.revoke_capability(_capability("u" * 32).token_hash, T) is None
+
+
+def test_a_store_that_never_issued_a_capability_finds_none(store):
+    three_events(store)
+    assert store.capability(_capability("t" * 32).token_hash) is None
+    assert store.revoke_capability(_capability("t" * 32).token_hash, T) is None
+
+
+def test_a_capability_saved_in_a_failed_transaction_is_not_kept(store):
+    three_events(store)
+    kept = _capability("t" * 32)
+    with pytest.raises(CallerFailed):
+        with store.transaction():
+            store.save_capability(kept)
+            raise CallerFailed
+    assert store.capability(kept.token_hash) is None
+
+
+@pytest.mark.guarantee("service.live")
+def test_data_version_changes_when_another_store_commits_and_only_then(store, backend):
+    """What the service's live pages poll: a cheap number that moves once anything was
+    committed through another connection (the command line's, another process's)."""
+    three_events(store)
+    other = backend.open()
+    try:
+        before = store.data_version()
+        assert store.data_version() == before  # nothing committed elsewhere
+        other.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
+        after = store.data_version()
+        assert after != before
+        assert store.data_version() == after
+    finally:
+        other.close()

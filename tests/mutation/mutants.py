@@ -31,6 +31,7 @@ PW_RESOLUTION = "tests/pw/test_resolution.py"
 PW_ENDGAME = "tests/pw/test_endgame.py"
 TAMPER = "tests/core/test_verify_tamper.py"
 CLI_HEADS = "tests/cli/test_heads.py"
+SERVICE_API = "tests/service/test_api.py"
 POSTGRES = "tests/postgres"
 
 # LogStore.transaction's body, and the same with no transaction at all (the rows are still
@@ -408,6 +409,72 @@ MUTANTS: list[Mutant] = [
         'application = Session(db, actor="host", log_json=False).application(create=True)',
         ("tests/cli/test_completion.py",),
         "pressing Tab creates a database where there was none",
+    ),
+    # the service (commands/service/)
+    Mutant(
+        "access-log-keeps-tokens",
+        "commands/service/guard.py",
+        'return _TOKEN_SHAPED.sub("[token]", _TOKEN_PATH.sub(r"/\\1/[token]", path))',
+        "return path",
+        (f"{SERVICE_API}::test_the_access_log_is_structured_and_never_holds_a_token",),
+        "a participant's link, token and all, is written to the access log",
+    ),
+    Mutant(
+        "stream-ticks-on-every-event",
+        "commands/service/live.py",
+        "                if message != sent:",
+        "                if True:",
+        (f"{SERVICE_API}::test_the_public_stream_sends_a_view_only_when_the_public_view_changes",
+         "tests/service/test_noninterference_http.py::test_the_live_streams_send_the_same_messages_only_when_the_viewers_page_changes"),
+        "a page's stream ticks when an event it may not see lands, telling its timing",
+    ),
+    Mutant(
+        "token-opens-other-matches",
+        "commands/service/http.py",
+        "if capability is None or capability.match_id != match_id:",
+        "if capability is None:",
+        (f"{SERVICE_API}::test_a_token_opens_only_its_match_and_role_and_says_nothing_of_what_exists",),
+        "a participant's token reads and submits in another match",
+    ),
+    Mutant(
+        "revoked-token-still-opens",
+        "projections/application.py",
+        "return found if found is not None and found.active else None",
+        "return found",
+        (f"{SERVICE_API}::test_revoking_a_link_closes_it_at_once",),
+        "a revoked link keeps working",
+    ),
+    Mutant(
+        "submission-recorded-as-host",
+        "commands/service/writes.py",
+        "return app.execute(job.match_id, job.cmd, actor=job.participant)",
+        "return app.execute(job.match_id, job.cmd)",
+        (f"{SERVICE_API}::test_a_participant_records_their_own_submission_and_verify_proves_the_receipt",),
+        "a participant's own submission is recorded as the host's",
+    ),
+    Mutant(
+        "writer-gives-up-at-first-conflict",
+        "commands/service/writes.py",
+        "continue  # the kept states were dropped: decide everything again",
+        "break",
+        ("tests/service/test_writer.py::test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recorded_once",),
+        "a submission that loses one race for the log is refused instead of decided again",
+    ),
+    Mutant(
+        "participant-page-shared",
+        "commands/service/http.py",
+        '("participant-page", capability.token_hash)',
+        '("participant-page", match_id)',
+        ("tests/service/test_whole_match.py",),
+        "one participant's page, kept, is shown to another participant of the match",
+    ),
+    Mutant(
+        "revoked-link-page-follows-on",
+        "commands/service/live.py",
+        "                if refusal() is None:",
+        "                if True:",
+        (f"{SERVICE_API}::test_a_revoked_links_open_stream_ends_before_it_sends_anything_new",),
+        "a page left open on a revoked link goes on receiving the participant's view",
     ),
     # ------------------------------------------------------------------ PostgreSQL
     Mutant(

@@ -1,0 +1,92 @@
+"""Links to the service: `invite` issues a capability token for one match and one role,
+`revoke` withdraws one.  A token is printed once, here; the database keeps its hash."""
+
+from __future__ import annotations
+
+import os
+
+import click
+from matchledger.ledger.errors import MalformedInput
+
+from .options import usage_error
+from .output import emit_json, say
+from .session import app
+
+#: Where `serve` is reached from outside, for the links `invite` prints.
+BASE_URL_VARIABLE = "MATCHLEDGER_BASE_URL"
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+
+
+def service_address(value: str | None) -> str:
+    """The service's address as participants reach it: http(s)://host[:port][/prefix]."""
+    url = (value or os.environ.get(BASE_URL_VARIABLE) or DEFAULT_BASE_URL).rstrip("/")
+    scheme, sep, rest = url.partition("://")
+    if scheme not in ("http", "https") or not sep or not rest or any(ch in url for ch in " ?#\"'<>\\") or not url.isprintable():
+        raise MalformedInput(f"--base-url {url!r}: give the service's address as http(s)://HOST[:PORT][/PREFIX]")
+    return url
+
+
+def link(base: str, role: str, token: str) -> str:
+    return f"{base}/{'a' if role == 'auditor' else 'p'}/{token}"
+
+
+@click.command("invite")
+@click.argument("match_id", metavar="MATCH")
+@click.option("--as", "as_participant", metavar="PARTICIPANT", help="A participant's link: their own view.")
+@click.option("--submit", "can_submit", is_flag=True, help="With --as: the link may also record the participant's own submissions.")
+@click.option("--auditor", is_flag=True, help="An auditor's link: the whole log (export), nothing written.")
+@click.option("--base-url", metavar="URL", help=f"The service's address as others reach it (env {BASE_URL_VARIABLE}; default {DEFAULT_BASE_URL}).")
+@click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
+def invite_cmd(match_id, as_participant, can_submit, auditor, base_url, as_json):
+    """Issue a link to MATCH through `serve`: a participant's own page, or an auditor's.
+
+    The token in the link is shown only now: the database keeps its sha256, never the
+    token, and never in the event log or an export.  Each link is for one match and one
+    role; `revoke TOKEN` withdraws it.
+
+    \b
+    Examples:
+      matchledger invite m1 --as ann --submit      # ann reads her view and submits
+      matchledger invite m1 --as bob               # bob reads only
+      matchledger invite m1 --auditor --json
+      matchledger invite m1 --as ann --base-url https://games.example.org
+    """
+    if auditor == (as_participant is not None):
+        raise usage_error("invite either a participant (--as NAME) or an auditor (--auditor)")
+    if auditor and can_submit:
+        raise usage_error("--submit is for a participant; an auditor reads only")
+    try:
+        base = service_address(base_url)
+    except MalformedInput as exc:
+        raise usage_error(str(exc)) from None
+    token, capability = app(write=True).invite(match_id, participant=as_participant, auditor=auditor, can_submit=can_submit)
+    url = link(base, capability.role, token)
+    if as_json:
+        emit_json({"match": match_id, "role": capability.role, "participant": capability.participant,
+                   "can_submit": capability.can_submit, "url": url, "token": token})
+        return
+    who = "auditor" if auditor else capability.participant + (" (read and submit)" if can_submit else " (read only)")
+    say(f"link for {who} in {match_id}: {url}")
+
+
+@click.command("revoke")
+@click.argument("token")
+@click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
+def revoke_cmd(token, as_json):
+    """Withdraw a link issued by `invite`: its token no longer opens anything.
+
+    TOKEN is the token `invite` printed, or the whole link.
+
+    \b
+    Example:
+      matchledger revoke Zq3…   # the token, as `invite` printed it
+      matchledger revoke http://127.0.0.1:8000/p/Zq3…   # or the whole link
+    """
+    capability, was_active = app(write=True).revoke(token.rpartition("/")[2])
+    if as_json:
+        emit_json({"match": capability.match_id, "role": capability.role, "participant": capability.participant,
+                   "revoked_at": capability.revoked_at, "was_active": was_active})
+        return
+    who = capability.participant or "auditor"
+    state = "revoked" if was_active else f"was already revoked at {capability.revoked_at}"
+    say(f"link for {who} in {capability.match_id} {state}")

@@ -1,0 +1,56 @@
+"""`matchledger serve`: the ledger over HTTP, a second front door onto the one
+application (DESIGN.md, "Service"; docs/service.md).
+
+- ``reads.py``: what the service reads, kept per viewer until the match's head moves;
+- ``writes.py``: participants' submissions, written by one thread, batched;
+- ``live.py``: the pages' server-sent event streams;
+- ``http.py``: the routes (Starlette); ``guard.py``: security headers and the access log;
+- ``pages.py`` and ``forms.py``: the HTML; ``assets/``: its one stylesheet and script;
+- ``openapi.py``: the description of the JSON API; ``server.py``: running it (uvicorn).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from matchledger.ledger.stores import open_store
+from matchledger.projections.application import Application
+
+from .guard import Guard
+from .http import Service
+from .live import Live
+from .reads import Reads
+from .writes import Writer
+
+_MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
+
+
+def assets() -> dict[str, tuple[bytes, str]]:
+    folder = resources.files(__package__) / "assets"
+    return {entry.name: (entry.read_bytes(), _MEDIA_TYPES[entry.name[entry.name.rfind("."):]])
+            for entry in folder.iterdir() if entry.name[entry.name.rfind("."):] in _MEDIA_TYPES}
+
+
+def build(reader: Application, open_writer, log, *, base_url: str, poll: float | None = None,
+          keep_alive: float | None = None):
+    """The ASGI app serving ``reader``'s database (``open_writer``: the writable
+    application, opened in the writer thread on the first submission)."""
+    reads = Reads(reader)
+    timing = {"interval": poll, "heartbeat": keep_alive}
+    live = Live(reads, **{name: value for name, value in timing.items() if value is not None})
+    writer = Writer(open_writer, lambda _match_id: reader_loop_call(live))
+    service = Service(reads, writer, live, base_url=base_url, assets=assets())
+    return Guard(service.app(), log), service
+
+
+def reader_loop_call(live: Live) -> None:
+    """Wake the live streams from the writer thread."""
+    loop = live.loop
+    if loop is not None:
+        loop.call_soon_threadsafe(live.poke)
+
+
+def writable(db: str, lock_timeout: float):
+    """A factory of the writer thread's application on the database ``db`` (a file or
+    a PostgreSQL URL)."""
+    return lambda: Application(open_store(db, create=False, lock_timeout=lock_timeout))

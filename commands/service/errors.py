@@ -1,0 +1,57 @@
+"""What the service answers for each error of the one hierarchy: an HTTP status and a
+message for whoever asked.  A message never names the database file (the CLI's do,
+for the host), and an error the service did not expect says only that it happened."""
+
+from __future__ import annotations
+
+from matchledger.ledger.errors import (
+    CorruptLog,
+    DatabaseBusy,
+    IllegalMove,
+    LogConflict,
+    MalformedInput,
+    MatchledgerError,
+    UnknownMatch,
+    UnwritableDatabase,
+    VerificationFailed,
+)
+
+
+class Refused(Exception):
+    """An HTTP answer other than success, raised by a handler: ``status`` and ``message``."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+
+
+#: Status by error class, most specific first.
+_STATUS = [
+    (VerificationFailed, 409),  # the log does not verify: nothing from it is shown or decided
+    (LogConflict, 409),
+    (UnknownMatch, 404),
+    (MalformedInput, 400),
+    (IllegalMove, 422),
+    (DatabaseBusy, 503),
+    (UnwritableDatabase, 503),
+    (CorruptLog, 500),
+]
+
+
+def refused(exc: MatchledgerError, *, match_id: str | None = None, rules: bool = False) -> Refused:
+    """The answer for ``exc``.  ``rules``: the error judges a submission, so bad input
+    is a rules error too (422, the CLI's message)."""
+    if isinstance(exc, UnknownMatch):
+        return Refused(404, f"no match {match_id!r}" if match_id else "no such match")
+    if isinstance(exc, DatabaseBusy):
+        return Refused(503, "the ledger is busy; try again in a moment", {"Retry-After": "2"})
+    if isinstance(exc, UnwritableDatabase):
+        return Refused(503, "the ledger cannot record anything at the moment")
+    if isinstance(exc, CorruptLog) and not isinstance(exc, VerificationFailed):
+        return Refused(500, "the ledger cannot be read")
+    if rules and isinstance(exc, (MalformedInput, IllegalMove)):
+        return Refused(422, str(exc))
+    status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
+    return Refused(status, str(exc) if status != 500 else "internal error")

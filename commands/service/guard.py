@@ -1,0 +1,74 @@
+"""What every answer carries, and what every request leaves in the log.
+
+Security headers: a Content-Security-Policy that allows nothing but this origin's own
+scripts, styles and connections (no inline script, no other origin, no framing), no
+referrer (a participant's link is a secret in its URL), no content sniffing, and no
+storing of answers in shared caches.
+
+Access log: one structured record per request (method, path, status, bytes, time),
+with the token of a link's path replaced by ``[token]``; headers (Authorization among
+them) and query strings are never logged.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+_NO_STORE = (b"cache-control", b"no-store")
+
+#: The paths that carry a token: /p/TOKEN..., /a/TOKEN...; and anything shaped like a
+#: token elsewhere in a path (a link pasted into the wrong place is still a secret).
+_TOKEN_PATH = re.compile(r"^/([pa])/[^/]*")
+_TOKEN_SHAPED = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])")
+
+
+def redacted(path: str) -> str:
+    return _TOKEN_SHAPED.sub("[token]", _TOKEN_PATH.sub(r"/\1/[token]", path))
+
+
+class Guard:
+    """ASGI middleware: the headers above on every answer, and the access log."""
+
+    def __init__(self, app, log):
+        self.app = app
+        self.log = log
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        answer = {"status": 0, "bytes": 0}
+
+        async def guarded(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+                headers = [*message.get("headers", ()), *SECURITY_HEADERS]
+                if not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append(_NO_STORE)
+                message = {**message, "headers": headers}
+            elif message["type"] == "http.response.body":
+                answer["bytes"] += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, guarded)
+        finally:
+            client = scope.get("client")
+            self.log.info(
+                "request", method=scope.get("method"), path=redacted(scope.get("path", "")), status=answer["status"],
+                bytes=answer["bytes"], ms=round((time.perf_counter() - started) * 1000, 2),
+                client=client[0] if client else None,
+            )

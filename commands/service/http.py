@@ -1,0 +1,384 @@
+"""The HTTP front door: routes, tokens, answers and errors (DESIGN.md, "Service").
+
+Each handler parses what it is given, calls the one application (through ``Reads`` and
+the ``Writer``) and renders; nothing here knows a rule of a game.  Every answer carries
+the security headers and is logged with its path's token redacted (``guard.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from typing import Any, AsyncIterator
+from urllib.parse import parse_qsl
+
+import msgspec
+from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
+from matchledger.ledger.errors import MatchledgerError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import pages
+from .errors import Refused, refused
+from .forms import FIELD_MAX, form_html, tokens_from_form
+from .live import Live
+from .openapi import openapi
+from .reads import Reads, to_json
+from .writes import Writer
+
+#: Bytes of a request body read at most (a submission is a few hundred).
+BODY_MAX = 16 * 1024
+#: The one answer for a token that opens nothing here: unknown, revoked, another
+#: match's, or a match that does not exist (no hint of which).
+NOT_VALID = "this token does not open this match: it is unknown, revoked or for another match"
+
+
+class SubmissionBody(msgspec.Struct, forbid_unknown_fields=True):
+    tokens: list[str]
+
+
+_submission = msgspec.json.Decoder(SubmissionBody)
+
+
+def json_answer(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(body, status, headers, media_type="application/json")
+
+
+def html_answer(body: str, status: int = 200) -> Response:
+    return Response(body.encode("utf-8"), status, media_type="text/html; charset=utf-8")
+
+
+class Service:
+    """The routes, bound to one database's reads, writer and live streams."""
+
+    def __init__(self, reads: Reads, writer: Writer, live: Live, *, base_url: str, assets: dict[str, tuple[bytes, str]]):
+        self.reads, self.writer, self.live = reads, writer, live
+        self.base_url = base_url
+        self.assets = assets
+
+    # ------------------------------------------------------------------ the app
+
+    def app(self) -> Starlette:
+        # Starlette tries routes in turn: the ones asked for most come first.
+        routes = [
+            Route("/api/v1/matches/{match}/me", self.api_me),
+            Route("/p/{token}", self.participant_page, methods=["GET", "POST"]),
+            Route("/api/v1/matches/{match}/public", self.api_public),
+            Route("/api/v1/matches/{match}/submissions", self.api_submit, methods=["POST"]),
+            Route("/api/v1/matches/{match}/head", self.api_head),
+            Route("/m/{match}", self.public_page),
+            Route("/p/{token}/events", self.participant_events),
+            Route("/m/{match}/events", self.public_events),
+            Route("/assets/{name}", self.asset),
+            Route("/", self.index),
+            Route("/a/{token}", self.auditor_page),
+            Route("/a/{token}/export", self.auditor_export),
+            Route("/api/v1/openapi.json", self.openapi),
+            Route("/api/v1/matches/{match}/export", self.api_export),
+        ]
+        handlers = {Refused: self.refusal, HTTPException: self.http_error, Exception: self.internal_error}
+        return Starlette(routes=routes, exception_handlers=handlers, lifespan=self.lifespan)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, _app) -> AsyncIterator[None]:
+        self.writer.start()
+        self.live.start()
+        try:
+            yield
+        finally:
+            await self.live.stop()
+            self.writer.close()
+
+    # ------------------------------------------------------------------ errors
+
+    @staticmethod
+    def _is_api(request: Request) -> bool:
+        return request.url.path.startswith("/api/")
+
+    async def refusal(self, request: Request, exc: Refused) -> Response:
+        if self._is_api(request) or request.url.path.endswith(("/events", "/export")):
+            return json_answer(to_json({"error": exc.message}), exc.status, exc.headers)
+        title = {403: "This link opens nothing", 404: "Not found"}.get(exc.status, "Not possible")
+        response = html_answer(pages.message_page(title, exc.message), exc.status)
+        response.headers.update(exc.headers)
+        return response
+
+    async def http_error(self, request: Request, exc: HTTPException) -> Response:
+        message = {404: "not found", 405: "method not allowed"}.get(exc.status_code, exc.detail)
+        return await self.refusal(request, Refused(exc.status_code, message, dict(exc.headers or {})))
+
+    async def internal_error(self, request: Request, exc: Exception) -> Response:
+        return await self.refusal(request, Refused(500, "internal error"))
+
+    @staticmethod
+    def _reading(call, *args, match_id: str | None = None, **kwargs):
+        try:
+            return call(*args, **kwargs)
+        except MatchledgerError as exc:
+            raise refused(exc, match_id=match_id) from None
+
+    # ------------------------------------------------------------------ tokens
+
+    def _bearer(self, request: Request, match_id: str) -> Capability:
+        header = request.headers.get("authorization")
+        if not header:
+            raise Refused(401, "a token is needed: send Authorization: Bearer TOKEN", {"WWW-Authenticate": "Bearer"})
+        scheme, _, token = header.partition(" ")
+        capability = self._reading(self.reads.grant, token.strip()) if scheme.lower() == "bearer" else None
+        if capability is None or capability.match_id != match_id:
+            raise Refused(401, NOT_VALID, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+        return capability
+
+    def _link(self, token: str, role: str) -> Capability:
+        capability = self._reading(self.reads.grant, token)
+        if capability is None or capability.role != role:
+            raise Refused(403, "this link opens nothing here: it was mistyped, revoked, or is not this kind of link")
+        return capability
+
+    @staticmethod
+    def _participant(capability: Capability, *, submit: bool = False) -> str:
+        if capability.role != PARTICIPANT:
+            raise Refused(403, "an auditor's token has no participant's view; it reads the whole log (export)")
+        if submit and not capability.can_submit:
+            raise Refused(403, "this token reads only; ask the host for a link that may submit (invite --submit)")
+        return capability.participant
+
+    @staticmethod
+    def _at(request: Request) -> int | None:
+        if not request.scope.get("query_string"):
+            return None
+        text = request.query_params.get("at")
+        if text is None:
+            return None
+        if not text.isdigit() or len(text) > 18:
+            raise Refused(400, f"?at must be an event's seq (a whole number from 1), got {text[:40]!r}")
+        return int(text)
+
+    # ------------------------------------------------------------------ the JSON API
+
+    async def api_public(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        return json_answer(self._reading(self.reads.public, match_id, self._at(request), match_id=match_id))
+
+    async def api_head(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        seq, digest = self._reading(self.reads.head, match_id, match_id=match_id)
+        return json_answer(to_json({"seq": seq, "hash": digest}))
+
+    async def api_me(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        capability = self._bearer(request, match_id)
+        self._participant(capability)
+        return json_answer(self._reading(self.reads.me, capability, self._at(request), match_id=match_id))
+
+    async def api_export(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        capability = self._bearer(request, match_id)
+        if capability.role != AUDITOR:
+            raise Refused(403, "only an auditor's token reads the whole log")
+        return self._export(capability)
+
+    async def api_submit(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        capability = self._bearer(request, match_id)
+        participant = self._participant(capability, submit=True)
+        try:
+            body = _submission.decode(await self._body(request))
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise Refused(400, f'the body must be JSON {{"tokens": [TEXT, ...]}}: {exc}') from None
+        row = await self._submit(match_id, participant, body.tokens)
+        return json_answer(to_json({"seq": row.seq, "hash": row.hash}), 201)
+
+    async def openapi(self, request: Request) -> Response:
+        return json_answer(to_json(openapi(self.base_url)))
+
+    # ------------------------------------------------------------------ writing
+
+    @staticmethod
+    async def _body(request: Request) -> bytes:
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > BODY_MAX):
+            raise Refused(400, f"the body is larger than {BODY_MAX} bytes")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > BODY_MAX:
+                raise Refused(400, f"the body is larger than {BODY_MAX} bytes")
+        return body
+
+    async def _submit(self, match_id: str, participant: str, tokens: list[str]):
+        try:
+            return await self.writer.submit(match_id, participant, tokens)
+        except MatchledgerError as exc:
+            raise refused(exc, match_id=match_id, rules=True) from None
+
+    # ------------------------------------------------------------------ pages
+
+    async def index(self, request: Request) -> Response:
+        return html_answer(pages.index_page())
+
+    async def public_page(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        at = self._at(request)
+        if at is not None:
+            page = self._reading(self.reads.page, match_id, None, at, match_id=match_id)
+            return html_answer(pages.public_page(match_id, page, at=at))
+
+        def make() -> bytes:
+            return pages.public_page(match_id, self.reads.page(match_id)).encode("utf-8")
+
+        body = self._reading(self.reads.rendered, ("public-page", match_id), match_id, make, match_id=match_id)
+        return Response(body, media_type="text/html; charset=utf-8")
+
+    async def participant_page(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        capability = self._link(token, PARTICIPANT)
+        match_id, me = capability.match_id, capability.participant
+        if request.method == "POST":
+            return await self._form_submitted(request, token, capability)
+        at = self._at(request)
+        if at is not None:
+            page = self._reading(self.reads.page, match_id, me, at, match_id=match_id)
+            return html_answer(pages.participant_page(token, match_id, page, "", at=at))
+        recorded = request.query_params.get("recorded", "")
+        if recorded.isdigit():
+            page = self._reading(self.reads.page, match_id, me, match_id=match_id)
+            receipt = next((r for r in page.receipts if r.seq == int(recorded)), None)
+            notice = pages.receipt_notice(match_id, receipt.text) if receipt is not None else ""
+            return html_answer(pages.participant_page(token, match_id, page, self._form(capability, page), notice))
+
+        def make() -> bytes:  # the page names its token: kept per link, never shared
+            page = self.reads.page(match_id, me)
+            return pages.participant_page(token, match_id, page, self._form(capability, page)).encode("utf-8")
+
+        body = self._reading(self.reads.rendered, ("participant-page", capability.token_hash), match_id, make,
+                             match_id=match_id)
+        return Response(body, media_type="text/html; charset=utf-8")
+
+    def _form(self, capability: Capability, page, typed: str = "") -> str:
+        if not capability.can_submit:
+            return '<p class="closed">This link reads only.</p>'
+        form = form_html(page.models["status"], capability.participant, typed)
+        key = hashlib.sha256(form.encode("utf-8")).hexdigest()[:16]
+        return f'<div data-form="{key}">{form}</div>'
+
+    async def _form_submitted(self, request: Request, token: str, capability: Capability) -> Response:
+        match_id, me = capability.match_id, capability.participant
+        self._participant(capability, submit=True)
+        fields = {key: value[:FIELD_MAX] for key, value in parse_qsl((await self._body(request)).decode("utf-8", "replace"))}
+        page = self._reading(self.reads.page, match_id, me, match_id=match_id)
+        tokens = tokens_from_form(page.models["game"], fields)
+        try:
+            row = await self._submit(match_id, me, tokens)
+        except Refused as exc:
+            if exc.status != 422:
+                raise
+            page = self._reading(self.reads.page, match_id, me, match_id=match_id)
+            form = self._form(capability, page, " ".join(tokens))
+            body = pages.participant_page(token, match_id, page, form, pages.error_notice(exc.message))
+            return html_answer(body, 422)
+        return Response(status_code=303, headers={"Location": f"{token}?recorded={row.seq}"})
+
+    async def auditor_page(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        capability = self._link(token, AUDITOR)
+        head = self._reading(self.reads.head, capability.match_id, match_id=capability.match_id)
+        return html_answer(pages.auditor_page(token, capability.match_id, head))
+
+    async def auditor_export(self, request: Request) -> Response:
+        return self._export(self._link(request.path_params["token"], AUDITOR))
+
+    def _export(self, capability: Capability) -> Response:
+        match_id = capability.match_id
+        body = self._reading(self.reads.export, capability, match_id=match_id)
+        disposition = f'attachment; filename="{match_id}.jsonl"'
+        return Response(body, media_type="application/x-ndjson", headers={"Content-Disposition": disposition})
+
+    # ------------------------------------------------------------------ live streams
+
+    async def public_events(self, request: Request):
+        match_id = request.path_params["match"]
+        self._reading(self.reads.head, match_id, match_id=match_id)
+
+        def render() -> bytes:
+            return self.reads.rendered(
+                ("public-live", match_id), match_id, lambda: pages.live_message(pages.live_html(self.reads.page(match_id)))
+            )
+
+        return EventStream(self.live.stream(match_id, render))
+
+    async def participant_events(self, request: Request):
+        token = request.path_params["token"]
+        capability = self._link(token, PARTICIPANT)
+        match_id, me = capability.match_id, capability.participant
+
+        def refusal() -> str | None:
+            try:
+                revoked = self.reads.grant(token) is None
+            except MatchledgerError:
+                return "the ledger cannot be read"  # closed, as a link that cannot be checked
+            return "this link was revoked: it opens nothing any more" if revoked else None
+
+        def render() -> bytes:
+            def make() -> bytes:
+                page = self.reads.page(match_id, me)
+                return pages.live_message(pages.live_html(page), self._form(capability, page))
+
+            return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make)
+
+        return EventStream(self.live.stream(match_id, render, refusal))
+
+    # ------------------------------------------------------------------ files
+
+    async def asset(self, request: Request) -> Response:
+        found = self.assets.get(request.path_params["name"])
+        if found is None:
+            raise Refused(404, "not found")
+        body, media_type = found
+        return Response(body, media_type=media_type, headers={"Cache-Control": "public, max-age=300"})
+
+
+class EventStream:
+    """A ``text/event-stream`` answer that ends when its messages end or the client
+    leaves (noticed at once, not at the next write)."""
+
+    def __init__(self, messages: AsyncIterator[bytes]):
+        self.messages = messages
+
+    async def __call__(self, scope: dict[str, Any], receive, send) -> None:
+        import asyncio
+
+        await send({
+            "type": "http.response.start", "status": 200,
+            "headers": [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
+                        (b"x-accel-buffering", b"no")],
+        })
+
+        async def gone() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        leaving = asyncio.ensure_future(gone())
+        try:
+            while True:
+                following = asyncio.ensure_future(self.messages.__anext__())
+                await asyncio.wait({following, leaving}, return_when=asyncio.FIRST_COMPLETED)
+                if not following.done():
+                    following.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                        await following
+                    return
+                try:
+                    chunk = following.result()
+                except StopAsyncIteration:
+                    break
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            return
+        finally:
+            leaving.cancel()
+            await self.messages.aclose()

@@ -1,0 +1,166 @@
+"""Live pages: server-sent event streams that follow a match, whoever writes to it.
+
+One poller watches every match that has an open page: each ``interval`` it asks the
+store whether anything was committed since (``Store.data_version``: one cheap query,
+and it sees the command line's writes in other processes as well as ours), and only
+then reads the heads of the watched matches.  The service's own writes wake it at once
+(:meth:`Live.poke`).  A back end that can push changes (PostgreSQL's LISTEN/NOTIFY)
+would stand in for ``data_version`` and the poke; the streams do not change.
+
+A stream sends its viewer's page only when what it shows that viewer changed: a
+match's head moving wakes every stream of the match, each renders its view (once per
+view and head, see ``reads``), and a stream whose bytes are the ones it sent last sends
+nothing.  So nothing in a stream, not even its timing, depends on events the viewer may
+not see.  A comment line keeps the connection open on a fixed schedule from the
+stream's start, whatever happens in the match.  A participant's link revoked while its
+page is open is sent nothing more, and its stream ends at the next beat (not at the
+match's next event, whose timing the viewer may not know).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import AsyncIterator, Callable
+
+from matchledger.ledger.errors import MatchledgerError
+
+from .reads import Reads, to_json
+
+#: Seconds between two looks at the store while pages are open.
+POLL_SECONDS = 0.15
+#: Seconds between two keep-alive comments of a stream.
+HEARTBEAT_SECONDS = 15.0
+#: How long a browser waits before it reconnects a dropped stream, in milliseconds.
+RETRY_MS = 2000
+
+
+class _Watch:
+    """One match's open streams: how many, and the head they last saw."""
+
+    def __init__(self) -> None:
+        self.streams = 0
+        self.head: tuple[int, str] | None = None
+        self.moved = asyncio.Event()
+
+    def wake(self) -> None:
+        self.moved.set()
+        self.moved = asyncio.Event()
+
+
+class Live:
+    def __init__(self, reads: Reads, *, interval: float = POLL_SECONDS, heartbeat: float = HEARTBEAT_SECONDS):
+        self.reads = reads
+        self.interval = interval
+        self.heartbeat = heartbeat
+        self.closing = asyncio.Event()
+        self._watches: dict[str, _Watch] = {}
+        self._poked = asyncio.Event()
+        self._version: int | None = None
+        self._task: asyncio.Task | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # ------------------------------------------------------------------ the poller
+
+    def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._task = self.loop.create_task(self._poll())
+
+    async def stop(self) -> None:
+        self.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def close(self) -> None:
+        """End every stream (the server is shutting down)."""
+        self.closing.set()
+
+    def poke(self) -> None:
+        """Something was just written here: look now rather than at the next tick."""
+        self._poked.set()
+
+    async def _poll(self) -> None:
+        while not self.closing.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), self.interval)
+            self._poked.clear()
+            if self._watches:
+                self.look()
+
+    def look(self) -> None:
+        """Wake the streams of every watched match whose head moved."""
+        try:
+            version = self.reads.app.store.data_version()
+        except MatchledgerError:
+            version = None
+        if version is not None and version == self._version:
+            return
+        self._version = version
+        for match_id, watch in list(self._watches.items()):
+            try:
+                head = self.reads.head(match_id)
+            except MatchledgerError:
+                head = None  # the stream renders the refusal itself
+            if head != watch.head:
+                watch.head = head
+                watch.wake()
+
+    # ------------------------------------------------------------------ streams
+
+    async def stream(
+        self, match_id: str, render: Callable[[], bytes], refusal: Callable[[], str | None] = lambda: None
+    ) -> AsyncIterator[bytes]:
+        """The events of one viewer's page: its view whenever that changes, until the
+        viewer leaves, the match's log stops verifying, the server shuts down, or
+        ``refusal`` says why the viewer may see no more (a revoked link)."""
+        watch = self._watches.setdefault(match_id, _Watch())
+        watch.streams += 1
+        loop = asyncio.get_running_loop()
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            sent = None
+            beat = loop.time() + self.heartbeat
+            while not self.closing.is_set():
+                moved = watch.moved
+                # A viewer refused meanwhile is sent nothing more; the stream ends at the
+                # next beat, so its end tells nothing of when the match moved.
+                if refusal() is None:
+                    try:
+                        message = render()
+                    except MatchledgerError as exc:
+                        yield _refused(str(exc))
+                        return
+                    if message != sent:
+                        sent = message
+                        yield message
+                while not moved.is_set() and not self.closing.is_set():
+                    wait = beat - loop.time()
+                    if wait <= 0:
+                        beat += self.heartbeat
+                        why = refusal()
+                        if why is not None:
+                            yield _refused(why)
+                            return
+                        yield b": keep-alive\n\n"
+                        continue
+                    await _first(moved, self.closing, wait)
+        finally:
+            watch.streams -= 1
+            if not watch.streams:
+                self._watches.pop(match_id, None)
+
+
+def _refused(message: str) -> bytes:
+    return b"event: refused\ndata: " + to_json({"error": message}) + b"\n\n"
+
+
+async def _first(a: asyncio.Event, b: asyncio.Event, timeout: float) -> None:
+    """Until ``a`` or ``b`` is set, or ``timeout`` seconds."""
+    waits = [asyncio.ensure_future(a.wait()), asyncio.ensure_future(b.wait())]
+    try:
+        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in waits:
+            task.cancel()

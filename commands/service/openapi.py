@@ -1,0 +1,106 @@
+"""The OpenAPI description of the JSON API, served at ``/api/v1/openapi.json``.
+
+Written out rather than generated: the read models are the CLI's JSON (their shapes are
+pinned by DESIGN.md and the CLI's tests, game by game), so the description names them
+and pins what the service adds: the routes, the token, the receipt and the errors.
+``tests/service`` holds it equal to the routes the app serves.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+_ERROR = {"$ref": "#/components/responses/Error"}
+_MATCH = {"name": "match", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
+_AT = {
+    "name": "at", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
+    "description": "The match as it stood after event SEQ (the CLI's --at).",
+}
+_TOKEN = [{"token": []}]
+
+
+def _json(description: str, schema: dict) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict:
+    return {str(code): _ERROR for code in codes}
+
+
+def openapi(base_url: str) -> dict:
+    try:
+        release = version("matchledger")
+    except PackageNotFoundError:
+        release = "0"
+    read_model = {"type": "object", "description": "A read model exactly as the CLI prints it with --json (DESIGN.md)."}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "matchledger",
+            "version": release,
+            "description": "A match ledger over HTTP: the same views as the command line. Tokens are issued by the "
+            "host with `matchledger invite` and sent as `Authorization: Bearer TOKEN`.",
+        },
+        "servers": [{"url": base_url}],
+        "paths": {
+            "/api/v1/matches/{match}/public": {"get": {
+                "summary": "What everyone may know: status, reveals and outcome, each as `--public --json`.",
+                "parameters": [_MATCH, _AT],
+                "responses": {"200": _json("The public view.", {
+                    "type": "object", "required": ["status", "reveals", "outcome"],
+                    "properties": {"status": read_model, "reveals": read_model, "outcome": read_model}}),
+                    **_errors(400, 404, 409)},
+            }},
+            "/api/v1/matches/{match}/head": {"get": {
+                "summary": "The match's last event (seq and hash), to publish and check later with `verify --head`.",
+                "parameters": [_MATCH],
+                "responses": {"200": _json("The head.", {"$ref": "#/components/schemas/Receipt"}), **_errors(404, 409)},
+            }},
+            "/api/v1/matches/{match}/me": {"get": {
+                "summary": "The token's participant and their knowledge (`knowledge --as NAME --json`).",
+                "security": _TOKEN,
+                "parameters": [_MATCH, _AT],
+                "responses": {"200": _json("The participant's view.", {
+                    "type": "object", "required": ["participant", "knowledge"],
+                    "properties": {"participant": {"type": "string"}, "knowledge": read_model}}),
+                    **_errors(400, 401, 403, 409)},
+            }},
+            "/api/v1/matches/{match}/submissions": {"post": {
+                "summary": "Record the token's participant's own submission (a token issued with --submit).",
+                "security": _TOKEN,
+                "parameters": [_MATCH],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["tokens"], "additionalProperties": False,
+                    "properties": {"tokens": {"type": "array", "items": {"type": "string"}, "maxItems": 32,
+                                              "description": "The submission in the game's notation, as `submit` takes it."}}}}}},
+                "responses": {"201": _json("Recorded: the receipt, the seq and hash of the submission's event "
+                                           "(`verify MATCH --receipt SEQ:HASH` proves it).", {"$ref": "#/components/schemas/Receipt"}),
+                              **_errors(400, 401, 403, 409, 422, 503)},
+            }},
+            "/api/v1/matches/{match}/export": {"get": {
+                "summary": "The whole log as JSON Lines, as `export` writes it (an auditor's token).",
+                "security": _TOKEN,
+                "parameters": [_MATCH],
+                "responses": {"200": {"description": "One event envelope a line.",
+                                      "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+                              **_errors(401, 403, 409)},
+            }},
+            "/api/v1/openapi.json": {"get": {
+                "summary": "This description.",
+                "responses": {"200": _json("OpenAPI 3.1.", {"type": "object"})},
+            }},
+        },
+        "components": {
+            "securitySchemes": {"token": {"type": "http", "scheme": "bearer",
+                                          "description": "A capability token from `matchledger invite`."}},
+            "schemas": {
+                "Receipt": {"type": "object", "required": ["seq", "hash"], "properties": {
+                    "seq": {"type": "integer", "minimum": 1}, "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}},
+                "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+            },
+            "responses": {"Error": _json(
+                "400 bad input, 401 no token or one that opens nothing here, 403 a token without that right, "
+                "404 no such match, 409 the log does not verify or moved on, 422 the rules refuse the submission, "
+                "503 the ledger is busy.", {"$ref": "#/components/schemas/Error"})},
+        },
+    }

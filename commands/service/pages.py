@@ -1,0 +1,149 @@
+"""The service's pages: server-rendered HTML, readable on a phone, with no external
+asset and no inline script (the Content-Security-Policy allows only our own files).
+
+A page has a live part, redrawn by `assets/live.js` from the server-sent events of its
+stream, and for a participant who may submit, a form.  Both are drawn here from the
+view's read models only (``reads.PageModels``), so a page shows what `render` and the
+read commands show that viewer, and nothing else.  Every stored text is made printable
+and escaped; the board is the picture modules' SVG, which escapes its own text.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from matchledger.projections.presentation.picture import board_svg, pictures_of, side_panels
+from matchledger.projections.presentation.printable import printable
+
+from .reads import PageModels, Receipt, to_json
+
+ASSETS = "../assets"
+
+
+def text(value) -> str:
+    return escape(printable(str(value)))
+
+
+def headline(page: PageModels) -> str:
+    """The match's state in a few words (never the head's seq: it counts events the
+    viewer may not know of)."""
+    models = page.models
+    return pictures_of(models["game"]).headline(models)
+
+
+def _panel(panel) -> str:
+    head = ""
+    if panel.header:
+        head = "<tr>" + "".join(f"<th>{text(h)}</th>" for h in panel.header) + "</tr>"
+    rows = "".join("<tr>" + "".join(f"<td>{text(c)}</td>" for c in row) + "</tr>" for row in panel.rows)
+    return f'<section class="panel" data-key="{text(panel.key)}"><h2>{text(panel.title)}</h2><table>{head}{rows}</table></section>'
+
+
+def _receipts(receipts: list[Receipt]) -> str:
+    if not receipts:
+        return '<section class="receipts"><h2>Your submissions</h2><p>None yet.</p></section>'
+    kinds = {"SubmissionRecorded": "submitted", "SubmissionCorrected": "corrected by the host", "SubmissionVoided": "voided by the host"}
+    rows = "".join(
+        f'<tr data-seq="{r.seq}"><td>{r.seq}</td><td>{text(r.round if r.round is not None else "")}</td>'
+        f'<td>{text(kinds.get(r.kind, r.kind))}</td><td>{text(" ".join(r.tokens))}</td>'
+        f'<td><code class="receipt">{text(r.text)}</code></td></tr>'
+        for r in receipts
+    )
+    return (
+        '<section class="receipts"><h2>Your submissions</h2><table><tr><th>seq</th><th>round</th><th></th>'
+        f"<th>tokens</th><th>receipt</th></tr>{rows}</table></section>"
+    )
+
+
+def live_html(page: PageModels) -> str:
+    """The part of a page that follows the match: state, board, panels, and for a
+    participant their own submissions with receipts."""
+    models = page.models
+    parts = [
+        f'<p class="headline" id="headline">{text(headline(page))}</p>',
+        f'<div class="board">{board_svg(models)}</div>',
+        '<div class="panels">' + "".join(_panel(p) for p in side_panels(models)) + "</div>",
+    ]
+    if page.view.kind == "participant":
+        parts.append(_receipts(page.receipts))
+    return "".join(parts)
+
+
+def live_message(live: str, form: str | None = None) -> bytes:
+    """One server-sent event carrying a page's live part (and its form)."""
+    data = {"live": live} if form is None else {"live": live, "form": form}
+    return b"event: view\ndata: " + to_json(data) + b"\n\n"
+
+
+def document(title: str, body: str, *, events: str | None = None) -> str:
+    stream = f' data-events="{text(events)}"' if events else ""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer"><title>{text(title)}</title>'
+        f'<link rel="icon" href="{ASSETS}/icon.svg" type="image/svg+xml">'
+        f'<link rel="stylesheet" href="{ASSETS}/service.css"></head>'
+        f"<body{stream}>{body}"
+        f'<script src="{ASSETS}/live.js"></script></body></html>\n'
+    )
+
+
+def _as_of(at: int | None, now: str) -> str:
+    if at is None:
+        return now
+    return f"As the match stood after event {at} (this page does not follow the match)."
+
+
+def public_page(match_id: str, page: PageModels, at: int | None = None) -> str:
+    game = page.models["game"]
+    body = (
+        f"<header><h1>{text(match_id)} <small>({text(game)})</small></h1>"
+        f'<p class="view">Public page: what has been announced. {_as_of(at, "It updates by itself.")}</p></header>'
+        f'<main><section id="live">{live_html(page)}</section></main>'
+    )
+    return document(f"{match_id} ({game})", body, events=f"{match_id}/events" if at is None else None)
+
+
+def participant_page(token: str, match_id: str, page: PageModels, form: str, notice: str = "", at: int | None = None) -> str:
+    game, me = page.models["game"], page.view.participant
+    body = (
+        f"<header><h1>{text(match_id)} <small>({text(game)})</small></h1>"
+        f'<p class="view">{text(me)}\'s own page: only what you may know. Keep this link private. '
+        f'{_as_of(at, "It updates by itself.")}</p></header>'
+        f"<main>{notice}"
+        f'<section id="form-area">{form}</section>'
+        f'<section id="live">{live_html(page)}</section></main>'
+    )
+    return document(f"{match_id}: {me}", body, events=f"{token}/events" if at is None else None)
+
+
+def receipt_notice(match_id: str, receipt: str) -> str:
+    return (
+        f'<p class="notice ok" id="recorded">Recorded. Your receipt: <code class="receipt">{text(receipt)}</code> '
+        f"(anyone can check it: <code>matchledger verify {text(match_id)} --receipt {text(receipt)}</code>)</p>"
+    )
+
+
+def error_notice(message: str) -> str:
+    return f'<p class="notice error" id="refused" role="alert">Not recorded: {text(message)}</p>'
+
+
+def auditor_page(token: str, match_id: str, head: tuple[int, str]) -> str:
+    seq, digest = head
+    body = (
+        f"<header><h1>{text(match_id)}: auditor's link</h1></header><main>"
+        f'<p>Head: <code class="receipt">{seq}:{text(digest)}</code></p>'
+        f'<p><a href="{text(token)}/export" download="{text(match_id)}.jsonl">Download the whole log</a> '
+        "(JSON Lines, every event with its hash), then check it on your own machine:</p>"
+        f"<pre>matchledger --db audit.db import {text(match_id)}.jsonl\n"
+        f"matchledger --db audit.db verify {text(match_id)} --head {seq}:{text(digest)}</pre></main>"
+    )
+    return document(f"{match_id}: auditor", body)
+
+
+def message_page(title: str, message: str) -> str:
+    return document(title, f"<header><h1>{text(title)}</h1></header><main><p>{text(message)}</p></main>")
+
+
+def index_page() -> str:
+    return message_page("matchledger", "A match ledger. Open the link your host gave you, or a match's public page at m/MATCH.")

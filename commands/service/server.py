@@ -1,0 +1,48 @@
+"""Running the app: uvicorn on a socket bound here (so the address printed is the one
+listened on, a free port included), shut down gracefully on SIGTERM or SIGINT: no new
+connection is taken, the live streams end, answers under way are finished, the writer
+thread writes what it was given, then the process exits 0."""
+
+from __future__ import annotations
+
+import socket
+from typing import Callable
+
+#: Seconds the shutdown waits for answers under way before it cancels them.
+GRACE_SECONDS = 5
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=1024)
+
+
+def address(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Callable[[], None]) -> None:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets)
+            if self.started:
+                announce()
+
+        def handle_exit(self, sig, frame):
+            super().handle_exit(sig, frame)
+            # uvicorn would raise the signal again once shut down, to die of it; a stop
+            # asked for is a clean exit (0), as systemd and scripts expect.
+            self._captured_signals.clear()
+
+        async def shutdown(self, sockets=None):
+            on_shutdown()  # the live streams end, so their connections can close
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(
+        app, log_config=None, access_log=False, lifespan="on", server_header=False,
+        timeout_graceful_shutdown=GRACE_SECONDS, log_level="warning",
+    )
+    Server(config).run(sockets=[sock])

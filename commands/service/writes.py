@@ -1,0 +1,156 @@
+"""Participants' own submissions, recorded by one writer thread.
+
+The thread owns the service's only writable connection, opened on the first submission
+(a service nobody submits through never writes).  Submissions that arrive while it is
+busy are written together: each is decided in turn against the log as the ones before
+it left it, and all are committed in one transaction, so one sync to disk serves them
+all.  A submission the rules refuse writes nothing and is answered on its own.
+
+``Application.execute`` takes the write lock before it reads the match, so on SQLite no
+decision can go stale.  A back end that refuses a stale decision only when appending
+(``LogConflict``) gets the whole batch decided again against the log as it then stands,
+``ATTEMPTS`` times at most; after that the submitters are told to try again.  Each
+event's actor is the participant who submitted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from matchledger.engine.commands import Submit
+from matchledger.ledger.errors import LogConflict, MatchledgerError
+from matchledger.ledger.store import StoredEvent
+from matchledger.projections.application import Application
+
+#: Times a batch is decided again after losing a race for the log.
+ATTEMPTS = 8
+#: Submissions written in one transaction at most.
+BATCH = 64
+
+_STOP = object()
+
+
+@dataclass(eq=False)
+class _Job:
+    match_id: str
+    participant: str
+    cmd: Submit
+    done: Callable[[object], None]  # called in the thread with the rows or the error
+    outcome: object = field(default=None)
+
+
+class Writer:
+    def __init__(self, open_application: Callable[[], Application], written: Callable[[str], None]):
+        """``open_application``: the writable application (called once, in the thread);
+        ``written``: told (from the thread) of each match just written to."""
+        self._open = open_application
+        self._written = written
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="matchledger-writer", daemon=True)
+        self._app: Application | None = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self) -> None:
+        """Write what was submitted, then stop."""
+        if self._thread.is_alive():
+            self._jobs.put(_STOP)
+            self._thread.join()
+
+    async def submit(self, match_id: str, participant: str, tokens: list[str]) -> StoredEvent:
+        """Record ``participant``'s submission; the row of their ``SubmissionRecorded``
+        event, their receipt.  Raises what the rules, or the log, say."""
+        cmd = Submit(participant, list(tokens))  # bounded and printable, or MalformedInput
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def done(outcome: object) -> None:
+            loop.call_soon_threadsafe(_settle, future, outcome)
+
+        self._jobs.put(_Job(match_id, participant, cmd, done))
+        rows = await future
+        return rows[0]
+
+    # ------------------------------------------------------------------ the thread
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is _STOP:
+                break
+            batch = [job]
+            stop = False
+            while len(batch) < BATCH:
+                try:
+                    more = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if more is _STOP:
+                    stop = True
+                    break
+                batch.append(more)
+            self._write(batch)
+            for match_id in {job.match_id for job in batch if isinstance(job.outcome, list)}:
+                self._written(match_id)
+            for job in batch:
+                job.done(job.outcome)
+            if stop:
+                break
+        if self._app is not None:
+            self._app.store.close()
+
+    def _write(self, batch: list[_Job]) -> None:
+        """Set each job's outcome: its rows, or the error that refused it."""
+        try:
+            if self._app is None:
+                self._app = self._open()
+        except (MatchledgerError, OSError) as exc:
+            for job in batch:
+                job.outcome = exc
+            return
+        app = self._app
+        for _attempt in range(ATTEMPTS):
+            try:
+                with app.atomic():
+                    for job in batch:
+                        job.outcome = self._decide(app, job)
+                return
+            except LogConflict:
+                continue  # the kept states were dropped: decide everything again
+            except Exception as exc:
+                if len(batch) == 1:
+                    batch[0].outcome = exc
+                    return
+                for job in batch:  # find out whose submission it was: each on its own
+                    self._write([job])
+                return
+        for job in batch:
+            job.outcome = LogConflict(
+                f"match {job.match_id!r} moved on {ATTEMPTS} times while the submission was decided; try again"
+            )
+
+    @staticmethod
+    def _decide(app: Application, job: _Job) -> list[StoredEvent] | MatchledgerError:
+        before = app.store.head(job.match_id)
+        try:
+            return app.execute(job.match_id, job.cmd, actor=job.participant)
+        except LogConflict:
+            raise
+        except MatchledgerError as exc:
+            if app.store.head(job.match_id) != before:
+                raise  # it failed after writing: the batch must not keep half of it
+            return exc
+
+
+def _settle(future: asyncio.Future, outcome: object) -> None:
+    if future.done():
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)

@@ -1,0 +1,80 @@
+"""The service's writer on a back end that refuses a stale decision only when appending
+(as a store whose transactions take no lock up front would): a batch that loses the race
+for the log is decided again, a bounded number of times, and each submission is recorded
+once; past the bound the submitters are told to try again and nothing is written.  The
+race is staged by a store that refuses the first appends as another writer would."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from matchledger.ledger.errors import LogConflict
+from matchledger.ledger.store import Store
+from matchledger.projections.application import Application
+
+from matchledger.commands.service.writes import ATTEMPTS, Writer
+from tests.helpers import invoke
+
+from .support import STUDIO, cli_json
+
+SUBMISSIONS = {"ann": ["G4", "A1", "B1", "C1", "D1"], "bob": ["F2", "A1", "B1", "C1", "D1"]}
+
+
+def losing(db, races: int):
+    """The writer's application, whose store loses the race for the log ``races`` times."""
+    left = {"races": races}
+
+    def open_application() -> Application:
+        app = Application(Store(db, create=False))
+        append = app.store.append
+
+        def racing(*args, **kwargs):
+            if left["races"]:
+                left["races"] -= 1
+                raise LogConflict("match 'm1' moved on: another writer appended first (staged)")
+            return append(*args, **kwargs)
+
+        app.store.append = racing
+        return app
+
+    return open_application, left
+
+
+def submit_all(writer: Writer) -> list:
+    async def at_once():
+        return await asyncio.gather(*(writer.submit("m1", who, tokens) for who, tokens in SUBMISSIONS.items()),
+                                    return_exceptions=True)
+
+    writer.start()
+    try:
+        return asyncio.run(at_once())
+    finally:
+        writer.close()
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = tmp_path / "m.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob,cat", "--studio", STUDIO)
+    return db
+
+
+@pytest.mark.guarantee("service.redecided")
+def test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recorded_once(db):
+    open_application, left = losing(db, ATTEMPTS - 1)
+    rows = submit_all(Writer(open_application, lambda _match: None))
+    assert left["races"] == 0  # every staged race was lost, and then won
+    recorded = [row for row in cli_json(db, "log", "m1") if row["kind"] == "SubmissionRecorded"]
+    assert sorted((row["actor"], row["seq"], row["hash"]) for row in recorded) == sorted(
+        (who, row.seq, row.hash) for who, row in zip(SUBMISSIONS, rows))
+    assert [row["event"]["tokens"] for row in recorded] == list(SUBMISSIONS.values())
+
+
+@pytest.mark.guarantee("service.redecided")
+def test_past_the_bound_the_submitters_are_told_to_try_again_and_nothing_is_written(db):
+    before = cli_json(db, "head", "m1")
+    open_application, _left = losing(db, ATTEMPTS)
+    outcomes = submit_all(Writer(open_application, lambda _match: None))
+    assert all(isinstance(outcome, LogConflict) and "try again" in str(outcome) for outcome in outcomes), outcomes
+    assert cli_json(db, "head", "m1") == before
