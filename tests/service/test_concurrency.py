@@ -5,7 +5,11 @@ answer around it, while the host, from command-line processes, submits for the o
 without a link (kim) and closes the rounds of the other matches.  Readers poll the
 whole time.  Afterwards `verify` passes, every submission answered 201 is in the log
 exactly once as its participant's own event with its receipt, nothing else is, and
-each match ends as the card played on the command line ends."""
+each match ends as the card played on the command line ends.
+
+The same on PostgreSQL with two `serve` processes on one database (issue 17: several
+hosts and a fleet of servers, one ledger): each participant is answered by one of the
+two, the host's commands race both, and the same checks hold."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 
 import httpx
 import pytest
@@ -47,9 +52,17 @@ def rounds(lines: list[list[str]]) -> list[tuple[dict[str, list[str]], list[str]
     return found
 
 
+@pytest.fixture(params=["sqlite-one-server", "postgresql-two-servers"])
+def ledger(request, tmp_path) -> tuple[object, int]:
+    """The database, and how many `serve` processes answer from it."""
+    if request.param == "sqlite-one-server":
+        return tmp_path / "busy.db", 1
+    return request.getfixturevalue("postgres_url"), 2
+
+
 @pytest.mark.guarantee("service.concurrent")
-def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_lose_and_duplicate_nothing(tmp_path):
-    db = tmp_path / "busy.db"
+def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_lose_and_duplicate_nothing(ledger, tmp_path):
+    db, server_count = ledger
     lines = card_lines()
     card_rounds = rounds(lines)
     for match in MATCHES:
@@ -60,13 +73,20 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
     links = {(match, name): invite(db, match, "--as", name, "--submit")["token"] for match in MATCHES for name in players}
 
     answered: list[tuple[str, str, int, str, list[str]]] = []  # (match, who, seq, hash, tokens)
+    answered_by: set[str] = set()  # which servers recorded a submission
     problems: list[str] = []
     stop_reading = threading.Event()
 
-    with Server(db, poll=0.05) as server:
-        url = server.url
+    with ExitStack() as servers:
+        running = [servers.enter_context(Server(db, poll=0.05, folder=tmp_path)) for _ in range(server_count)]
+        urls = [server.url for server in running]
 
-        def participant(client: httpx.Client, match: str, who: str, tokens: list[str], start: threading.Barrier) -> None:
+        def url_of(who: str) -> str:  # each participant's link is answered by one server
+            return urls[players.index(who) % len(urls)]
+
+        def participant(clients: dict[str, httpx.Client], match: str, who: str, tokens: list[str],
+                        start: threading.Barrier) -> None:
+            client = clients[url_of(who)]
             token = links[(match, who)]
             before = client.get(f"/api/v1/matches/{match}/me", headers=bearer(token))
             start.wait(timeout=30)
@@ -76,16 +96,19 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
                 return
             receipt = answer.json()
             answered.append((match, who, receipt["seq"], receipt["hash"], tokens))
+            answered_by.add(url_of(who))
             page = client.get(f"/p/{token}")  # read your own write: the receipt is on the page at once
             if before.status_code != 200 or page.status_code != 200 or f"{receipt['seq']}:{receipt['hash']}" not in page.text:
                 problems.append(f"{match} {who}: /me {before.status_code}, page {page.status_code} without its receipt")
 
         def play(match: str) -> None:
-            with httpx.Client(base_url=url, timeout=30, limits=httpx.Limits(max_connections=16)) as client, \
-                    ThreadPoolExecutor(len(players) + 1) as pool:
+            with ExitStack() as opened, ThreadPoolExecutor(len(players) + 1) as pool:
+                clients = {url: opened.enter_context(httpx.Client(base_url=url, timeout=30,
+                                                                  limits=httpx.Limits(max_connections=16)))
+                           for url in urls}
                 for submissions, closing in card_rounds:
                     start = threading.Barrier(len(players))
-                    waiting = [pool.submit(participant, client, match, who, submissions[who], start) for who in players]
+                    waiting = [pool.submit(participant, clients, match, who, submissions[who], start) for who in players]
                     if HOST_ONLY in submissions:
                         waiting.append(pool.submit(host, db, "submit", match, HOST_ONLY, *submissions[HOST_ONLY]))
                     for future in waiting:
@@ -93,7 +116,7 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
                     host(db, "close", match, *closing)  # races the other matches' participants
 
         def reader(match: str, who: str) -> None:
-            with httpx.Client(base_url=url, timeout=30) as client:
+            with httpx.Client(base_url=url_of(who), timeout=30) as client:
                 while not stop_reading.is_set():
                     for path, headers in ((f"/api/v1/matches/{match}/me", bearer(links[(match, who)])),
                                           (f"/api/v1/matches/{match}/public", {}), (f"/m/{match}", {})):
@@ -101,7 +124,7 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
                         if answer.status_code != 200:
                             problems.append(f"reading {path}: {answer.status_code} {answer.text[:200]}")
 
-        readers = [threading.Thread(target=reader, args=(match, players[0])) for match in MATCHES]
+        readers = [threading.Thread(target=reader, args=(match, who)) for match in MATCHES for who in players[:server_count]]
         for thread in readers:
             thread.start()
         try:
@@ -112,9 +135,10 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
             stop_reading.set()
             for thread in readers:
                 thread.join()
-        assert server.stop() == 0
+        assert [server.stop() for server in running] == [0] * server_count
 
     assert problems == []
+    assert answered_by == set(urls)
     invoke(db, "verify", "--all")
     reference = tmp_path / "reference.db"
     invoke(reference, "script", CARD)

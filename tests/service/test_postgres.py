@@ -1,8 +1,8 @@
 """One `serve` process on the PostgreSQL back end (the session's throwaway server; skipped,
 saying why, where none can be started): a participant reads and submits through their
 link, the receipt is proven on the command line, and the public's live page follows the
-host's close from the command line in another process.  (Several `serve` processes on
-one database are described in docs/deploy.md, not tested here.)"""
+host's close from the command line in another process.  (Two `serve` processes on one
+database: tests/service/test_concurrency.py.)"""
 
 from __future__ import annotations
 
