@@ -65,11 +65,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     result.append(Row("append", "raw INSERT, one transaction", len(chosen), n_events, raw_rate, raw_rate, 1.0, "events/s"))
 
     def append_every_command(store):
-        for mid, groups in matches:
-            seq = 1
-            for group in groups:
-                store.append(mid, seq, group, actor="bench", recorded_at=corpus.RECORDED_AT)
-                seq += len(group)
+        corpus.append_matches(store, matches)
 
     def store_batch():
         store = Store(path)

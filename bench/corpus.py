@@ -239,6 +239,15 @@ def _renamed(create: CreateMatch, mid: str) -> CreateMatch:
     return CreateMatch(match_id=mid, game=create.game, players=create.players, options=create.options, setup=create.setup)
 
 
+def append_matches(store, matches) -> None:
+    """Append each match's commands' event groups, one ``append`` per command, in order."""
+    for mid, groups in matches:
+        seq = 1
+        for group in groups:
+            store.append(mid, seq, group, actor="bench", recorded_at=RECORDED_AT)
+            seq += len(group)
+
+
 def build_db(path: str, chosen: list[Template], snapshots: bool = True) -> int:
     """A fresh database holding ``chosen`` (one Store.append per command); the event count.
 

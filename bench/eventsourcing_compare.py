@@ -44,11 +44,7 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
 
     def ours_append():
         store = Store(ours_path)
-        for mid, groups in matches:
-            seq = 1
-            for group in groups:
-                store.append(mid, seq, group, actor="bench", recorded_at=corpus.RECORDED_AT)
-                seq += len(group)
+        corpus.append_matches(store, matches)
         store.close()
 
     def theirs_append():

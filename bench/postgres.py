@@ -73,11 +73,7 @@ def _appends(server, database: str, tmp: Path, chosen, runs: int) -> list[Row]:
     def batch(db: str):
         store = open_store(db)
         with store.transaction():
-            for mid, groups in matches:
-                seq = 1
-                for group in groups:
-                    store.append(mid, seq, group, actor="bench", recorded_at=corpus.RECORDED_AT)
-                    seq += len(group)
+            corpus.append_matches(store, matches)
         store.close()
 
     path = tmp / "pg-append-sqlite.db"
