@@ -19,6 +19,7 @@ from matchledger.ledger.store import Store, StoredEvent
 from matchledger.projections import snapshots
 
 from tests.helpers import REPO, invoke, read_json
+from tests.reliability.tampering import raw
 
 M = "amend5"
 CHECKPOINT = 18
@@ -42,20 +43,6 @@ def _rows(path) -> list[StoredEvent]:
         store.close()
 
 
-def _sql(path, *statements) -> None:
-    """Plain sqlite3, the append-only triggers dropped (and put back)."""
-    conn = sqlite3.connect(path)
-    triggers = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-    conn.execute("DROP TRIGGER events_no_update")
-    conn.execute("DROP TRIGGER events_no_delete")
-    for statement in statements:
-        conn.execute(*statement)
-    for (sql,) in triggers:
-        conn.execute(sql)
-    conn.commit()
-    conn.close()
-
-
 def _rechained(path, seq: int, rows: list[StoredEvent]) -> None:
     """The rows from ``seq`` on replaced by ``rows``, renumbered, every hash recomputed."""
     prev = _rows(path)[seq - 2].hash if seq > 1 else GENESIS_HASH
@@ -65,7 +52,7 @@ def _rechained(path, seq: int, rows: list[StoredEvent]) -> None:
         statements.append(("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            (M, number, row.kind, row.body, row.recorded_at, row.actor, prev, digest)))
         prev = digest
-    _sql(path, *statements)
+    raw(path, *statements)
 
 
 def _refused(path, *args, seq: int):
@@ -78,7 +65,7 @@ def test_a_read_at_an_event_that_was_removed_refuses_naming_it(db):
     """The rows up to a removed event still chain: a read up to it must notice that
     they stop short of it (it showed the state after the event before, as of this one)."""
     before = read_json(db, "status", M, "--at", 11)
-    _sql(db, ("DELETE FROM events WHERE match_id = ? AND seq = ?", (M, 12)))
+    raw(db, ("DELETE FROM events WHERE match_id = ? AND seq = ?", (M, 12)))
     for args in (("status", M, "--at", 12), ("log", M, "--at", 12), ("outcome", M, "--at", 12, "--json")):
         assert "event 12 is missing (next stored seq is 13)" in _refused(db, *args, seq=12).stderr
     assert read_json(db, "status", M, "--at", 11) == before  # the events before it are intact
@@ -90,7 +77,7 @@ def test_a_read_resumed_from_the_snapshot_names_the_first_bad_seq_of_the_whole_l
     but the first bad seq (verify's) is 8."""
     rows = _rows(db)
     columns = ("kind", "body", "recorded_at", "actor", "prev_hash", "hash")
-    _sql(db, *[(f"UPDATE events SET {c} = ? WHERE match_id = ? AND seq = ?", (getattr(b, c), M, a.seq))
+    raw(db, *[(f"UPDATE events SET {c} = ? WHERE match_id = ? AND seq = ?", (getattr(b, c), M, a.seq))
                for a, b in ((rows[7], rows[18]), (rows[18], rows[7])) for c in columns])
     for args in (("status", M), ("scores", M, "--json"), ("knowledge", M, "--as", "ann", "--at", CHECKPOINT + 1)):
         _refused(db, *args, seq=8)
@@ -115,7 +102,7 @@ def test_audit_reports_only_the_events_the_chain_vouches_for(db):
     honest = read_json(db, "audit", M)
     rows = _rows(db)
     forged_note = json.loads(rows[18].body) | {"text": "forged by mallory"}
-    _sql(db, ("UPDATE events SET kind = 'NoteAdded' WHERE match_id = ? AND seq = ?", (M, 9)),
+    raw(db, ("UPDATE events SET kind = 'NoteAdded' WHERE match_id = ? AND seq = ?", (M, 9)),
          ("UPDATE events SET body = ? WHERE match_id = ? AND seq = ?", (json.dumps(forged_note), M, 19)))
     report = read_json(db, "audit", M, expect=3)
     assert report["findings"][0]["seq"] == 9 and report["events"] == 8 and report["head"]["seq"] == 8
@@ -136,7 +123,7 @@ def test_rescore_replays_the_log_and_never_takes_the_recorded_outcome_from_the_s
     state = snapshots.decode_state(bytes(body))
     state.g.lights.scores["ann"] += 1000
     forged = snapshots.encode_state(state)
-    _sql(db, ("UPDATE snapshots SET body = ?", (forged,)))
+    raw(db, ("UPDATE snapshots SET body = ?", (forged,)))
     rows = _rows(db)
     checkpoint = msgspec.structs.replace(rows[CHECKPOINT - 1].event(), digest=snapshots.digest(forged))
     _rechained(db, CHECKPOINT, [msgspec.structs.replace(rows[CHECKPOINT - 1], body=encode(checkpoint).decode()), rows[-1]])

@@ -171,7 +171,6 @@ def scratch() -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(prefix="noninterference-", dir=folder)
 
 
-
 @dataclass(frozen=True)
 class Output:
     exit_code: int
