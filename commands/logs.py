@@ -1,10 +1,19 @@
 """Logging, configured once per process: JSON lines on stderr with ``--log-json``, else
 only warnings, for a person (and `serve`'s access lines: ``verbose``).  structlog (and the standard library's logging under it)
-is imported on first use: a command that logs nothing should not pay for it."""
+is imported on first use: a command that logs nothing should not pay for it.
+
+`serve` logs a line per request, so a line's making is kept cheap: msgspec writes the
+JSON, and the timestamp's date and time are formatted once a second."""
 
 from __future__ import annotations
 
+import json
 import sys
+import time
+
+import msgspec
+
+_encoder = msgspec.json.Encoder()
 
 _json: bool = False
 _verbose: bool = False
@@ -27,8 +36,11 @@ def log():
     import structlog
 
     if not _configured:
-        processors = [structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso", utc=True)]
-        processors.append(structlog.processors.JSONRenderer() if _json else structlog.dev.ConsoleRenderer(colors=False))
+        processors = [structlog.processors.add_log_level, timestamp]
+        if _json:
+            processors.append(structlog.processors.JSONRenderer(json_line))
+        else:
+            processors += [printable_values, structlog.dev.ConsoleRenderer(colors=False)]
         structlog.configure(
             processors=processors,
             wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if _json or _verbose else logging.WARNING),
@@ -37,3 +49,39 @@ def log():
         )
         _configured = True
     return structlog.get_logger("matchledger")
+
+
+_second: int | None = None
+_second_text = ""
+
+
+def timestamp(_logger, _name: str, event_dict: dict) -> dict:
+    """``timestamp``: UTC, ISO 8601 to the microsecond (``2026-12-01T09:30:00.000000Z``)."""
+    global _second, _second_text
+    now = time.time()
+    second = int(now)
+    if second != _second:
+        _second, _second_text = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    event_dict["timestamp"] = f"{_second_text}.{int((now - second) * 1_000_000):06d}Z"
+    return event_dict
+
+
+def json_line(event_dict: dict, **_options) -> str:
+    """The record as one line of JSON, in ASCII: a value's control or direction-changing
+    characters (a hostile request's path) reach a terminal escaped, never raw."""
+    try:
+        line = _encoder.encode(event_dict)
+    except (TypeError, ValueError):  # a value msgspec does not know: the standard library's repr fallback
+        line = None
+    if line is not None and line.isascii():
+        return line.decode("ascii")
+    return json.dumps(event_dict, default=repr, separators=(",", ":"))
+
+
+def printable_values(_logger, _name: str, event_dict: dict) -> dict:
+    """Every text in the record with its unprintable characters escaped: the console
+    writes text as it is, and a hostile request's path may hold a terminal's control
+    sequences."""
+    from matchledger.projections.presentation.printable import printable_data
+
+    return printable_data(event_dict)

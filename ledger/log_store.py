@@ -124,10 +124,11 @@ class LogStore(ABC):
     # ---- what the service needs (commands/service/; ledger/capabilities.py)
 
     @abstractmethod
-    def data_version(self) -> int:
-        """A number that moves whenever another connection has committed to the database
-        since it was last read here, and stays put while nothing is written: the
-        service's pages poll it, and look at the heads of their matches when it moves."""
+    def data_version(self) -> int | str:
+        """A value (compared with ``==``) that moves whenever another connection has
+        committed to the database since it was last read here, and stays put while
+        nothing is written: the service keeps heads and grants while it stands still,
+        and its pages poll it to look at the heads of their matches when it moves."""
 
     @abstractmethod
     def save_capability(self, capability: Capability) -> None:

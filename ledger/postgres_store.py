@@ -165,11 +165,14 @@ class PostgresStore(LogStore):
 
     # ---- what the service needs
 
-    def data_version(self) -> int:
-        # The server's next transaction id: it moves whenever any transaction that wrote
-        # something has begun (ours, another process's, another database's on the same
-        # server), which is all the service's pages need to look at their heads again.
-        return int(self._fetch("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")[0][0])
+    def data_version(self) -> str:
+        # The server's current snapshot, xmin:xmax:transactions in progress: a commit
+        # either moves xmax (the highest completed transaction's id, plus one) or takes
+        # its transaction out of the list in progress.  xmax alone would miss the commit
+        # of a transaction that began before one that already finished.  Any writer's
+        # commit moves it (another process's, another database's on the same server):
+        # a look too many is cheap, one too few would keep a revoked token open.
+        return self._fetch("SELECT pg_current_snapshot()::text")[0][0]
 
     def save_capability(self, capability: Capability) -> None:
         with self.transaction():

@@ -187,7 +187,8 @@ class Store(LogStore):
     def data_version(self) -> int:
         """A number that changes whenever another connection has committed to the
         database since it was last read here (SQLite's ``data_version``): the service
-        polls it to learn cheaply that some match may have moved on."""
+        polls it to learn cheaply that some match may have moved on, or a token was
+        revoked."""
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     # ---- capabilities (the service's tokens, by hash; see ledger/capabilities.py)

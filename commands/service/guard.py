@@ -26,16 +26,21 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
-_NO_STORE = (b"cache-control", b"no-store")
+_SECURITY_HEADERS_NO_STORE = [*SECURITY_HEADERS, (b"cache-control", b"no-store")]
 
-#: The paths that carry a token: /p/TOKEN..., /a/TOKEN...; and anything shaped like a
-#: token elsewhere in a path (a link pasted into the wrong place is still a secret).
-_TOKEN_PATH = re.compile(r"^/([pa])/[^/]*")
+#: The paths that carry a token: /p/TOKEN..., /a/TOKEN... (``redacted``); and anything
+#: shaped like a token elsewhere in a path (a link pasted into the wrong place is still a
+#: secret).
 _TOKEN_SHAPED = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])")
 
 
 def redacted(path: str) -> str:
-    return _TOKEN_SHAPED.sub("[token]", _TOKEN_PATH.sub(r"/\1/[token]", path))
+    if path.startswith(("/p/", "/a/")):
+        end = path.find("/", 3)
+        path = path[:3] + "[token]" + ("" if end < 0 else path[end:])
+    if len(path) < 32:
+        return path  # too short to hold anything shaped like a token
+    return _TOKEN_SHAPED.sub("[token]", path)
 
 
 class Guard:
@@ -50,17 +55,22 @@ class Guard:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        answer = {"status": 0, "bytes": 0}
+        answer = [0, 0]  # status, bytes
 
         async def guarded(message):
             if message["type"] == "http.response.start":
-                answer["status"] = message["status"]
-                headers = [*message.get("headers", ()), *SECURITY_HEADERS]
-                if not any(name.lower() == b"cache-control" for name, _ in headers):
-                    headers.append(_NO_STORE)
+                answer[0] = message["status"]
+                headers = list(message.get("headers", ()))
+                # Starlette and our own answers name their headers in lower case.
+                for name, _value in headers:
+                    if name == b"cache-control":
+                        headers += SECURITY_HEADERS
+                        break
+                else:
+                    headers += _SECURITY_HEADERS_NO_STORE
                 message = {**message, "headers": headers}
-            elif message["type"] == "http.response.body":
-                answer["bytes"] += len(message.get("body", b""))
+            else:
+                answer[1] += len(message.get("body", b""))
             await send(message)
 
         try:
@@ -68,7 +78,7 @@ class Guard:
         finally:
             client = scope.get("client")
             self.log.info(
-                "request", method=scope.get("method"), path=redacted(scope.get("path", "")), status=answer["status"],
-                bytes=answer["bytes"], ms=round((time.perf_counter() - started) * 1000, 2),
+                "request", method=scope.get("method"), path=redacted(scope.get("path", "")), status=answer[0],
+                bytes=answer[1], ms=round((time.perf_counter() - started) * 1000, 2),
                 client=client[0] if client else None,
             )

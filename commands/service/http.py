@@ -243,7 +243,7 @@ class Service:
         if at is not None:
             page = self._reading(self.reads.page, match_id, me, at, match_id=match_id)
             return html_answer(pages.participant_page(token, match_id, page, "", at=at))
-        recorded = request.query_params.get("recorded", "")
+        recorded = request.query_params.get("recorded", "") if request.scope.get("query_string") else ""
         if recorded.isdigit():
             page = self._reading(self.reads.page, match_id, me, match_id=match_id)
             receipt = next((r for r in page.receipts if r.seq == int(recorded)), None)
@@ -317,6 +317,7 @@ class Service:
 
         def refusal() -> str | None:
             try:
+                self.reads.must_look()  # a revocation made since this turn's look counts
                 revoked = self.reads.grant(token) is None
             except MatchledgerError:
                 return "the ledger cannot be read"  # closed, as a link that cannot be checked

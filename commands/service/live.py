@@ -1,7 +1,7 @@
 """Live pages: server-sent event streams that follow a match, whoever writes to it.
 
 One poller watches every match that has an open page: each ``interval`` it asks the
-store whether anything was committed since (``Store.data_version``: one cheap query,
+store whether anything was committed since (``Reads.look``, the store's ``data_version``: one cheap query,
 and it sees the command line's writes in other processes as well as ours), and only
 then reads the heads of the watched matches.  The service's own writes wake it at once
 (:meth:`Live.poke`).  A back end that can push changes (PostgreSQL's LISTEN/NOTIFY)
@@ -92,7 +92,7 @@ class Live:
     def look(self) -> None:
         """Wake the streams of every watched match whose head moved."""
         try:
-            version = self.reads.app.store.data_version()
+            version = self.reads.look()
         except MatchledgerError:
             version = None
         if version is not None and version == self._version:

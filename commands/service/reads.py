@@ -4,7 +4,17 @@ Every answer is a function of a match's log up to its head and of the viewer: th
 public, one participant, or an auditor.  So each is kept by (what, match, viewer) with
 the head it was made at, and made again only when the head moves.  The head comes from
 the application's reader, which checks the chain of every row it has not seen yet
-(docs/service.md, "Reads"): a request costs one small query when nothing changed.
+(docs/service.md, "Reads").
+
+Heads and tokens' grants are kept too, while the database's ``data_version`` stands
+still.  It is looked at (one small query) by the first lookup in each turn of the event
+loop, and the look holds until the loop's next turn: a callback queued at the look
+clears it.  A request's handler runs in a task queued once the server has read the
+request, so if that was before the look, the look was made after the request was read;
+if not, the clearing callback, queued first, runs first, and the request looks again.
+Either way a request sees every commit made before it reached the server (a revocation
+by the host's CLI included), and requests answered in one turn share one look.  The
+live streams look on every poll (``look``); outside a running loop every lookup looks.
 
 The match states the reader keeps are bounded (the ``kept`` matches used last), and
 each is read afresh from the log (its chain checked again) once it is ``fresh_for``
@@ -14,6 +24,7 @@ take microseconds, and the one connection is never shared between threads.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -32,6 +43,9 @@ KEPT_MATCHES = 256
 FRESH_FOR_SECONDS = 300.0
 #: Answers kept (each a few kilobytes: a board picture is the largest).
 KEPT_ANSWERS = 4096
+#: Tokens whose grant (or its absence) is kept while nothing is written: bounded, as
+#: anybody may send any number of made-up tokens.
+KEPT_GRANTS = 4096
 
 _json = msgspec.json.Encoder()
 _OWN_SUBMISSIONS = {kind.__name__ for kind in (SubmissionRecorded, SubmissionCorrected, SubmissionVoided)}
@@ -83,23 +97,64 @@ class Reads:
         self._read_at: OrderedDict[str, float] = OrderedDict()  # match -> when first read, least recent first
         self._answers: OrderedDict[tuple, tuple[tuple[int, str], object]] = OrderedDict()
         self._answers_max = answers
+        # Valid while the database's data_version is the one seen at the last look.
+        self._version: object = None
+        self._heads: dict[str, tuple[int, str]] = {}
+        self._grants: dict[str, Capability | None] = {}
+        self._looked = False  # in this turn of the event loop
+
+    # ------------------------------------------------------------------ looking at the database
+
+    def must_look(self) -> None:
+        """The next lookup looks at the database first, whatever this turn looked at."""
+        self._looked = False
+
+    def look(self) -> object:
+        """The database's data_version now; the heads and grants kept are forgotten if it
+        moved since the last look (a failed look forgets them too)."""
+        self._looked = False
+        try:
+            version = self.app.store.data_version()
+        except BaseException:
+            self._forget_lookups(None)
+            raise
+        if version != self._version:
+            self._forget_lookups(version)
+        try:
+            asyncio.get_running_loop().call_soon(self.must_look)
+        except RuntimeError:  # no loop: nothing marks the turn's end, so nothing is shared
+            return version
+        self._looked = True
+        return version
+
+    def _forget_lookups(self, version: object) -> None:
+        self._version = version
+        self._heads.clear()
+        self._grants.clear()
 
     # ------------------------------------------------------------------ heads
 
     def head(self, match_id: str) -> tuple[int, str]:
         """(seq, hash) of the match's last event, every row up to it chain-checked."""
+        if not self._looked:
+            self.look()
         now = self.clock()
         first = self._read_at.get(match_id)
         if first is not None and now - first > self.fresh_for:
             self.app.forget(match_id)
+            self._heads.pop(match_id, None)
             first = None
-        cursor = self.app.reader.cursor(match_id)  # UnknownMatch, VerificationFailed
+        head = self._heads.get(match_id)
+        if head is None:
+            cursor = self.app.reader.cursor(match_id)  # UnknownMatch, VerificationFailed
+            head = self._heads[match_id] = (cursor.seq, cursor.hash)
         self._read_at[match_id] = now if first is None else first
         self._read_at.move_to_end(match_id)
         while len(self._read_at) > self.kept:
             oldest, _ = self._read_at.popitem(last=False)
             self.app.forget(oldest)
-        return cursor.seq, cursor.hash
+            self._heads.pop(oldest, None)
+        return head
 
     def _answer(self, key: tuple, match_id: str, make: Callable[[], object]):
         head = self.head(match_id)
@@ -171,7 +226,16 @@ class Reads:
     # ------------------------------------------------------------------ tokens
 
     def grant(self, token: str) -> Capability | None:
-        return self.app.capability(token)
+        """What ``token`` opens (None: nothing: unknown or revoked)."""
+        if not self._looked:
+            self.look()
+        if token in self._grants:
+            return self._grants[token]
+        capability = self.app.capability(token)
+        if len(self._grants) >= KEPT_GRANTS:
+            self._grants = {}
+        self._grants[token] = capability
+        return capability
 
     @staticmethod
     def is_auditor(capability: Capability) -> bool:

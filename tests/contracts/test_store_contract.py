@@ -358,3 +358,25 @@ def test_data_version_changes_when_another_store_commits_and_only_then(store, ba
         assert store.data_version() == after
     finally:
         other.close()
+
+
+@pytest.mark.guarantee("service.live")
+def test_data_version_moves_when_a_transaction_commits_after_a_later_one(store, backend):
+    """The service keeps tokens' grants while data_version stands still: a revocation
+    whose transaction began first but commits last must still move it."""
+    if backend.name == "sqlite":
+        pytest.skip("SQLite lets one writer in at a time: a commit cannot overtake another's")
+    three_events(store)
+    first, second = backend.open(), backend.open()
+    try:
+        with first.transaction():
+            first.append("m1", 4, [NoteAdded(text="began first")], actor="host", recorded_at=T)
+            assert len(first.rows("m1")) == 4  # written (not yet committed), so its transaction has begun
+            second.append("m2", 1, [CREATED], actor="host", recorded_at=T)  # begun and committed meanwhile
+            before = store.data_version()
+            assert store.data_version() == before
+        assert store.data_version() != before
+        assert [r.seq for r in store.rows("m1")] == [1, 2, 3, 4]
+    finally:
+        first.close()
+        second.close()

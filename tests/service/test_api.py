@@ -368,13 +368,30 @@ def test_the_access_log_is_structured_and_never_holds_a_token(server, links):
     for token in tokens(links):
         server.client.get(f"/p/{token}")
         server.client.get(f"/x/{token}")  # a link pasted in the wrong place
+        server.client.get(f"/p/{token[:20]}/events")  # a link cut short: still most of a secret
         server.client.get("/api/v1/matches/m1/me", headers=bearer(token))
+    server.client.get("/m/%C2%9B2J%E2%80%AEx")  # a terminal's control sequence and a bidi override
     records = server.log_records()
     requests = [r for r in records if r.get("event") == "request"]
     assert len(requests) >= 3 * len(links)
+    assert "/m/\u009b2J\u202ex" in {r["path"] for r in requests}  # logged as it was asked for
+    assert all(line.isascii() for line in server.log().splitlines() if line.startswith("{"))  # ...escaped
     assert {"/p/[token]", "/x/[token]", "/api/v1/matches/m1/me"} <= {r["path"] for r in requests}
     assert all({"method", "path", "status", "ms", "bytes"} <= set(r) for r in requests)
     text = server.log()
     for token in tokens(links):
         assert token not in text and token[:12] not in text
     assert "authorization" not in text.lower() and "bearer" not in text.lower()
+
+
+@pytest.mark.guarantee("service.log-no-token")
+def test_the_console_access_log_writes_a_hostile_paths_control_characters_escaped(db, links):
+    """Without --log-json the access line is text for a terminal: a path asking for
+    ESC [2J (clear the screen), a C1 control and a bidi override is written escaped."""
+    with Server(db, log_json=False) as running:
+        running.client.get("/m/%1B%5B2J%C2%9B%E2%80%AEx")
+        running.client.get(f"/p/{links['ann']['token']}")
+        text = running.log()
+    assert "path=/m/\\x1b[2J\\x9b\\u202ex" in text
+    assert "\x1b" not in text and "\x9b" not in text and "\u202e" not in text
+    assert "path=/p/[token]" in text and links["ann"]["token"] not in text

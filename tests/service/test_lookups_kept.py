@@ -1,0 +1,130 @@
+"""Heads and tokens' grants kept while the database stands still (``commands/service/
+reads.py``): one look at its ``data_version`` serves every request answered in one turn
+of the event loop, and a request the server read after a commit always sees it, on the
+standard event loop and on uvloop (what uvicorn runs when it is installed)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from matchledger.commands.service.reads import Reads
+from matchledger.ledger.stores import open_store
+from matchledger.projections.application import Application
+
+from tests.helpers import invoke
+
+from .support import STUDIO, invite
+
+
+def _loops():
+    yield pytest.param(asyncio.new_event_loop, id="asyncio")
+    try:
+        import uvloop
+    except ImportError:
+        yield pytest.param(None, id="uvloop", marks=pytest.mark.skip(reason="uvloop is not installed"))
+    else:
+        yield pytest.param(uvloop.new_event_loop, id="uvloop")
+
+
+@pytest.fixture
+def league(tmp_path):
+    db = tmp_path / "kept.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    token = invite(db, "m1", "--as", "ann", "--submit")["token"]
+    reads = Reads(Application(open_store(str(db), create=False)))
+    looks = []
+    store = reads.app.store
+    counted = store.data_version
+
+    def data_version():
+        looks.append(1)
+        return counted()
+
+    store.data_version = data_version
+    yield db, token, reads, looks
+    store.close()
+
+
+def run(new_loop, scenario):
+    loop = new_loop()
+    try:
+        return loop.run_until_complete(scenario())
+    finally:
+        loop.close()
+
+
+@pytest.mark.guarantee("service.tokens-scoped")
+@pytest.mark.parametrize("new_loop", _loops())
+def test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_before(league, new_loop):
+    db, token, reads, _looks = league
+
+    async def request():
+        return reads.grant(token)
+
+    async def scenario():
+        assert reads.grant(token) is not None  # this turn looked: the link is open
+        invoke(db, "revoke", token)  # the host, through another connection
+        # the server reads a request now; its handler runs in a task queued now
+        return reads.grant(token), await asyncio.get_running_loop().create_task(request())
+
+    same_turn, next_request = run(new_loop, scenario)
+    assert same_turn is not None  # the look this turn made still holds within the turn
+    assert next_request is None
+
+
+@pytest.mark.guarantee("service.live")
+@pytest.mark.parametrize("new_loop", _loops())
+def test_a_request_read_after_a_commit_sees_the_new_head(league, new_loop):
+    db, _token, reads, _looks = league
+
+    async def request():
+        return reads.head("m1")
+
+    async def scenario():
+        before = reads.head("m1")
+        invoke(db, "submit", "m1", "ann", "G4", "A1", "B1", "C1", "D1")
+        return before, await asyncio.get_running_loop().create_task(request())
+
+    before, after = run(new_loop, scenario)
+    assert after[0] == before[0] + 1
+
+
+@pytest.mark.parametrize("new_loop", _loops())
+def test_requests_answered_in_one_turn_share_one_look(league, new_loop):
+    _db, token, reads, looks = league
+
+    async def request():
+        return reads.grant(token), reads.head("m1")
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        first = await asyncio.gather(*(loop.create_task(request()) for _ in range(50)))  # read in one turn
+        looked = len(looks)
+        second = await loop.create_task(request())  # read in a later turn
+        return first, looked, second
+
+    first, looked, second = run(new_loop, scenario)
+    assert looked == 1 and len(looks) == 2
+    assert len({(grant.token_hash, head) for grant, head in first}) == 1
+    assert second == first[0]
+
+
+def test_outside_a_running_loop_every_lookup_looks(league):
+    db, token, reads, looks = league
+    assert reads.grant(token) is not None
+    invoke(db, "revoke", token)
+    assert reads.grant(token) is None
+    assert len(looks) == 2
+
+
+def test_made_up_tokens_keep_a_bounded_number_of_answers(league, monkeypatch):
+    """Anybody may send any number of tokens; what is kept of them stays bounded."""
+    from matchledger.commands.service import reads as reads_module
+
+    _db, token, reads, _looks = league
+    monkeypatch.setattr(reads_module, "KEPT_GRANTS", 8)
+    made_up = [f"{index:032d}" for index in range(100)]
+    assert all(reads.grant(guess) is None for guess in made_up)
+    assert len(reads._grants) <= 8
+    assert reads.grant(token) is not None and reads.grant(made_up[0]) is None
