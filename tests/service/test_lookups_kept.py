@@ -17,14 +17,14 @@ from tests.helpers import invoke
 from .support import STUDIO, invite
 
 
-def _loops():
-    yield pytest.param(asyncio.new_event_loop, id="asyncio")
+def _loops() -> list:
     try:
         import uvloop
     except ImportError:
-        yield pytest.param(None, id="uvloop", marks=pytest.mark.skip(reason="uvloop is not installed"))
+        with_uvloop = pytest.param(None, id="uvloop", marks=pytest.mark.skip(reason="uvloop is not installed"))
     else:
-        yield pytest.param(uvloop.new_event_loop, id="uvloop")
+        with_uvloop = pytest.param(uvloop.new_event_loop, id="uvloop")
+    return [pytest.param(asyncio.new_event_loop, id="asyncio"), with_uvloop]
 
 
 @pytest.fixture
