@@ -73,7 +73,7 @@ def json_line(event_dict: dict, **_options) -> str:
         line = _encoder.encode(event_dict)
     except (TypeError, ValueError):  # a value msgspec does not know: the standard library's repr fallback
         line = None
-    if line is not None and line.isascii():
+    if line is not None and line.isascii() and b"\x7f" not in line:  # msgspec leaves DEL as it is
         return line.decode("ascii")
     return json.dumps(event_dict, default=repr, separators=(",", ":"))
 

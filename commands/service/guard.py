@@ -7,13 +7,16 @@ storing of answers in shared caches.
 
 Access log: one structured record per request (method, path, status, bytes, time),
 with the token of a link's path replaced by ``[token]``; headers (Authorization among
-them) and query strings are never logged.
+them) and query strings are never logged.  An error the app did not expect, once it was
+answered (500), is one more record with its traceback, tokens redacted, instead of the
+server's raw text on stderr.
 """
 
 from __future__ import annotations
 
 import re
 import time
+import traceback
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -73,8 +76,13 @@ class Guard:
                 answer[1] += len(message.get("body", b""))
             await send(message)
 
+        failure = None
         try:
             await self.app(scope, receive, guarded)
+        except Exception as exc:
+            if not answer[0]:
+                raise  # nothing was answered: the server answers 500 itself
+            failure = exc  # answered (500) already: logged below as data, not by the server as raw text
         finally:
             client = scope.get("client")
             self.log.info(
@@ -82,3 +90,9 @@ class Guard:
                 bytes=answer[1], ms=round((time.perf_counter() - started) * 1000, 2),
                 client=client[0] if client else None,
             )
+        if failure is not None:
+            # A traceback holds source lines and messages, never locals; still, nothing
+            # shaped like a token leaves in it.
+            trace = "".join(traceback.format_exception(failure))
+            self.log.error("request_failed", method=scope.get("method"), path=redacted(scope.get("path", "")),
+                           error=_TOKEN_SHAPED.sub("[token]", trace))

@@ -27,13 +27,27 @@ from .forms import FIELD_MAX, form_html, tokens_from_form
 from .live import Live
 from .openapi import openapi
 from .reads import Reads, to_json
-from .writes import Writer
+from .writes import LinkClosed, Writer
 
 #: Bytes of a request body read at most (a submission is a few hundred).
 BODY_MAX = 16 * 1024
 #: The one answer for a token that opens nothing here: unknown, revoked, another
 #: match's, or a match that does not exist (no hint of which).
 NOT_VALID = "this token does not open this match: it is unknown, revoked or for another match"
+
+
+#: The one answer for a link that opens nothing (the same whatever the reason).
+LINK_CLOSED = "this link opens nothing here: it was mistyped, revoked, or is not this kind of link"
+
+
+def _not_valid() -> Refused:
+    return Refused(401, NOT_VALID, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+
+
+def _seq_shaped(text: str) -> bool:
+    """An event's seq as a query gives it: ASCII digits (``"²".isdigit()`` is true too),
+    not absurdly many."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 class SubmissionBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -122,20 +136,22 @@ class Service:
 
     # ------------------------------------------------------------------ tokens
 
-    def _bearer(self, request: Request, match_id: str) -> Capability:
+    def _bearer(self, request: Request, match_id: str) -> tuple[Capability, str]:
+        """The capability of the request's bearer token, and the token."""
         header = request.headers.get("authorization")
         if not header:
             raise Refused(401, "a token is needed: send Authorization: Bearer TOKEN", {"WWW-Authenticate": "Bearer"})
         scheme, _, token = header.partition(" ")
-        capability = self._reading(self.reads.grant, token.strip()) if scheme.lower() == "bearer" else None
+        token = token.strip()
+        capability = self._reading(self.reads.grant, token) if scheme.lower() == "bearer" else None
         if capability is None or capability.match_id != match_id:
-            raise Refused(401, NOT_VALID, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
-        return capability
+            raise _not_valid()
+        return capability, token
 
     def _link(self, token: str, role: str) -> Capability:
         capability = self._reading(self.reads.grant, token)
         if capability is None or capability.role != role:
-            raise Refused(403, "this link opens nothing here: it was mistyped, revoked, or is not this kind of link")
+            raise Refused(403, LINK_CLOSED)
         return capability
 
     @staticmethod
@@ -153,7 +169,7 @@ class Service:
         text = request.query_params.get("at")
         if text is None:
             return None
-        if not text.isdigit() or len(text) > 18:
+        if not _seq_shaped(text):
             raise Refused(400, f"?at must be an event's seq (a whole number from 1), got {text[:40]!r}")
         return int(text)
 
@@ -170,26 +186,32 @@ class Service:
 
     async def api_me(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        capability = self._bearer(request, match_id)
+        capability, _token = self._bearer(request, match_id)
         self._participant(capability)
         return json_answer(self._reading(self.reads.me, capability, self._at(request), match_id=match_id))
 
     async def api_export(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        capability = self._bearer(request, match_id)
+        capability, _token = self._bearer(request, match_id)
         if capability.role != AUDITOR:
             raise Refused(403, "only an auditor's token reads the whole log")
         return self._export(capability)
 
     async def api_submit(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        capability = self._bearer(request, match_id)
+        self._participant(self._bearer(request, match_id)[0], submit=True)  # refused before its body is read
+        raw = await self._body(request)
+        self.reads.must_look()  # the body may come long after the headers: a revocation since counts
+        capability, token = self._bearer(request, match_id)
         participant = self._participant(capability, submit=True)
         try:
-            body = _submission.decode(await self._body(request))
+            body = _submission.decode(raw)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise Refused(400, f'the body must be JSON {{"tokens": [TEXT, ...]}}: {exc}') from None
-        row = await self._submit(match_id, participant, body.tokens)
+        try:
+            row = await self._submit(match_id, participant, body.tokens, token)
+        except LinkClosed:
+            raise _not_valid() from None
         return json_answer(to_json({"seq": row.seq, "hash": row.hash}), 201)
 
     async def openapi(self, request: Request) -> Response:
@@ -209,9 +231,10 @@ class Service:
                 raise Refused(400, f"the body is larger than {BODY_MAX} bytes")
         return body
 
-    async def _submit(self, match_id: str, participant: str, tokens: list[str]):
+    async def _submit(self, match_id: str, participant: str, tokens: list[str], link: str):
+        """The receipt's row; LinkClosed if ``link`` was revoked before it was written."""
         try:
-            return await self.writer.submit(match_id, participant, tokens)
+            return await self.writer.submit(match_id, participant, tokens, link=link)
         except MatchledgerError as exc:
             raise refused(exc, match_id=match_id, rules=True) from None
 
@@ -244,7 +267,7 @@ class Service:
             page = self._reading(self.reads.page, match_id, me, at, match_id=match_id)
             return html_answer(pages.participant_page(token, match_id, page, "", at=at))
         recorded = request.query_params.get("recorded", "") if request.scope.get("query_string") else ""
-        if recorded.isdigit():
+        if _seq_shaped(recorded):
             page = self._reading(self.reads.page, match_id, me, match_id=match_id)
             receipt = next((r for r in page.receipts if r.seq == int(recorded)), None)
             notice = pages.receipt_notice(match_id, receipt.text) if receipt is not None else ""
@@ -266,13 +289,19 @@ class Service:
         return f'<div data-form="{key}">{form}</div>'
 
     async def _form_submitted(self, request: Request, token: str, capability: Capability) -> Response:
+        self._participant(capability, submit=True)
+        raw = await self._body(request)
+        self.reads.must_look()  # the body may come long after the headers: a revocation since counts
+        capability = self._link(token, PARTICIPANT)
         match_id, me = capability.match_id, capability.participant
         self._participant(capability, submit=True)
-        fields = {key: value[:FIELD_MAX] for key, value in parse_qsl((await self._body(request)).decode("utf-8", "replace"))}
+        fields = {key: value[:FIELD_MAX] for key, value in parse_qsl(raw.decode("utf-8", "replace"))}
         page = self._reading(self.reads.page, match_id, me, match_id=match_id)
         tokens = tokens_from_form(page.models["game"], fields)
         try:
-            row = await self._submit(match_id, me, tokens)
+            row = await self._submit(match_id, me, tokens, token)
+        except LinkClosed:
+            raise Refused(403, LINK_CLOSED) from None
         except Refused as exc:
             if exc.status != 422:
                 raise

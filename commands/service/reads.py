@@ -17,8 +17,9 @@ by the host's CLI included), and requests answered in one turn share one look.  
 live streams look on every poll (``look``); outside a running loop every lookup looks.
 
 The match states the reader keeps are bounded (the ``kept`` matches used last), and
-each is read afresh from the log (its chain checked again) once it is ``fresh_for``
-seconds old.  Everything runs on the event loop's thread: SQLite reads of a kept match
+each is read afresh from the log (its chain checked again, as a new read checks it)
+once it is ``fresh_for`` seconds old, and whenever ``data_version`` moved since it was
+read: a row edited behind the ledger's back is refused, not only a row added.  Everything runs on the event loop's thread: SQLite reads of a kept match
 take microseconds, and the one connection is never shared between threads.
 """
 
@@ -32,7 +33,7 @@ from typing import Callable
 
 import msgspec
 from matchledger.engine.state import PUBLIC, View, as_participant
-from matchledger.ledger.capabilities import AUDITOR, Capability
+from matchledger.ledger.capabilities import AUDITOR, Capability, well_formed
 from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.projections.application import Application
 from matchledger.projections.presentation.picture import read_models
@@ -44,7 +45,7 @@ FRESH_FOR_SECONDS = 300.0
 #: Answers kept (each a few kilobytes: a board picture is the largest).
 KEPT_ANSWERS = 4096
 #: Tokens whose grant (or its absence) is kept while nothing is written: bounded, as
-#: anybody may send any number of made-up tokens.
+#: anybody may send any number of made-up tokens (only well-formed ones are kept).
 KEPT_GRANTS = 4096
 
 _json = msgspec.json.Encoder()
@@ -146,6 +147,10 @@ class Reads:
             first = None
         head = self._heads.get(match_id)
         if head is None:
+            # Something was committed since this match was read (heads are forgotten when
+            # data_version moves), or it never was: read it afresh, as a new read does, so
+            # a row edited behind the ledger's back is refused, not only rows added.
+            self.app.forget(match_id)
             cursor = self.app.reader.cursor(match_id)  # UnknownMatch, VerificationFailed
             head = self._heads[match_id] = (cursor.seq, cursor.hash)
         self._read_at[match_id] = now if first is None else first
@@ -227,6 +232,8 @@ class Reads:
 
     def grant(self, token: str) -> Capability | None:
         """What ``token`` opens (None: nothing: unknown or revoked)."""
+        if not well_formed(token):
+            return None  # nothing kept of it: a made-up token may be of any size
         if not self._looked:
             self.look()
         if token in self._grants:

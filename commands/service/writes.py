@@ -11,6 +11,12 @@ decision can go stale.  A back end that refuses a stale decision only when appen
 (``LogConflict``) gets the whole batch decided again against the log as it then stands,
 ``ATTEMPTS`` times at most; after that the submitters are told to try again.  Each
 event's actor is the participant who submitted.
+
+The link a submission came through is checked again as it is written, under the write
+lock (``LinkClosed``): the request was let in when its headers arrived, and its body may
+come much later, after the host revoked the link.  And whatever another connection
+committed since the last batch (the host's CLI, or a row edited behind the ledger's
+back) makes the thread read its matches afresh, chains checked, before deciding.
 """
 
 from __future__ import annotations
@@ -34,12 +40,18 @@ BATCH = 64
 _STOP = object()
 
 
+class LinkClosed(Exception):
+    """The link a submission came through no longer lets it be recorded (revoked, most
+    likely, while the request was under way)."""
+
+
 @dataclass(eq=False)
 class _Job:
     match_id: str
     participant: str
     cmd: Submit
     done: Callable[[object], None]  # called in the thread with the rows or the error
+    link: str | None = field(default=None, repr=False)  # its token: never in a repr, a log or a message
     outcome: object = field(default=None)
 
 
@@ -52,6 +64,7 @@ class Writer:
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="matchledger-writer", daemon=True)
         self._app: Application | None = None
+        self._version: object = None  # the database's data_version when its matches were last read afresh
 
     def start(self) -> None:
         self._thread.start()
@@ -62,9 +75,11 @@ class Writer:
             self._jobs.put(_STOP)
             self._thread.join()
 
-    async def submit(self, match_id: str, participant: str, tokens: list[str]) -> StoredEvent:
+    async def submit(self, match_id: str, participant: str, tokens: list[str], *, link: str | None) -> StoredEvent:
         """Record ``participant``'s submission; the row of their ``SubmissionRecorded``
-        event, their receipt.  Raises what the rules, or the log, say."""
+        event, their receipt.  Raises what the rules, or the log, say; ``LinkClosed`` if
+        the token ``link`` (None: none to check) no longer lets ``participant`` submit
+        in ``match_id`` when the submission is written."""
         cmd = Submit(participant, list(tokens))  # bounded and printable, or MalformedInput
         loop = asyncio.get_running_loop()
         future = loop.create_future()
@@ -72,7 +87,7 @@ class Writer:
         def done(outcome: object) -> None:
             loop.call_soon_threadsafe(_settle, future, outcome)
 
-        self._jobs.put(_Job(match_id, participant, cmd, done))
+        self._jobs.put(_Job(match_id, participant, cmd, done, link))
         rows = await future
         return rows[0]
 
@@ -117,6 +132,7 @@ class Writer:
         for _attempt in range(ATTEMPTS):
             try:
                 with app.atomic():
+                    self._read_afresh_if_moved(app)
                     for job in batch:
                         job.outcome = self._decide(app, job)
                 return
@@ -134,8 +150,18 @@ class Writer:
                 f"match {job.match_id!r} moved on {ATTEMPTS} times while the submission was decided; try again"
             )
 
+    def _read_afresh_if_moved(self, app: Application) -> None:
+        """Drop the kept states if another connection committed since they were read
+        (this thread's own commits do not move its connection's data_version)."""
+        version = app.store.data_version()
+        if version != self._version:
+            app.forget()
+            self._version = version
+
     @staticmethod
-    def _decide(app: Application, job: _Job) -> list[StoredEvent] | MatchledgerError:
+    def _decide(app: Application, job: _Job) -> list[StoredEvent] | Exception:
+        if job.link is not None and not _lets_submit(app, job):
+            return LinkClosed()
         before = app.store.head(job.match_id)
         try:
             return app.execute(job.match_id, job.cmd, actor=job.participant)
@@ -145,6 +171,12 @@ class Writer:
             if app.store.head(job.match_id) != before:
                 raise  # it failed after writing: the batch must not keep half of it
             return exc
+
+
+def _lets_submit(app: Application, job: _Job) -> bool:
+    capability = app.capability(job.link)  # None once revoked
+    return (capability is not None and capability.can_submit and capability.match_id == job.match_id
+            and capability.participant == job.participant)
 
 
 def _settle(future: asyncio.Future, outcome: object) -> None:

@@ -8,6 +8,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -125,3 +126,51 @@ def events(response: httpx.Response, count: int, timeout: float = 10.0) -> list[
             if len(found) == count:
                 break
     return found
+
+
+class RawConnection:
+    """A keep-alive HTTP/1.1 connection driven by hand, for what a polite client never
+    does: pipelining requests, or sending a request's headers now and its body later."""
+
+    def __init__(self, url: str):
+        host, _, port = url.removeprefix("http://").partition(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        self._unread = b""
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def answer(self) -> tuple[int, bytes]:
+        """The next answer (one with a Content-Length): its status and body."""
+        data = self._unread
+        while b"\r\n\r\n" not in data:
+            data += self._receive(data)
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        length = next(int(line.split(b":", 1)[1]) for line in lines[1:] if line.lower().startswith(b"content-length:"))
+        while len(body) < length:
+            body += self._receive(body)
+        self._unread = body[length:]
+        return int(lines[0].split()[1]), body[:length]
+
+    def _receive(self, so_far: bytes) -> bytes:
+        chunk = self.sock.recv(65536)
+        assert chunk, f"the server closed the connection after {so_far[:200]!r}"
+        return chunk
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def __enter__(self) -> "RawConnection":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def host(db: Path, *args: str) -> str:
+    """The host's command, in a process of its own (as the host's terminal runs it)."""
+    done = subprocess.run([sys.executable, "-m", "matchledger", "--db", str(db), *args],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout

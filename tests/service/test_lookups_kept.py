@@ -128,3 +128,9 @@ def test_made_up_tokens_keep_a_bounded_number_of_answers(league, monkeypatch):
     assert all(reads.grant(guess) is None for guess in made_up)
     assert len(reads._grants) <= 8
     assert reads.grant(token) is not None and reads.grant(made_up[0]) is None
+
+
+def test_a_token_that_is_not_shaped_like_one_is_neither_looked_up_nor_kept(league):
+    _db, token, reads, looks = league
+    assert reads.grant("A" * 1_000_000) is None and reads.grant(token + " ") is None and reads.grant("") is None
+    assert reads._grants == {} and looks == []

@@ -13,10 +13,10 @@ from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
 
-from matchledger.commands.service.writes import ATTEMPTS, Writer
+from matchledger.commands.service.writes import ATTEMPTS, LinkClosed, Writer
 from tests.helpers import invoke
 
-from .support import STUDIO, cli_json
+from .support import STUDIO, cli_json, invite
 
 SUBMISSIONS = {"ann": ["G4", "A1", "B1", "C1", "D1"], "bob": ["F2", "A1", "B1", "C1", "D1"]}
 
@@ -43,7 +43,7 @@ def losing(db, races: int):
 
 def submit_all(writer: Writer) -> list:
     async def at_once():
-        return await asyncio.gather(*(writer.submit("m1", who, tokens) for who, tokens in SUBMISSIONS.items()),
+        return await asyncio.gather(*(writer.submit("m1", who, tokens, link=None) for who, tokens in SUBMISSIONS.items()),
                                     return_exceptions=True)
 
     writer.start()
@@ -78,3 +78,29 @@ def test_past_the_bound_the_submitters_are_told_to_try_again_and_nothing_is_writ
     outcomes = submit_all(Writer(open_application, lambda _match: None))
     assert all(isinstance(outcome, LogConflict) and "try again" in str(outcome) for outcome in outcomes), outcomes
     assert cli_json(db, "head", "m1") == before
+
+
+@pytest.mark.guarantee("service.tokens-scoped")
+def test_a_link_is_checked_again_as_its_submission_is_written(db):
+    """The request was let in when its headers came; by the time it is written the link
+    may be revoked, or never have let this participant submit here."""
+    revoked = invite(db, "m1", "--as", "ann", "--submit")["token"]
+    invoke(db, "revoke", revoked)
+    reads_only = invite(db, "m1", "--as", "bob")["token"]
+    cats = invite(db, "m1", "--as", "cat", "--submit")["token"]
+    before = cli_json(db, "head", "m1")
+    writer = Writer(lambda: Application(Store(db, create=False)), lambda _match: None)
+
+    async def each():
+        tries = [("ann", revoked), ("bob", reads_only), ("ann", cats), ("cat", cats)]
+        return await asyncio.gather(*(writer.submit("m1", who, SUBMISSIONS.get(who, ["A2", "A1", "B1", "C1", "D1"]),
+                                                    link=link) for who, link in tries), return_exceptions=True)
+
+    writer.start()
+    try:
+        refused_ann, refused_bob, cat_as_ann, recorded = asyncio.run(each())
+    finally:
+        writer.close()
+    assert all(isinstance(outcome, LinkClosed) for outcome in (refused_ann, refused_bob, cat_as_ann))
+    assert recorded.seq == before["seq"] + 1 and recorded.actor == "cat"
+    assert [row["actor"] for row in cli_json(db, "log", "m1") if row["seq"] > before["seq"]] == ["cat"]
