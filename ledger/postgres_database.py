@@ -45,6 +45,14 @@ LOCK_SPACE = 0x4D4C4447
 #: Seconds to wait for the server to answer a connection, unless the URL says otherwise.
 CONNECT_TIMEOUT_SECONDS = 10
 
+#: The service's tokens, by hash (ledger/capabilities.py): made with the tables, so that
+#: a host role granted rights on it (docs/deploy.md) can invite; a database made before
+#: it existed gets it from its first invitation.
+CAPABILITIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL, "
+    "role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text)"
+)
+
 SCHEMA = f"""
 CREATE TABLE matchledger_schema (version integer NOT NULL);
 INSERT INTO matchledger_schema (version) VALUES ({SCHEMA_VERSION});
@@ -77,6 +85,7 @@ CREATE TABLE snapshots (
     revision text NOT NULL,
     body bytea NOT NULL
 );
+{CAPABILITIES_TABLE};
 CREATE VIEW events_json AS
     SELECT match_id, seq, kind, body::jsonb AS body, recorded_at, actor, prev_hash, hash FROM events;
 """

@@ -25,7 +25,7 @@ from .capabilities import Capability
 from .errors import DatabaseBusy
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
-from .postgres_database import LOCK_SPACE, Database
+from .postgres_database import CAPABILITIES_TABLE, LOCK_SPACE, Database
 
 _INSERT = (
     "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
@@ -45,10 +45,6 @@ _SAVE_SNAPSHOT = (
 
 # Made by the first invitation (a write), never by a read, as on SQLite; the schema's
 # version does not cover it (a database without it simply holds no links).
-_CAPABILITIES_TABLE = (
-    "CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL, "
-    "role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text)"
-)
 _CAPABILITY_COLUMNS = "token_hash, match_id, role, participant, can_submit, created_at, revoked_at"
 
 
@@ -92,16 +88,33 @@ class PostgresStore(LogStore):
     # ---- statements: whatever psycopg raises becomes one of our errors
 
     def _run(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
+        self._reconnect_if_lost()
         try:
             return self.conn.execute(sql, params)
         except psycopg.Error as exc:
             raise self.database.error(exc) from None
 
     def _fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        self._reconnect_if_lost()
         try:
             return self.conn.execute(sql, params).fetchall()
         except psycopg.Error as exc:
             raise self.database.error(exc) from None
+
+    def _reconnect_if_lost(self) -> None:
+        """A connection the server ended (a restart, a failover, an idle timeout) is
+        opened again before the next statement, outside a transaction only (one lost
+        midway was lost whole, and its error said so): a long-running ``serve`` answers
+        again once the server is back.  A lent connection is its pool's to replace."""
+        if self._depth == 0 and self._owns_connection and (self.conn.broken or self.conn.closed):
+            connection = self.database.connect()  # DatabaseUnavailable while the server is away
+            try:
+                self.database.prepare(connection, create=False)
+            except BaseException:
+                connection.close()
+                raise
+            self.conn.close()
+            self.conn = connection
 
     # ---- transactions
 
@@ -176,7 +189,8 @@ class PostgresStore(LogStore):
 
     def save_capability(self, capability: Capability) -> None:
         with self.transaction():
-            self._run(_CAPABILITIES_TABLE)
+            if not self._has_capabilities():  # made only where missing: a host role may not CREATE
+                self._run(CAPABILITIES_TABLE)
             self._run(
                 f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                 (capability.token_hash, capability.match_id, capability.role, capability.participant,

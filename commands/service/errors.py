@@ -7,6 +7,7 @@ from __future__ import annotations
 from matchledger.ledger.errors import (
     CorruptLog,
     DatabaseBusy,
+    DatabaseUnavailable,
     IllegalMove,
     LogConflict,
     MalformedInput,
@@ -35,6 +36,7 @@ _STATUS = [
     (MalformedInput, 400),
     (IllegalMove, 422),
     (DatabaseBusy, 503),
+    (DatabaseUnavailable, 503),
     (UnwritableDatabase, 503),
     (CorruptLog, 500),
 ]
@@ -49,9 +51,23 @@ def refused(exc: MatchledgerError, *, match_id: str | None = None, rules: bool =
         return Refused(503, "the ledger is busy; try again in a moment", {"Retry-After": "2"})
     if isinstance(exc, UnwritableDatabase):
         return Refused(503, "the ledger cannot record anything at the moment")
+    if isinstance(exc, DatabaseUnavailable):  # its message names the server: for the host's terminal only
+        return Refused(503, "the ledger's database cannot be reached at the moment; try again shortly", {"Retry-After": "5"})
+    if isinstance(exc, VerificationFailed):
+        return Refused(409, _unverified(exc, match_id))
     if isinstance(exc, CorruptLog) and not isinstance(exc, VerificationFailed):
         return Refused(500, "the ledger cannot be read")
     if rules and isinstance(exc, (MalformedInput, IllegalMove)):
         return Refused(422, str(exc))
     status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
     return Refused(status, str(exc) if status != 500 else "internal error")
+
+
+def _unverified(exc: VerificationFailed, match_id: str | None) -> str:
+    """Where the log stops verifying, and no more: a finding's details may quote an
+    event's body (one a viewer may not see), and those are for the host's `verify`."""
+    seqs = [finding.seq for finding in getattr(exc, "findings", ()) if getattr(finding, "seq", None) is not None]
+    match = match_id if match_id is not None else next((f.match_id for f in exc.findings), "this match")
+    where = f"{match} seq {min(seqs)}: " if seqs else ""
+    return (f"{where}the log of {match!r} does not verify, so nothing from it is shown or decided "
+            f"(the host's `matchledger verify {match}` tells more)")

@@ -16,8 +16,9 @@ from matchledger.projections.presentation.printable import printable
 #: lca: how many cells each round takes, and what they are.
 LCA_ROUNDS = {1: (5, "light priorities, highest first"), 2: (3, "camera centres"), 3: (3, "action cells")}
 PW_TYPES = ("gift", "learn", "predict", "swap", "unique", "watch")
-#: Characters of one form field read at most (a token is at most 64).
-FIELD_MAX = 256
+#: Characters of one form field at most (a token is at most 64; a long pw submission
+#: typed in one field stays well under): longer is refused, never cut short.
+FIELD_MAX = 2048
 
 
 def text(value) -> str:
@@ -39,7 +40,7 @@ def _select(name: str, values, label: str, selected: str = "", blank: str | None
 def _typed(typed: str, hint: str) -> str:
     return (
         f'<label class="typed">{text(hint)} <input name="tokens" value="{text(typed)}" '
-        'autocomplete="off" autocapitalize="characters" spellcheck="false"></label>'
+        f'maxlength="{FIELD_MAX}" autocomplete="off" autocapitalize="characters" spellcheck="false"></label>'
     )
 
 

@@ -37,13 +37,19 @@ _SECURITY_HEADERS_NO_STORE = [*SECURITY_HEADERS, (b"cache-control", b"no-store")
 _TOKEN_SHAPED = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])")
 
 
+#: Characters of a path logged at most (the rest is summed up).
+PATH_LOGGED_MAX = 512
+
+
 def redacted(path: str) -> str:
     if path.startswith(("/p/", "/a/")):
         end = path.find("/", 3)
         path = path[:3] + "[token]" + ("" if end < 0 else path[end:])
-    if len(path) < 32:
-        return path  # too short to hold anything shaped like a token
-    return _TOKEN_SHAPED.sub("[token]", path)
+    if len(path) >= 32:  # else too short to hold anything shaped like a token
+        path = _TOKEN_SHAPED.sub("[token]", path)
+    if len(path) > PATH_LOGGED_MAX:  # a line per request stays a line, whatever a client sends
+        path = f"{path[:PATH_LOGGED_MAX]}…[{len(path) - PATH_LOGGED_MAX} more characters]"
+    return path
 
 
 class Guard:

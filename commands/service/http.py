@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl
 import msgspec
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
 from matchledger.ledger.errors import MatchledgerError
+from matchledger.projections.presentation.printable import printable
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -27,7 +28,7 @@ from .forms import FIELD_MAX, form_html, tokens_from_form
 from .live import Live
 from .openapi import openapi
 from .reads import Reads, to_json
-from .writes import LinkClosed, Writer
+from .writes import LinkClosed, TooManySubmissions, Writer
 
 #: Bytes of a request body read at most (a submission is a few hundred).
 BODY_MAX = 16 * 1024
@@ -235,6 +236,8 @@ class Service:
         """The receipt's row; LinkClosed if ``link`` was revoked before it was written."""
         try:
             return await self.writer.submit(match_id, participant, tokens, link=link)
+        except TooManySubmissions as exc:
+            raise Refused(429, str(exc)) from None
         except MatchledgerError as exc:
             raise refused(exc, match_id=match_id, rules=True) from None
 
@@ -295,7 +298,11 @@ class Service:
         capability = self._link(token, PARTICIPANT)
         match_id, me = capability.match_id, capability.participant
         self._participant(capability, submit=True)
-        fields = {key: value[:FIELD_MAX] for key, value in parse_qsl(raw.decode("utf-8", "replace"))}
+        fields = dict(parse_qsl(raw.decode("utf-8", "replace")))
+        too_long = sorted(key for key, value in fields.items() if len(value) > FIELD_MAX)
+        if too_long:  # cut short, it would record something else than what was sent
+            raise Refused(400, f"the form's field {printable(too_long[0][:40])!r} is longer than {FIELD_MAX} characters; "
+                               "nothing was recorded")
         page = self._reading(self.reads.page, match_id, me, match_id=match_id)
         tokens = tokens_from_form(page.models["game"], fields)
         try:

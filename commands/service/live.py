@@ -25,6 +25,7 @@ from typing import AsyncIterator, Callable
 
 from matchledger.ledger.errors import MatchledgerError
 
+from .errors import refused
 from .reads import Reads, to_json
 
 #: Seconds between two looks at the store while pages are open.
@@ -130,7 +131,7 @@ class Live:
                     try:
                         message = render()
                     except MatchledgerError as exc:
-                        yield _refused(str(exc))
+                        yield _refused(refused(exc, match_id=match_id).message)  # never the database's name
                         return
                     if message != sent:
                         sent = message

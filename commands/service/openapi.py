@@ -75,7 +75,7 @@ def openapi(base_url: str) -> dict:
                                               "description": "The submission in the game's notation, as `submit` takes it."}}}}}},
                 "responses": {"201": _json("Recorded: the receipt, the seq and hash of the submission's event "
                                            "(`verify MATCH --receipt SEQ:HASH` proves it).", {"$ref": "#/components/schemas/Receipt"}),
-                              **_errors(400, 401, 403, 409, 422, 503)},
+                              **_errors(400, 401, 403, 409, 422, 429, 503)},
             }},
             "/api/v1/matches/{match}/export": {"get": {
                 "summary": "The whole log as JSON Lines, as `export` writes it (an auditor's token).",
@@ -101,6 +101,7 @@ def openapi(base_url: str) -> dict:
             "responses": {"Error": _json(
                 "400 bad input, 401 no token or one that opens nothing here, 403 a token without that right, "
                 "404 no such match, 409 the log does not verify or moved on, 422 the rules refuse the submission, "
-                "503 the ledger is busy.", {"$ref": "#/components/schemas/Error"})},
+                "429 the participant has made as many submissions in the round as a link may, "
+                "503 the ledger is busy or its database cannot be reached.", {"$ref": "#/components/schemas/Error"})},
         },
     }

@@ -12,8 +12,8 @@ decision can go stale.  A back end that refuses a stale decision only when appen
 ``ATTEMPTS`` times at most; after that the submitters are told to try again.  Each
 event's actor is the participant who submitted.
 
-The link a submission came through is checked again as it is written, under the write
-lock (``LinkClosed``): the request was let in when its headers arrived, and its body may
+The link a submission came through is checked again as it is written, before and once
+more after the match's write lock is taken (``LinkClosed``): the request was let in when its headers arrived, and its body may
 come much later, after the host revoked the link.  And whatever another connection
 committed since the last batch (the host's CLI, or a row edited behind the ledger's
 back) makes the thread read its matches afresh, chains checked, before deciding.
@@ -36,6 +36,10 @@ from matchledger.projections.application import Application
 ATTEMPTS = 8
 #: Submissions written in one transaction at most.
 BATCH = 64
+#: Submissions one participant may have in one round through the service (each a new
+#: event for ever: the log is append-only, and every read of the match reads them).
+#: The host records more from the command line if a round ever needs it.
+SUBMISSIONS_PER_ROUND = 20
 
 _STOP = object()
 
@@ -43,6 +47,10 @@ _STOP = object()
 class LinkClosed(Exception):
     """The link a submission came through no longer lets it be recorded (revoked, most
     likely, while the request was under way)."""
+
+
+class TooManySubmissions(Exception):
+    """A participant who already has ``SUBMISSIONS_PER_ROUND`` submissions in the round."""
 
 
 @dataclass(eq=False)
@@ -164,13 +172,26 @@ class Writer:
             return LinkClosed()
         before = app.store.head(job.match_id)
         try:
-            return app.execute(job.match_id, job.cmd, actor=job.participant)
+            state = app.state(job.match_id)
+            made = len(state.submissions.get(state.round, {}).get(job.participant, []))
+            if made >= SUBMISSIONS_PER_ROUND:
+                return TooManySubmissions(
+                    f"{job.participant} already has {made} submissions in round {state.round} of {job.match_id!r}, "
+                    "as many as a link may make; the last one counts (the host can record another from the "
+                    "command line)")
+            rows = app.execute(job.match_id, job.cmd, actor=job.participant)
         except LogConflict:
             raise
         except MatchledgerError as exc:
             if app.store.head(job.match_id) != before:
                 raise  # it failed after writing: the batch must not keep half of it
             return exc
+        # Again, now that the match's lock is held (PostgreSQL takes it only to append, so
+        # the submission may have waited for it while the host revoked): the batch is
+        # rolled back, and each submission in it decided on its own.
+        if job.link is not None and not _lets_submit(app, job):
+            raise LinkClosed()
+        return rows
 
 
 def _lets_submit(app: Application, job: _Job) -> bool:

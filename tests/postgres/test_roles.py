@@ -5,6 +5,8 @@ even by switching the triggers off (only a table's owner may)."""
 
 from __future__ import annotations
 
+import json
+
 import psycopg
 import pytest
 
@@ -16,7 +18,14 @@ GRANT USAGE ON SCHEMA {schema} TO {role};
 GRANT SELECT, INSERT ON events TO {role};
 GRANT SELECT, INSERT, UPDATE ON snapshots TO {role};
 GRANT SELECT ON matchledger_schema, events_json TO {role};
+GRANT SELECT, INSERT, UPDATE ON capabilities TO {role};
 """
+
+
+def test_these_are_the_grants_docs_deploy_md_gives():
+    page = (REPO / "docs" / "deploy.md").read_text()
+    for line in GRANTS.strip().splitlines():
+        assert line.format(schema="public", role="league_host").rstrip(";") in page, line
 
 
 @pytest.fixture
@@ -47,3 +56,24 @@ def test_a_host_who_may_only_read_and_append_records_everything_and_can_change_n
         with psycopg.connect(host) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute(statement)
     assert invoke(postgres_url, "head", "g3", "--json").stdout == invoke(host, "head", "g3", "--json").stdout
+
+
+
+@pytest.mark.guarantee("postgres.least-privilege")
+def test_such_a_host_invites_revokes_and_serves_links(postgres_url, host_role, tmp_path):
+    from tests.service.support import STUDIO, Server, bearer
+
+    invoke(postgres_url, "init")
+    schema = postgres_url.rsplit("%3D", 1)[1]
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(GRANTS.format(schema=schema, role=host_role))
+    host = postgres_url.replace("postgresql://postgres@", f"postgresql://{host_role}:{PASSWORD}@")
+    invoke(host, "new", "lca", "r1", "--players", "ann,bob", "--studio", STUDIO)
+    token = json.loads(invoke(host, "invite", "r1", "--as", "ann", "--submit", "--json").stdout)["token"]
+    with Server(host, folder=tmp_path) as server:
+        assert server.client.get("/api/v1/matches/r1/me", headers=bearer(token)).status_code == 200
+        submitted = server.client.post("/api/v1/matches/r1/submissions", headers=bearer(token),
+                                       json={"tokens": ["G4", "A1", "B1", "C1", "D1"]})
+        assert submitted.status_code == 201, submitted.text
+        assert "revoked" in invoke(host, "revoke", token).output
+        assert server.client.get("/api/v1/matches/r1/me", headers=bearer(token)).status_code == 401

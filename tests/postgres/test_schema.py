@@ -19,8 +19,8 @@ from .support import plain, relations
 
 T = "2026-01-01T00:00:00.000000Z"
 CREATED = MatchCreated(game="toy", players=["ann", "bob"])
-OURS = ["events", "events_json", "events_pkey", "matchledger_append_only", "matchledger_schema", "snapshots",
-        "snapshots_pkey"]
+OURS = ["capabilities", "capabilities_pkey", "events", "events_json", "events_pkey", "matchledger_append_only",
+        "matchledger_schema", "snapshots", "snapshots_pkey"]
 
 
 def recorded(url: str) -> list:

@@ -205,3 +205,36 @@ def test_a_seq_written_in_other_digits_is_a_clear_400_and_the_log_stays_json_lin
     assert page.status_code == 200
     lines = [line for line in text.splitlines() if line.strip()]
     assert lines and all(line.startswith("{") for line in lines), lines[:3]
+
+
+
+# --------------------------------------------------------------------------- what one link may write
+
+
+def test_a_form_field_longer_than_its_limit_is_refused_not_cut_short(league):
+    """Cut short, six cells (which the rules refuse) would have been recorded as five."""
+    from matchledger.commands.service.forms import FIELD_MAX
+
+    db, token = league
+    sent = " ".join(ROUND_1["ann"].split()) + " " * FIELD_MAX + " E1"
+    with Server(db) as running:
+        page = running.client.get(f"/p/{token}")
+        answer = running.client.post(f"/p/{token}", data={"tokens": sent}, follow_redirects=False)
+    assert f'maxlength="{FIELD_MAX}"' in page.text
+    assert answer.status_code == 400 and f"longer than {FIELD_MAX} characters" in answer.text
+    assert head_seq(db) == 1
+
+
+def test_one_link_makes_a_bounded_number_of_submissions_in_a_round(league):
+    """Each resubmission is an event for ever, and every read of the match reads it."""
+    from matchledger.commands.service.writes import SUBMISSIONS_PER_ROUND
+
+    db, token = league
+    with Server(db) as running:
+        answers = [running.client.post("/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"].split()},
+                                       headers=bearer(token)) for _ in range(SUBMISSIONS_PER_ROUND + 2)]
+    assert [a.status_code for a in answers] == [201] * SUBMISSIONS_PER_ROUND + [429] * 2
+    assert f"ann already has {SUBMISSIONS_PER_ROUND} submissions in round 1" in answers[-1].json()["error"]
+    assert head_seq(db) == 1 + SUBMISSIONS_PER_ROUND
+    host(db, "submit", "m1", "ann", *ROUND_1["ann"].split())  # the host still may
+    assert head_seq(db) == 2 + SUBMISSIONS_PER_ROUND
