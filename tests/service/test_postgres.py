@@ -6,7 +6,13 @@ database: tests/service/test_concurrency.py.)"""
 
 from __future__ import annotations
 
+import threading
+import time
+
+import httpx
+import psycopg
 import pytest
+from matchledger.ledger.postgres_database import LOCK_SPACE
 
 from tests.helpers import invoke
 
@@ -83,13 +89,6 @@ def test_serve_answers_again_once_its_connections_were_ended_and_says_503_meanwh
 def test_a_revocation_made_while_a_submission_waits_for_the_matchs_lock_stops_it(own_database, tmp_path):
     """On PostgreSQL the match's lock is taken only to append: the link is checked again
     once it is held."""
-    import threading
-    import time
-
-    import httpx
-    import psycopg
-    from matchledger.ledger.postgres_database import LOCK_SPACE
-
     url, _name = own_database
     link = invite(url, "m1", "--as", "ann", "--submit")["token"]
     answer: dict = {}
