@@ -174,3 +174,20 @@ def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head
         seqs = public if name == "public" else cats
         whose = "the public" if name == "public" else "cat"
         assert answer == ("shown" if at in seqs else f"?at={at} is not the seq of an event {whose} may know of in match 'm1'")
+
+
+@pytest.mark.guarantee("service.receipt-seqs")
+def test_receipts_keep_their_global_seq_so_a_participant_counts_the_events_between_their_own(league):
+    """What remains, by design: a receipt is the event's own seq and hash (what
+    ``verify --receipt`` proves), so ann's two receipts, 2 and 4, tell her one event
+    she may not see fell between them; the public head does not move for either."""
+    db, reads = league
+    invoke(db, "submit", "m1", "bob", *ROUND_1["bob"].split())
+    invoke(db, "submit", "m1", "ann", *ROUND_1["ann"].split())
+
+    async def scenario():
+        return reads.page("m1", "ann").receipts, reads.view_head("m1", PUBLIC)
+
+    receipts, public_head = asyncio.run(scenario())
+    assert [receipt.seq for receipt in receipts] == [2, 4] == log_seqs(db, "--as", "ann")[1:]
+    assert public_head[0] == 1
