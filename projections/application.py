@@ -44,6 +44,7 @@ from . import snapshots
 from .audit import audit_report
 from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
+from .public_head import ViewHeads, view_heads
 from .reading import Cursor, Reader
 from .receipts import receipt_finding
 from .rescore import rescore
@@ -192,6 +193,24 @@ class Application:
         is published to pin a log, never a broken one); UnknownMatch when there is none."""
         last = self.reader.checked(match_id)[0][-1]
         return last.seq, last.hash
+
+    def view_heads(self, match_id: str, upto: int | None = None) -> ViewHeads:
+        """Which events (up to ``upto``) each non-host view may know of, from the whole
+        checked log: the public head and each participant's (``public_head.py``)."""
+        rows, events = self.reader.checked(match_id, upto)
+        replayer = Replayer(match_id)
+
+        def steps():
+            for row, (seq, event) in zip(rows, events):
+                yield row, event, replayer.state  # the state before it: folded only once it is classified
+                replayer.feed(seq, event)
+
+        return view_heads(match_id, steps())
+
+    def public_head(self, match_id: str) -> tuple[int, str]:
+        """(seq, hash) of the match's last public event: the head the service shows
+        anyone without a token, which never moves with a hidden submission."""
+        return self.view_heads(match_id).head(PUBLIC)
 
     def check_at(self, match_id: str, at: int | None) -> None:
         """``--at SEQ`` must name an event of the match."""

@@ -139,6 +139,10 @@ class Reader:
             return None
         return cursor.seq - 1
 
+    def kept(self, match_id: str) -> Cursor | None:
+        """The match's kept cursor, as far as it was last read (None: none is kept)."""
+        return self._cursors.get(match_id)
+
     def forget(self, match_id: str | None = None) -> None:
         """Drop kept states (after a rolled-back transaction)."""
         if match_id is None:

@@ -38,16 +38,18 @@ def build(reader: Application, open_writer, log, *, base_url: str, poll: float |
     reads = Reads(reader)
     timing = {"interval": poll, "heartbeat": keep_alive}
     live = Live(reads, **{name: value for name, value in timing.items() if value is not None})
-    writer = Writer(open_writer, lambda _match_id: reader_loop_call(live))
+    writer = Writer(open_writer, lambda _match_id: reader_loop_call(live, reads))
     service = Service(reads, writer, live, base_url=base_url, assets=assets())
     return Guard(service.app(), log), service
 
 
-def reader_loop_call(live: Live) -> None:
-    """Wake the live streams from the writer thread."""
+def reader_loop_call(live: Live, reads: Reads | None = None) -> None:
+    """Wake the live streams (and the reads' refresher) from the writer thread."""
     loop = live.loop
     if loop is not None:
         loop.call_soon_threadsafe(live.poke)
+        if reads is not None:
+            loop.call_soon_threadsafe(reads.poke)
 
 
 def writable(db: str, lock_timeout: float):

@@ -13,6 +13,7 @@ from typing import Any, AsyncIterator
 from urllib.parse import parse_qsl
 
 import msgspec
+from matchledger.engine.state import PUBLIC
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.presentation.printable import printable
@@ -101,9 +102,11 @@ class Service:
     async def lifespan(self, _app) -> AsyncIterator[None]:
         self.writer.start()
         self.live.start()
+        self.reads.start()
         try:
             yield
         finally:
+            await self.reads.stop()
             await self.live.stop()
             self.writer.close()
 
@@ -181,8 +184,14 @@ class Service:
         return json_answer(self._reading(self.reads.public, match_id, self._at(request), match_id=match_id))
 
     async def api_head(self, request: Request) -> Response:
+        """The public head (the last public event: it never moves with a hidden
+        submission), or with an auditor's token the match's last event."""
         match_id = request.path_params["match"]
-        seq, digest = self._reading(self.reads.head, match_id, match_id=match_id)
+        full = request.headers.get("authorization") is not None and self._bearer(request, match_id)[0].role == AUDITOR
+        if full:
+            seq, digest = self._reading(self.reads.head, match_id, match_id=match_id)
+        else:
+            seq, digest = self._reading(self.reads.view_head, match_id, PUBLIC, match_id=match_id)
         return json_answer(to_json({"seq": seq, "hash": digest}))
 
     async def api_me(self, request: Request) -> Response:
@@ -278,7 +287,7 @@ class Service:
             page = self.reads.page(match_id, me)
             return pages.participant_page(token, match_id, page, self._form(capability, page)).encode("utf-8")
 
-        body = self._reading(self.reads.rendered, ("participant-page", capability.token_hash), match_id, make,
+        body = self._reading(self.reads.rendered, ("participant-page", capability.token_hash), match_id, make, me,
                              match_id=match_id)
         return Response(body, media_type="text/html; charset=utf-8")
 
@@ -359,7 +368,7 @@ class Service:
                 page = self.reads.page(match_id, me)
                 return pages.live_message(pages.live_html(page), self._form(capability, page))
 
-            return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make)
+            return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make, me)
 
         return EventStream(self.live.stream(match_id, render, refusal))
 

@@ -14,7 +14,9 @@ _ERROR = {"$ref": "#/components/responses/Error"}
 _MATCH = {"name": "match", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
 _AT = {
     "name": "at", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
-    "description": "The match as it stood after event SEQ (the CLI's --at).",
+    "description": "The match as it stood after event SEQ (the CLI's --at): the seq of an event this viewer may "
+    "know of (one their log lists: a public event, or for a participant also their own submissions); any other "
+    "seq is one and the same 400, which names no head.",
 }
 _TOKEN = [{"token": []}]
 
@@ -52,9 +54,14 @@ def openapi(base_url: str) -> dict:
                     **_errors(400, 404, 409)},
             }},
             "/api/v1/matches/{match}/head": {"get": {
-                "summary": "The match's last event (seq and hash), to publish and check later with `verify --head`.",
+                "summary": "The public head: the seq and hash of the match's last public event (its creation, a close "
+                "and its reveals, a resolved turn, a reopening, an amendment, an outcome, an abandonment), which never "
+                "moves with a hidden submission; with an auditor's token, the match's last event (as `head`), to "
+                "publish and check later with `verify --head`.",
+                "security": [{}, {"token": []}],
                 "parameters": [_MATCH],
-                "responses": {"200": _json("The head.", {"$ref": "#/components/schemas/Receipt"}), **_errors(404, 409)},
+                "responses": {"200": _json("The head.", {"$ref": "#/components/schemas/Receipt"}),
+                              **_errors(401, 404, 409)},
             }},
             "/api/v1/matches/{match}/me": {"get": {
                 "summary": "The token's participant and their knowledge (`knowledge --as NAME --json`).",

@@ -1,9 +1,13 @@
 """What the service reads, through the one application, and the bytes it answers with.
 
-Every answer is a function of a match's log up to its head and of the viewer: the
-public, one participant, or an auditor.  So each is kept by (what, match, viewer) with
-the head it was made at, and made again only when the head moves.  The head comes from
-the application's reader, which checks the chain of every row it has not seen yet
+Every answer is a function of the viewer's view of a match: the public's, one
+participant's, or an auditor's (the whole log).  So each is kept by (what, match,
+viewer) with the head *of that view* it was made at: the last event the viewer may
+know of (``projections/public_head.py``), and made again only when that head moves.
+An event the viewer may not see (another participant's submission) moves the match's
+head but not theirs: their answer stays the very object it was, so it costs what a kept
+answer costs, and nothing is made or replayed for them.  The heads come from the
+application's reader, which checks the chain of every row it has not seen yet
 (docs/service.md, "Reads").
 
 Heads and tokens' grants are kept too, while the database's ``data_version`` stands
@@ -26,6 +30,7 @@ take microseconds, and the one connection is never shared between threads.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -34,8 +39,11 @@ from typing import Callable
 import msgspec
 from matchledger.engine.state import PUBLIC, View, as_participant
 from matchledger.ledger.capabilities import AUDITOR, Capability, well_formed
+from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError, VerificationFailed
 from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.projections.application import Application
+from matchledger.projections.public_head import ViewHeads
+from matchledger.projections.reading import Cursor
 from matchledger.projections.presentation.picture import read_models
 
 #: Matches whose folded state is kept between requests.
@@ -47,6 +55,10 @@ KEPT_ANSWERS = 4096
 #: Tokens whose grant (or its absence) is kept while nothing is written: bounded, as
 #: anybody may send any number of made-up tokens (only well-formed ones are kept).
 KEPT_GRANTS = 4096
+#: Seconds between two looks at the store by the refresher, which reads the kept matches
+#: again ahead of requests once something was committed (by another process: the
+#: service's own writes wake it at once).
+REFRESH_SECONDS = 0.05
 
 _json = msgspec.json.Encoder()
 _OWN_SUBMISSIONS = {kind.__name__ for kind in (SubmissionRecorded, SubmissionCorrected, SubmissionVoided)}
@@ -101,8 +113,62 @@ class Reads:
         # Valid while the database's data_version is the one seen at the last look.
         self._version: object = None
         self._heads: dict[str, tuple[int, str]] = {}
+        #: match -> which events each view may know of, as far as its kept head
+        self._views: dict[str, ViewHeads] = {}
         self._grants: dict[str, Capability | None] = {}
         self._looked = False  # in this turn of the event loop
+        self._refreshed: object = None  # the data_version the refresher last read every kept match at
+        self._poked = asyncio.Event()
+        self._refresher: asyncio.Task | None = None
+
+    # ------------------------------------------------------------------ reading ahead of requests
+
+    def start(self, every: float = REFRESH_SECONDS) -> None:
+        """Read the kept matches again ahead of requests whenever the store moves (in
+        the running loop, until :meth:`stop`)."""
+        self._poked = asyncio.Event()
+        self._refresher = asyncio.get_running_loop().create_task(self._refreshing(every))
+
+    async def stop(self) -> None:
+        if self._refresher is not None:
+            self._refresher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._refresher
+            self._refresher = None
+
+    def poke(self) -> None:
+        """Something was just written here: refresh now rather than at the next tick."""
+        self._poked.set()
+
+    async def _refreshing(self, every: float) -> None:
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), every)
+            self._poked.clear()
+            await self.refresh()
+
+    async def refresh(self) -> int:
+        """If anything was committed since the last refresh, read every kept match again
+        (one a turn of the loop, so requests are answered in between), as the next
+        request for it would: so a request after an event it may not see finds its
+        match read and its answer kept, and costs what a kept answer costs.  How many
+        matches were read again."""
+        try:
+            version = self.look()
+        except MatchledgerError:
+            return 0
+        if version == self._refreshed:
+            return 0
+        self._refreshed = version
+        done = 0
+        for match_id in list(self._read_at):
+            if match_id in self._heads:  # a request (or the live poller) read it since the move
+                continue
+            with contextlib.suppress(MatchledgerError):  # a request is refused by itself, as it must be
+                self.head(match_id)
+                done += 1
+            await asyncio.sleep(0)
+        return done
 
     # ------------------------------------------------------------------ looking at the database
 
@@ -144,31 +210,73 @@ class Reads:
         if first is not None and now - first > self.fresh_for:
             self.app.forget(match_id)
             self._heads.pop(match_id, None)
+            self._views.pop(match_id, None)  # checked again from the first event, as a new read
             first = None
         head = self._heads.get(match_id)
         if head is None:
             # Something was committed since this match was read (heads are forgotten when
             # data_version moves), or it never was: read it afresh, as a new read does, so
             # a row edited behind the ledger's back is refused, not only rows added.
-            self.app.forget(match_id)
-            cursor = self.app.reader.cursor(match_id)  # UnknownMatch, VerificationFailed
-            head = self._heads[match_id] = (cursor.seq, cursor.hash)
+            head = self._heads[match_id] = self._read_afresh(match_id)
         self._read_at[match_id] = now if first is None else first
         self._read_at.move_to_end(match_id)
         while len(self._read_at) > self.kept:
             oldest, _ = self._read_at.popitem(last=False)
             self.app.forget(oldest)
             self._heads.pop(oldest, None)
+            self._views.pop(oldest, None)
         return head
 
-    def _answer(self, key: tuple, match_id: str, make: Callable[[], object]):
-        head = self.head(match_id)
+    def _read_afresh(self, match_id: str) -> tuple[int, str]:
+        """The match read again from the log (UnknownMatch, VerificationFailed), and which
+        of its events each view may know of: the new events classified one by one from
+        the state the last read left (no replay), or from the first event."""
+        before = self.app.reader.kept(match_id)
+        known = self._views.pop(match_id, None)
+        self.app.forget(match_id)
+        cursor = self.app.reader.cursor(match_id)
+        self._views[match_id] = self._followed(match_id, known, before, cursor) or self.app.view_heads(match_id, cursor.seq)
+        return cursor.seq, cursor.hash
+
+    def _followed(self, match_id: str, known: ViewHeads | None, before: Cursor | None, now: Cursor) -> ViewHeads | None:
+        """``known`` carried on to ``now``'s head through the state ``before`` holds (the
+        same event), or None when it cannot be: nothing kept, or the log no longer
+        continues from it (then every event is classified again from the first)."""
+        if known is None or before is None or (before.seq, before.hash) != (known.seq, known.hash) or now.seq < known.seq:
+            return None
+        rows = self.app.store.rows(match_id, after=known.seq, upto=now.seq)
+        try:
+            events = before.check(rows)  # they continue the chain from the event classified last
+        except (VerificationFailed, CorruptLog):
+            return None
+        replayer = before.replayer
+        for row, (seq, event) in zip(rows, events):
+            known.feed(row, event, replayer.state)  # the state before it
+            replayer.feed(seq, event)
+        return known if (known.seq, known.hash) == (now.seq, now.hash) else None
+
+    def view_head(self, match_id: str, view: View) -> tuple[int, str]:
+        """(seq, hash) of the last event ``view`` may know of: for the public, the last
+        public event (a close, a resolved turn, ...), never a hidden submission."""
+        self.head(match_id)
+        return self._views[match_id].head(view)
+
+    def check_at(self, match_id: str, view: View, at: int) -> None:
+        """``?at`` must be the seq of an event ``view`` may know of; the refusal is the
+        same whatever ``at`` is otherwise (hidden, or past the head), and names no head."""
+        self.head(match_id)
+        if not self._views[match_id].knows(view, at):
+            whose = "the public" if view.is_public else (view.participant if view.participant is not None else "this view")
+            raise MalformedInput(f"?at={at} is not the seq of an event {whose} may know of in match {match_id!r}")
+
+    def _answer(self, key: tuple, match_id: str, view: View, make: Callable[[], object]):
+        stamp = self.view_head(match_id, view)
         found = self._answers.get(key)
-        if found is not None and found[0] == head:
+        if found is not None and found[0] == stamp:
             self._answers.move_to_end(key)
             return found[1]
         value = make()
-        self._answers[key] = (head, value)
+        self._answers[key] = (stamp, value)
         self._answers.move_to_end(key)
         while len(self._answers) > self._answers_max:
             self._answers.popitem(last=False)
@@ -183,7 +291,10 @@ class Reads:
             return to_json({model: self.app.read(match_id, model, public=True, at=at).data
                             for model in ("status", "reveals", "outcome")})
 
-        return make() if at is not None else self._answer(("public", match_id), match_id, make)
+        if at is not None:
+            self.check_at(match_id, PUBLIC, at)
+            return make()
+        return self._answer(("public", match_id), match_id, PUBLIC, make)
 
     def me(self, capability: Capability, at: int | None = None) -> bytes:
         """``{"participant", "knowledge"}``: the CLI's ``knowledge --as NAME --json``."""
@@ -193,7 +304,11 @@ class Reads:
             data = self.app.read(match_id, "knowledge", participant=name, at=at).data
             return to_json({"participant": name, "knowledge": data})
 
-        return make() if at is not None else self._answer(("me", match_id, name), match_id, make)
+        view = as_participant(name)
+        if at is not None:
+            self.check_at(match_id, view, at)
+            return make()
+        return self._answer(("me", match_id, name), match_id, view, make)
 
     def export(self, capability: Capability) -> bytes:
         return self.app.export(capability.match_id)[0]
@@ -203,9 +318,11 @@ class Reads:
     def page(self, match_id: str, participant: str | None = None, at: int | None = None) -> PageModels:
         """The read models of the public's view or ``participant``'s, as the page and its
         live updates show them (as the match stood after event ``at``)."""
+        view = PUBLIC if participant is None else as_participant(participant)
         if at is not None:
+            self.check_at(match_id, view, at)
             return self._page(match_id, participant, at)
-        return self._answer(("page", match_id, participant), match_id, lambda: self._page(match_id, participant, None))
+        return self._answer(("page", match_id, participant), match_id, view, lambda: self._page(match_id, participant, None))
 
     def _page(self, match_id: str, participant: str | None, at: int | None) -> PageModels:
         state = self.app.state(match_id, at)
@@ -224,9 +341,10 @@ class Reads:
             if row.kind in _OWN_SUBMISSIONS
         ]
 
-    def rendered(self, key: tuple, match_id: str, make: Callable[[], bytes]) -> bytes:
-        """Bytes made from the match as it stands, kept until its head moves."""
-        return self._answer(key, match_id, make)
+    def rendered(self, key: tuple, match_id: str, make: Callable[[], bytes], participant: str | None = None) -> bytes:
+        """Bytes made from the public's view of the match as it stands (or
+        ``participant``'s), kept until that view's head moves."""
+        return self._answer(key, match_id, PUBLIC if participant is None else as_participant(participant), make)
 
     # ------------------------------------------------------------------ tokens
 

@@ -64,12 +64,23 @@ def tokens(links) -> list[str]:
 
 @pytest.mark.guarantee("service.api-equals-cli")
 @pytest.mark.parametrize("match", ["m1", "p1", "g1"])
-def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, db, match):
+def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, db, links, match):
+    public_log = cli_json(db, "log", match, "--public")
     head = server.client.get(f"/api/v1/matches/{match}/head").json()
-    assert head == {k: v for k, v in cli_json(db, "head", match).items() if k in ("seq", "hash")}
-    for at in [None, *range(1, head["seq"] + 1)]:
+    assert head == {"seq": public_log[-1]["seq"], "hash": public_log[-1]["hash"]}  # the last public event
+    full = server.client.get(f"/api/v1/matches/{match}/head", headers=bearer(links["auditor"]["token"]))
+    if match == "m1":  # an auditor's token is for its own match; the host's `head` is the full head
+        assert full.json() == {k: v for k, v in cli_json(db, "head", match).items() if k in ("seq", "hash")}
+    else:
+        assert full.status_code == 401
+    public_seqs = {entry["seq"] for entry in public_log}
+    for at in [None, *range(1, cli_json(db, "head", match)["seq"] + 2)]:
         query = {} if at is None else {"at": at}
         answer = server.client.get(f"/api/v1/matches/{match}/public", params=query)
+        if at is not None and at not in public_seqs:  # an event the public may not know of, or none
+            assert answer.status_code == 400 and answer.json() == {
+                "error": f"?at={at} is not the seq of an event the public may know of in match {match!r}"}
+            continue
         assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
         at_args = [] if at is None else ["--at", at]
         assert answer.json() == {model: cli_json(db, model, match, "--public", *at_args)
@@ -79,7 +90,8 @@ def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, db, 
 @pytest.mark.guarantee("service.api-equals-cli")
 @pytest.mark.parametrize("who, match, name", [("ann", "m1", "ann"), ("bob-read", "m1", "bob"), ("zed", "p1", "zed")])
 def test_me_is_exactly_the_cli_knowledge_of_the_tokens_participant(server, db, links, who, match, name):
-    for at in (None, 1, 2):
+    mine = [entry["seq"] for entry in cli_json(db, "log", match, "--as", name)]
+    for at in (None, *mine):
         query = {} if at is None else {"at": at}
         answer = server.client.get(f"/api/v1/matches/{match}/me", params=query, headers=bearer(links[who]["token"]))
         assert answer.status_code == 200, answer.text

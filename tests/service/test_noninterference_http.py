@@ -16,6 +16,7 @@ the same messages in both, and a message only when the page's live part changed.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import re
 from pathlib import Path
@@ -102,9 +103,11 @@ def compare_viewer(folder: Path, a: Played, b: Played, viewer: str, candidates) 
     try:
         api = "/api/v1/matches/m1/public" if viewer == PUBLIC else "/api/v1/matches/m1/me"
         page = "/m/m1" if viewer == PUBLIC else f"/p/{TOKEN}"
-        for seq in range(1, head + 1):
-            pair.same("GET", api, params={"at": seq})
-            pair.same("GET", page, params={"at": seq})
+        known = view_seqs(sides[0], viewer)
+        assert known == view_seqs(sides[1], viewer)
+        for seq in range(1, head + 1):  # ?at takes the seqs of the viewer's own view, no other
+            pair.same("GET", api, params={"at": seq}, expect=200 if seq in known else 400)
+            pair.same("GET", page, params={"at": seq}, expect=200 if seq in known else 400)
         pair.same("GET", api)
         shown = pair.same("GET", page)
         pair.first_messages(f"{page}/events" if viewer != PUBLIC else "/m/m1/events")
@@ -117,6 +120,13 @@ def compare_viewer(folder: Path, a: Played, b: Played, viewer: str, candidates) 
         pair.close()
     host = host_differences(sides[0].rows, sides[1].rows)
     return {"compared": pair.compared, "head": head, "host_differs": sum(host)}
+
+
+def view_seqs(side: Side, viewer: str) -> set[int]:
+    """The seqs of the events ``viewer``'s log lists (the command line's)."""
+    out = side.run(["log", MATCH, *(["--public"] if viewer == PUBLIC else ["--as", viewer]), "--json"])
+    assert out.exit_code == 0, out.stderr
+    return {entry["seq"] for entry in json.loads(out.stdout)}
 
 
 def rejected(pair: Pair, candidates) -> None:
@@ -234,3 +244,66 @@ def follow(a, b, sides, servers, streams, viewers, cut):
                     assert kind == "view"
                     received[(i, viewer)].append(data)
     return received, changes
+
+
+# --------------------------------------------------------------------------- one hidden submission more
+
+#: An auditor's link, the same in both databases.
+AUDITOR = "auditor-link-token-0123456789abc"
+
+
+def answer_of(server: Server, path: str, token: str | None) -> tuple[int, list[tuple[str, str]], bytes]:
+    """Status, headers (but the date) and bytes of one answer."""
+    answer = server.client.get(path, headers=bearer(token) if token else {})
+    return answer.status_code, [(k, v) for k, v in answer.headers.items() if k != "date"], answer.content
+
+
+@pytest.mark.guarantee("service.public-head", "service.at-own-view")
+def test_one_hidden_submission_more_moves_nothing_a_non_host_viewer_gets_through_http():
+    """Two databases alike but for one more round-1 submission (recorded with the same
+    clock and salts, so every other byte is the same): the public and a third player,
+    who may not know of it, get the same status, headers and bytes from both: the head,
+    ``/public``, ``/me``, the pages, every ``?at`` from 0 to past the head (errors
+    included), and the first message of each live stream.  An auditor's head tells the
+    two apart, which proves they differ."""
+    sample = engine.get("lca").sample(random.Random(5), n_players=3)
+    played = play(sample.create, sample)
+    round_1 = played.commands[: next(i for i, cmd in enumerate(played.commands) if type(cmd).__name__ == "CloseRound")]
+    before = [cmd for cmd in round_1 if not isinstance(cmd, Submit)]  # the contracts
+    first = next(cmd for cmd in round_1 if isinstance(cmd, Submit))
+    second = next(cmd for cmd in round_1 if isinstance(cmd, Submit) and cmd.participant != first.participant)
+    viewer = next(name for name in sample.create.players if name not in (first.participant, second.participant))
+    with scratch() as tmp:
+        sides = [Side(Path(tmp) / name) for name in ("a", "b")]
+        for index, side in enumerate(sides):
+            side.app.salts = lambda: ""  # the same bytes where the logs are the same
+            side.create(sample.create)
+            for cmd in [*before, first]:
+                side.execute(cmd)
+            if index:
+                side.execute(second)  # hidden from the public and from the viewer
+            side.finish()
+            grant(side.folder / DB, MATCH, viewer, TOKEN)
+            grant(side.folder / DB, MATCH, None, AUDITOR)
+        servers = [Server(side.folder / DB) for side in sides]
+        try:
+            paths = [("/api/v1/matches/m1/head", None), ("/api/v1/matches/m1/public", None), ("/m/m1", None),
+                     ("/api/v1/matches/m1/me", TOKEN), (f"/p/{TOKEN}", TOKEN)]
+            for path, token in list(paths):
+                if "head" not in path:
+                    paths += [(f"{path}?at={at}", token) for at in range(0, len(before) + 5)]
+            for path, token in paths:
+                got = [answer_of(server, path, token) for server in servers]
+                assert got[0] == got[1], f"LEAK: a hidden submission changes GET {path}: {got[0][:2]} / {got[1][:2]}"
+            for path in ("/m/m1/events", f"/p/{TOKEN}/events"):
+                first_messages = []
+                for server in servers:
+                    with server.client.stream("GET", path, timeout=httpx.Timeout(10, read=10)) as stream:
+                        first_messages.append((stream.status_code, [(k, v) for k, v in stream.headers.items() if k != "date"],
+                                               events(stream, 1)))
+                assert first_messages[0] == first_messages[1], f"LEAK: a hidden submission changes the stream {path}"
+            heads = [server.client.get("/api/v1/matches/m1/head", headers=bearer(AUDITOR)).json() for server in servers]
+        finally:
+            for server in servers:
+                server.stop()
+    assert [head["seq"] for head in heads] == [len(before) + 2, len(before) + 3]  # the full head tells them apart
