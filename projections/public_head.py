@@ -13,7 +13,7 @@ So the *public head* is the (seq, hash) of the last public event: it moves with 
 never with a hidden submission (DESIGN.md, "Service").  A participant's head is the
 last event of their own view.  The seqs a view may know of are the ones its ``?at``
 accepts.  What a seq still tells (the count of events before it) is stated in
-docs/guarantees.md (``head.seq-counts``).
+docs/guarantees.md (``service.receipt-seqs``).
 """
 
 from __future__ import annotations
