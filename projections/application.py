@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
 from matchledger.engine.commands import CreateMatch
@@ -47,7 +47,7 @@ from .fold import Replayer, replay
 from .reading import Cursor, Reader
 from .receipts import receipt_finding
 from .rescore import rescore
-from .supersession import Fate, fates
+from .supersession import Fate, VoidEffect, fates, void_effect
 from .verification import MatchReport, VerifiedExport, verify_stored
 from .views import event_view, resolve_view
 
@@ -232,11 +232,25 @@ class Application:
         view = self.view(self.state(match_id), public=public, participant=participant)
         return view, [(row, shown) for row, _state, shown in self._steps(match_id, view, at)]
 
-    def log_marks(self, match_id: str, view: View, at: int | None = None) -> dict[int, Fate]:
-        """What became of each submission ``view`` may see in the log up to ``at``
-        (seq -> superseded, voided or corrected, and by which seq), from the match as
-        the fold leaves it then."""
-        return fates(self.state(match_id, at), view)
+    def log_marks(
+        self, match_id: str, view: View, at: int | None = None, shown: Iterable[StoredEvent] = ()
+    ) -> dict[int, Fate]:
+        """What became of each event ``view`` may see in the log up to ``at`` that no
+        longer counts (seq -> superseded, voided, corrected, reopened or taken back, and
+        by which seq), from the match as the fold leaves it then; ``shown``: the rows
+        the view is shown (whose order tells which announcements were undone)."""
+        return fates(self.state(match_id, at), view, ((row.seq, row.kind) for row in shown))
+
+    def void_effects(self, match_id: str, rows: list[StoredEvent]) -> dict[int, VoidEffect]:
+        """For each of ``rows`` (just recorded) that voided a submission: what else it
+        did (the submission that counts again, the announcements it took back)."""
+        voids = [row.seq for row in rows if row.kind == "SubmissionVoided"]
+        if not voids:
+            return {}
+        state = self.reader.cursor(match_id).state
+        first = min(row.seq for row in rows) - 1
+        kinds = [(row.seq, row.kind) for row in self.store.rows(match_id, upto=first)] + [(row.seq, row.kind) for row in rows]
+        return {seq: effect for seq in voids if (effect := void_effect(state, seq, kinds)) is not None}
 
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
         """``participant``'s score line by line (the host's view)."""
