@@ -111,13 +111,27 @@ def _with_progress(reports, count: int, as_json: bool):
             yield report
 
 
+#: The report's lists in the order the text shows them, each with its heading.
+_SECTIONS = (
+    ("corrections", "corrections"),
+    ("host_announcements", "host announcements"),
+    ("resubmissions", "resubmissions"),
+    ("notes", "notes"),
+    ("fates", "no longer counting"),
+)
+
+
 @click.command("audit")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON.")
 def audit_cmd(match_id, as_json):
     """An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement.
 
-    Each with who recorded it, when and why; then superseded submissions and notes.
+    Each with who recorded it, when and why; then superseded submissions, notes, and
+    every event that no longer counts with what became of it (the account `log` marks:
+    superseded, voided, corrected, reopened, taken back, and by which seq).  A void
+    names the submission that counts again in its target's place (counts_again) and
+    the turn and outcome it took back (takes_back).
     The verdict is `verify`'s own (the same findings).  Exit code 0 when the match
     verifies, 3 when verify has a finding (the report is printed either way; when a
     link of the chain is broken, it covers only the events before the first bad seq).
@@ -136,8 +150,8 @@ def audit_cmd(match_id, as_json):
             say("verify: ok", role="ok")
         else:
             say("verify: " + "; ".join(f.describe() for f in audit.findings), role="finding")
-        for key in ("corrections", "host_announcements", "resubmissions", "notes"):
-            click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
+        for key, label in _SECTIONS:
+            click.echo(f"{label}: {len(report[key])}")
             if report[key]:
                 click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))
     if audit.findings:
