@@ -45,7 +45,7 @@ from .audit import audit_report
 from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .reading import Cursor, Reader
-from .receipts import receipt_finding
+from .receipts import ReceiptCheck, check_receipt, receipt_finding
 from .rescore import rescore
 from .supersession import Fate, VoidEffect, fates, void_effect
 from .verification import MatchReport, VerifiedExport, verify_stored
@@ -478,6 +478,14 @@ class Application:
         if not rows:
             raise self.store.unknown_match(match_id)
         return [finding for receipt in receipts if (finding := receipt_finding(match_id, rows, receipt))]
+
+    def check_receipts(self, match_id: str, receipts: list[tuple[int, str]]) -> list[ReceiptCheck]:
+        """Each receipt (seq, hash) checked: the event it names, and why it is no
+        receipt in the verified chain where it is not."""
+        rows = self.store.rows(match_id)
+        if not rows:
+            raise self.store.unknown_match(match_id)
+        return [check_receipt(match_id, rows, receipt) for receipt in receipts]
 
     def audit(self, match_id: str) -> Audit:
         """Who changed what, when and why, with the verdict of :meth:`verify`: of the
