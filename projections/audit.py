@@ -97,10 +97,13 @@ def _fate_entries(state: MatchState | None, rows: list[StoredEvent], account: di
     """Each event that no longer counts: its seq and kind, whose submission (or
     contract) for which round it was, how it stopped counting and by which seq."""
     by_seq = {row.seq: row for row in rows}
+    submissions = {} if state is None else {
+        s.seq: s for by_participant in state.submissions.values() for history in by_participant.values() for s in history
+    }
     listed = []
     for seq, fate in account.items():
         entry: dict = {"seq": seq, "event": by_seq[seq].kind}
-        submission = state.submission_at(seq)
+        submission = submissions.get(seq)
         if submission is not None:
             entry.update(participant=submission.participant, round=submission.round)
         elif entry["event"] == "ContractRecorded":

@@ -131,13 +131,15 @@ def _fates_of(history: list[Submission], undone: dict[int, Fate], upto: int | No
         history = [s for s in history if s.seq <= upto]
         undone = {seq: fate for seq, fate in undone.items() if fate.by <= upto}
     result = {}
-    for index, submission in enumerate(history):
+    later: int | None = None  # the next submission not voided, walking back from the last
+    for submission in reversed(history):
         fate = undone.get(submission.seq)
-        if fate is None:
-            later = next((s.seq for s in history[index + 1 :] if getattr(undone.get(s.seq), "how", None) != "voided"), None)
-            fate = Fate("superseded", later) if later is not None else None
+        if fate is None and later is not None:
+            fate = Fate("superseded", later)
         if fate is not None:
             result[submission.seq] = fate
+        if getattr(undone.get(submission.seq), "how", None) != "voided":
+            later = submission.seq
     return result
 
 

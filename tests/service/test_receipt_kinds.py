@@ -7,6 +7,8 @@ receipt it checked."""
 from __future__ import annotations
 
 import pytest
+from matchledger.commands.service import pages
+from matchledger.commands.service.reads import Receipt
 
 from tests.helpers import invoke, read_json
 from tests.trust.common import new_pw
@@ -69,3 +71,10 @@ def test_a_photographer_turns_resolution_is_no_receipt_and_its_submission_is_nam
         db, "verify", "g", "--receipt", submitted).output
     refused = invoke(db, "verify", "g", "--receipt", resolved, expect=3).output
     assert "seq 3 is ann's TurnResolved (turn 1), not a participant's submission" in refused
+
+
+def test_a_participants_page_shows_a_receipt_only_for_a_submission_not_for_the_hosts_void_of_it():
+    mine = [Receipt(2, "a" * 64, "SubmissionRecorded", ["B2"], 1), Receipt(5, "b" * 64, "SubmissionVoided", [], None)]
+    html = pages._receipts(mine)  # the list a participant's page draws
+    assert f'<code class="receipt">2:{"a" * 64}</code>' in html
+    assert "b" * 64 not in html and "voided by the host" in html
