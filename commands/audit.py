@@ -30,7 +30,7 @@ from .session import app
     help="A published head the log must still contain (the hash in full, or its first 12 or more hex digits).",
 )
 @click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="With --all: verify in N processes (default: the machine's cores).")
-@click.option("--receipt", "receipts", multiple=True, metavar="SEQ:HASH", help="A receipt the service gave a participant: proven in the verified chain, or why not. Repeatable.")
+@click.option("--receipt", "receipts", multiple=True, metavar="SEQ:HASH", help="A receipt the service gave a participant: a submission proven in the verified chain, or why not. Repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Findings as JSON.")
 def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     """Check the hash chain, then replay and re-derive every announcement.
@@ -45,6 +45,13 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     digits, as `log` shows it) stands for the whole hash.  A prefix pins only as many
     bits as it holds: publish the full hash where a log must be pinned against a
     determined forger.
+
+    --receipt proves a participant's receipt: the event at SEQ must have HASH, the chain
+    must hold up to it, and it must be a submission (SubmissionRecorded, the event the
+    service hands out receipts for); each one proven is named with its participant and
+    round, and any other event is a finding saying what it is.  With --json,
+    "receipts_checked" lists every receipt (seq, hash, kind, participant, round, ok)
+    and "receipts" the findings among them.
 
     \b
     Examples:
@@ -72,32 +79,39 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     else:
         reports = [application.verify(match_id, head)]
     findings = [finding for report in reports for finding in report.findings]
-    receipt_findings = _receipts(application, match_id, receipts, as_json)
+    checked = _receipts(application, match_id, receipts)
+    receipt_findings = [check.finding for check in checked if check.finding is not None]
     findings += receipt_findings
     if as_json:
         result = {"ok": not findings, "matches": [report.to_json() for report in reports]}
         if receipts:
             result["receipts"] = [finding.to_json() for finding in receipt_findings]
+            result["receipts_checked"] = [check.to_json() for check in checked]
         emit_json(result)
     else:
         for report in reports:
             if report.ok:
                 abandoned = "" if report.abandoned is None else f"; abandoned at seq {report.abandoned}"
                 say(f"{report.match_id}: ok ({plural(report.events, 'event')}; chain intact, every announcement re-derived){abandoned}", role="ok")
+        _say_receipts(match_id, checked)
         for finding in findings:
             say(f"FINDING {finding.describe()}", role="finding")
     if findings:
         raise VerificationFailed(f"verify found {plural(len(findings), 'discrepancy', 'discrepancies')}", findings)
 
 
-def _receipts(application, match_id: str, receipts: list[tuple[int, str]], as_json: bool) -> list:
-    """What is wrong with each receipt ([]: every one is in the verified chain)."""
-    if not receipts:
-        return []
-    found = application.verify_receipts(match_id, receipts)
-    if not found and not as_json:
-        say(f"{match_id}: {plural(len(receipts), 'receipt')} in the verified chain")
-    return found
+def _receipts(application, match_id: str, receipts: list[tuple[int, str]]) -> list:
+    """Each receipt checked: the event it names, and what is wrong with it, if anything."""
+    return application.check_receipts(match_id, receipts) if receipts else []
+
+
+def _say_receipts(match_id: str, checked: list) -> None:
+    """Each receipt proven, named, then the count when all are (the others are findings)."""
+    for check in checked:
+        if check.ok:
+            say(check.describe(), role="ok")
+    if checked and all(check.ok for check in checked):
+        say(f"{match_id}: {plural(len(checked), 'receipt')} in the verified chain")
 
 
 def _with_progress(reports, count: int, as_json: bool):
@@ -111,13 +125,27 @@ def _with_progress(reports, count: int, as_json: bool):
             yield report
 
 
+#: The report's lists in the order the text shows them, each with its heading.
+_SECTIONS = (
+    ("corrections", "corrections"),
+    ("host_announcements", "host announcements"),
+    ("resubmissions", "resubmissions"),
+    ("notes", "notes"),
+    ("fates", "no longer counting"),
+)
+
+
 @click.command("audit")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON.")
 def audit_cmd(match_id, as_json):
     """An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement.
 
-    Each with who recorded it, when and why; then superseded submissions and notes.
+    Each with who recorded it, when and why; then superseded submissions, notes, and
+    every event that no longer counts with what became of it (the account `log` marks:
+    superseded, voided, corrected, reopened, taken back, and by which seq).  A void
+    names the submission that counts again in its target's place (counts_again) and
+    the turn and outcome it took back (takes_back).
     The verdict is `verify`'s own (the same findings).  Exit code 0 when the match
     verifies, 3 when verify has a finding (the report is printed either way; when a
     link of the chain is broken, it covers only the events before the first bad seq).
@@ -136,8 +164,8 @@ def audit_cmd(match_id, as_json):
             say("verify: ok", role="ok")
         else:
             say("verify: " + "; ".join(f.describe() for f in audit.findings), role="finding")
-        for key in ("corrections", "host_announcements", "resubmissions", "notes"):
-            click.echo(f"{key.replace('_', ' ')}: {len(report[key])}")
+        for key, label in _SECTIONS:
+            click.echo(f"{label}: {len(report[key])}")
             if report[key]:
                 click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))
     if audit.findings:

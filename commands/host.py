@@ -225,7 +225,10 @@ def void_cmd(match_id, seq, reason, reopen, as_json):
     Only a submission of the open round, or with --reopen of the last closed round, can
     be voided; reopening supersedes that round's announcements.  In photographer, voiding
     the submission of the last turn takes that turn back: the match stands as if it had
-    never been played, and the player plays it again.
+    never been played, and the player plays it again.  The report says what else the
+    void did: the earlier submission that counts again in its place ("hal's submission
+    20 counts again"; --json: "counts_again": 20), the turn and outcome it took back
+    ("takes_back": [41, 42]), as `log` and `audit` tell it.
 
     \b
     Examples:
@@ -233,8 +236,9 @@ def void_cmd(match_id, seq, reason, reopen, as_json):
       matchledger void m1 7 --reopen --reason "DM was for round 3, not 2"
       matchledger void m3 41 --reason "typo: ann meant row 2"   # photographer: the last turn
     """
-    rows = app(write=True).execute(match_id, Void(seq, reason, reopen))
-    report_written(match_id, rows, as_json, f"voided seq {seq}; ")
+    application = app(write=True)
+    rows = application.execute(match_id, Void(seq, reason, reopen))
+    report_written(match_id, rows, as_json, f"voided seq {seq}; ", voids=application.void_effects(match_id, rows))
 
 
 @click.command("correct", context_settings={"ignore_unknown_options": True})

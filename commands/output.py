@@ -4,10 +4,14 @@ in either is shown with its unprintable characters escaped (presentation.printab
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 from matchledger.ledger.log_store import StoredEvent
 from matchledger.projections.presentation.printable import printable, printable_json
+
+if TYPE_CHECKING:  # every command prints through here: the engine is not loaded for it
+    from matchledger.projections.supersession import VoidEffect
 
 from . import colour, logs
 
@@ -36,27 +40,43 @@ def describe_rows(rows: list[StoredEvent]) -> str:
     return f"recorded seq {rows[0].seq}–{rows[-1].seq} ({kinds})"
 
 
-def written_json(match_id: str, rows: list[StoredEvent], supersedes: dict[int, int] | None = None) -> dict:
+def written_json(
+    match_id: str, rows: list[StoredEvent], supersedes: dict[int, int] | None = None, voids: dict[int, VoidEffect] | None = None
+) -> dict:
     """What a write recorded, as every write command's --json prints it: each event's
-    seq, kind and hash (and, for a resubmission, the seq it supersedes)."""
-    supersedes = supersedes or {}
+    seq, kind and hash (and, for a resubmission, the seq it supersedes; for a void, the
+    submission that counts again in its target's place and the announcements it took
+    back: ``counts_again``, ``takes_back``)."""
+    supersedes, voids = supersedes or {}, voids or {}
     events = []
     for row in rows:
         entry = {"seq": row.seq, "kind": row.kind, "hash": row.hash}
         if row.seq in supersedes:
             entry["supersedes"] = supersedes[row.seq]
+        effect = voids.get(row.seq)
+        if effect is not None and effect.counts_again is not None:
+            entry["counts_again"] = effect.counts_again
+        if effect is not None and effect.takes_back:
+            entry["takes_back"] = [seq for seq, _kind in effect.takes_back]
         events.append(entry)
     return {"match": match_id, "events": events}
 
 
 def report_written(
-    match_id: str, rows: list[StoredEvent], as_json: bool, prefix: str = "", supersedes: dict[int, int] | None = None
+    match_id: str,
+    rows: list[StoredEvent],
+    as_json: bool,
+    prefix: str = "",
+    supersedes: dict[int, int] | None = None,
+    voids: dict[int, VoidEffect] | None = None,
 ) -> None:
     """What a write recorded: the JSON of ``written_json``, or one line for people,
-    ``prefix`` then the seqs and kinds (and what a resubmission supersedes)."""
+    ``prefix`` then the seqs and kinds (and what a resubmission supersedes, what a
+    void brought back and took back)."""
     recorded = describe_rows(rows)
     if as_json:
-        emit_json(written_json(match_id, rows, supersedes))
+        emit_json(written_json(match_id, rows, supersedes, voids))
         return
     replaced = ", ".join(f"seq {old}" for seq, old in sorted((supersedes or {}).items()))
-    say(prefix + recorded + (f", superseding {replaced}" if replaced else ""))
+    effects = [text for _seq, effect in sorted((voids or {}).items()) if (text := effect.describe())]
+    say(prefix + recorded + (f", superseding {replaced}" if replaced else "") + "".join(f"; {text}" for text in effects))

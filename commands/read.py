@@ -106,11 +106,15 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     The host sees every event whole.  With --public only the events everyone may know
     of (the match's creation and rules, each close, turn and outcome), with --as a
     participant also their own submissions and contract and what became of them; each
-    shown with only what that view may see of it.  A submission that no longer counts
-    is marked with what became of it: `superseded by 7` (a later submission for the
-    same round), `voided by 9`, `corrected by 9` (in --json: "superseded_by": 7,
-    "voided_by": 9, "corrected_by": 9); a participant sees these marks on their own
-    submissions only, and the public none.
+    shown with only what that view may see of it.  An event that no longer counts is
+    marked with what became of it: a submission or contract record `superseded by 7`
+    (a later one for the same round, or the player's later contract), `voided by 9`,
+    `corrected by 9`; a round's close `reopened by 9` (and the outcome after it); a
+    photographer turn `taken back by 9` (and the outcome it ended the match with).  In
+    --json: "superseded_by": 7, "voided_by": 9, "corrected_by": 9, "reopened_by": 9,
+    "taken_back_by": 9.  A participant sees the marks on their own submissions and
+    contracts only, the public none; everyone sees those on closes, turns and outcomes.
+    `audit` lists the same account.
 
     \b
     Examples:
@@ -120,7 +124,7 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     """
     application = app()
     view, entries = application.log(match_id, at, public=public, participant=as_participant)
-    fates = application.log_marks(match_id, view, at)
+    fates = application.log_marks(match_id, view, at, [row for row, _shown in entries])
     if as_json:
         emit_json([_log_entry(r, shown, fates.get(r.seq)) for r, shown in entries])
         return

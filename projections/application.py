@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import msgspec
 from matchledger.engine.commands import CreateMatch
@@ -46,9 +46,9 @@ from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .public_head import ViewHeads, view_heads
 from .reading import Cursor, Reader
-from .receipts import receipt_finding
+from .receipts import ReceiptCheck, check_receipt, receipt_finding
 from .rescore import rescore
-from .supersession import Fate, fates
+from .supersession import Fate, VoidEffect, fates, void_effect
 from .verification import MatchReport, VerifiedExport, verify_stored
 from .views import event_view, resolve_view
 
@@ -251,11 +251,25 @@ class Application:
         view = self.view(self.state(match_id), public=public, participant=participant)
         return view, [(row, shown) for row, _state, shown in self._steps(match_id, view, at)]
 
-    def log_marks(self, match_id: str, view: View, at: int | None = None) -> dict[int, Fate]:
-        """What became of each submission ``view`` may see in the log up to ``at``
-        (seq -> superseded, voided or corrected, and by which seq), from the match as
-        the fold leaves it then."""
-        return fates(self.state(match_id, at), view)
+    def log_marks(
+        self, match_id: str, view: View, at: int | None = None, shown: Iterable[StoredEvent] = ()
+    ) -> dict[int, Fate]:
+        """What became of each event ``view`` may see in the log up to ``at`` that no
+        longer counts (seq -> superseded, voided, corrected, reopened or taken back, and
+        by which seq), from the match as the fold leaves it then; ``shown``: the rows
+        the view is shown (whose order tells which announcements were undone)."""
+        return fates(self.state(match_id, at), view, ((row.seq, row.kind) for row in shown))
+
+    def void_effects(self, match_id: str, rows: list[StoredEvent]) -> dict[int, VoidEffect]:
+        """For each of ``rows`` (just recorded) that voided a submission: what else it
+        did (the submission that counts again, the announcements it took back)."""
+        voids = [row.seq for row in rows if row.kind == "SubmissionVoided"]
+        if not voids:
+            return {}
+        state = self.reader.cursor(match_id).state
+        first = min(row.seq for row in rows) - 1
+        kinds = [(row.seq, row.kind) for row in self.store.rows(match_id, upto=first)] + [(row.seq, row.kind) for row in rows]
+        return {seq: effect for seq in voids if (effect := void_effect(state, seq, kinds)) is not None}
 
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
         """``participant``'s score line by line (the host's view)."""
@@ -483,6 +497,14 @@ class Application:
         if not rows:
             raise self.store.unknown_match(match_id)
         return [finding for receipt in receipts if (finding := receipt_finding(match_id, rows, receipt))]
+
+    def check_receipts(self, match_id: str, receipts: list[tuple[int, str]]) -> list[ReceiptCheck]:
+        """Each receipt (seq, hash) checked: the event it names, and why it is no
+        receipt in the verified chain where it is not."""
+        rows = self.store.rows(match_id)
+        if not rows:
+            raise self.store.unknown_match(match_id)
+        return [check_receipt(match_id, rows, receipt) for receipt in receipts]
 
     def audit(self, match_id: str) -> Audit:
         """Who changed what, when and why, with the verdict of :meth:`verify`: of the

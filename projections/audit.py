@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import msgspec
+from matchledger.engine.state import HOST, MatchState
+from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.log_store import StoredEvent
 from matchledger.ledger.verify import Finding
+
+from .fold import Replayer
+from .supersession import fates, void_effect
 
 _CORRECTIONS = ("SubmissionVoided", "SubmissionCorrected", "RoundReopened", "RuleAmended", "MatchAbandoned")
 
@@ -17,9 +22,14 @@ def _forced_close(kind: str, event) -> bool:
 def audit_report(match_id: str, rows: list[StoredEvent], findings: list[Finding]) -> dict:
     """Corrections (with forced closes and an abandonment: whatever the host did with a
     reason), amendments, host-entered announcements, superseded submissions and notes,
-    each with who recorded it and when, plus the verdict of verification."""
-    corrections, host_entered, notes, superseded = [], [], [], []
-    latest: dict[tuple[str, int], int] = {}
+    each with who recorded it and when, plus the verdict of verification.  What became
+    of each event is the one account `log` marks (projections.supersession): ``fates``
+    lists every event that no longer counts, ``resubmissions`` the submissions of those
+    superseded, and a void says what it brought back and took back."""
+    corrections, host_entered, notes = [], [], []
+    state = _folded(match_id, rows)
+    kinds = [(row.seq, row.kind) for row in rows]
+    account = {} if state is None else fates(state, HOST, kinds)
     for row in rows:
         event = row.event()
         base = {"seq": row.seq, "event": row.kind, "actor": row.actor, "recorded_at": row.recorded_at}
@@ -35,17 +45,14 @@ def audit_report(match_id: str, rows: list[StoredEvent], findings: list[Finding]
                 entry["missing"] = [] if event.missing is msgspec.UNSET else list(event.missing)
             if row.kind == "RuleAmended":
                 entry.update(option=event.option, value=event.value, from_round=event.from_round)
+            if row.kind == "SubmissionVoided" and state is not None:
+                entry.update(_void_entry(state, row.seq, kinds))
             corrections.append(entry)
         if row.kind in ("RoundClosed", "OutcomeAnnounced") and getattr(event, "source", "computed") == "host":
             host_entered.append(dict(base, round=getattr(event, "round", None)))
         elif row.kind == "NoteAdded":
             notes.append(dict(base, text=event.text))
-        elif row.kind == "SubmissionRecorded":
-            key = (event.participant, event.round)
-            if key in latest:
-                superseded.append({"seq": latest[key], "participant": event.participant, "round": event.round,
-                                   "superseded_by": row.seq})
-            latest[key] = row.seq
+    listed = _fate_entries(state, rows, account)
     return {
         "match": match_id,
         "events": len(rows),
@@ -54,6 +61,53 @@ def audit_report(match_id: str, rows: list[StoredEvent], findings: list[Finding]
         "findings": [f.to_json() for f in findings],
         "corrections": corrections,
         "host_announcements": host_entered,
-        "resubmissions": superseded,
+        "resubmissions": [
+            {"seq": e["seq"], "participant": e["participant"], "round": e["round"], "superseded_by": e["by"]}
+            for e in listed
+            if e["how"] == "superseded" and "round" in e
+        ],
         "notes": notes,
+        "fates": listed,
     }
+
+
+def _folded(match_id: str, rows: list[StoredEvent]) -> MatchState | None:
+    """The match as ``rows`` leave it, or as far as they can be folded (a log verify
+    has findings in may hold an event no fold takes: the account stops before it)."""
+    replayer = Replayer(match_id)
+    for row in rows:
+        try:
+            replayer.feed(row.seq, row.event())
+        except MatchledgerError:
+            break
+    return replayer.state
+
+
+def _void_entry(state: MatchState, seq: int, kinds: list[tuple[int, str]]) -> dict:
+    effect = void_effect(state, seq, kinds)
+    entry: dict = {}
+    if effect is not None and effect.counts_again is not None:
+        entry["counts_again"] = effect.counts_again
+    if effect is not None and effect.takes_back:
+        entry["takes_back"] = [seq for seq, _kind in effect.takes_back]
+    return entry
+
+
+def _fate_entries(state: MatchState | None, rows: list[StoredEvent], account: dict) -> list[dict]:
+    """Each event that no longer counts: its seq and kind, whose submission (or
+    contract) for which round it was, how it stopped counting and by which seq."""
+    by_seq = {row.seq: row for row in rows}
+    submissions = {} if state is None else {
+        s.seq: s for by_participant in state.submissions.values() for history in by_participant.values() for s in history
+    }
+    listed = []
+    for seq, fate in account.items():
+        entry: dict = {"seq": seq, "event": by_seq[seq].kind}
+        submission = submissions.get(seq)
+        if submission is not None:
+            entry.update(participant=submission.participant, round=submission.round)
+        elif entry["event"] == "ContractRecorded":
+            entry["participant"] = by_seq[seq].event().participant
+        entry.update(how=fate.how, by=fate.by)
+        listed.append(entry)
+    return listed

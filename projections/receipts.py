@@ -3,13 +3,23 @@ seq and hash of the event that recorded their move.  A receipt is proven when th
 log's chain holds from the first event up to that seq and the event there carries that
 hash: the hash covers the event's body and, through ``prev_hash``, everything before it,
 so nobody can have dropped, edited or moved the submission without the receipt failing.
+
+Only a submission is a receipt: the service hands out the seq and hash of the
+``SubmissionRecorded`` it wrote (commands/service/writes.py; a photographer turn's
+``TurnResolved`` after it is the rules' doing, not the participant's).  Any other event
+of the chain carries a seq and hash too, and is refused as a finding that says what it
+is: otherwise a close's or the creation's hash would "prove" a submission nobody made.
 """
 
 from __future__ import annotations
 
-from matchledger.ledger.errors import MalformedInput
+from typing import NamedTuple
+
+from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError
 from matchledger.ledger.store import StoredEvent
 from matchledger.ledger.verify import Finding, parse_head, verify_chain
+
+from matchledger import engine
 
 
 def parse_receipt(text: str) -> tuple[int, str]:
@@ -23,8 +33,48 @@ def parse_receipt(text: str) -> tuple[int, str]:
     return seq, digest
 
 
+#: The one kind of event a receipt may name.
+RECEIPT_KIND = "SubmissionRecorded"
+
+
+class ReceiptCheck(NamedTuple):
+    """One receipt checked: the event it names (its kind, whose submission for which
+    round, where the log holds such an event), and what is wrong with it (None: it is a
+    submission in the verified chain)."""
+
+    seq: int
+    hash: str
+    kind: str | None
+    participant: str | None
+    round: int | None
+    finding: Finding | None
+    round_word: str = "round"  # what ``round`` counts in the match's game: a round or a turn
+
+    @property
+    def ok(self) -> bool:
+        return self.finding is None
+
+    def to_json(self) -> dict:
+        return {"seq": self.seq, "hash": self.hash, "kind": self.kind, "participant": self.participant,
+                "round": self.round, "ok": self.ok}
+
+    def describe(self) -> str:
+        """What the receipt proves, for a receipt that is ok."""
+        return f"receipt {self.seq}: {self.participant}'s {self.kind} for {self.round_word} {self.round}, in the verified chain"
+
+
+def check_receipt(match_id: str, rows: list[StoredEvent], receipt: tuple[int, str]) -> ReceiptCheck:
+    """The receipt checked against ``rows`` (a match's whole log)."""
+    seq, digest = receipt
+    row = rows[seq - 1] if 1 <= seq <= len(rows) else None
+    participant, round_no = _whose(row)
+    finding = receipt_finding(match_id, rows, receipt)
+    return ReceiptCheck(seq, digest, None if row is None else row.kind, participant, round_no, finding, _round_word(rows))
+
+
 def receipt_finding(match_id: str, rows: list[StoredEvent], receipt: tuple[int, str]) -> Finding | None:
-    """None when the event the receipt names is in the verified chain; else why not."""
+    """None when the event the receipt names is a submission in the verified chain;
+    else why not."""
     seq, digest = receipt
     shown = f"receipt {seq}:{digest[:16]}…"
     chain = verify_chain(match_id, rows[:seq])
@@ -32,6 +82,41 @@ def receipt_finding(match_id: str, rows: list[StoredEvent], receipt: tuple[int, 
         return Finding(match_id, chain[0].seq, f"{shown} cannot be proven: the chain does not hold up to it ({chain[0].problem})")
     if seq > len(rows):
         return Finding(match_id, seq, f"{shown} names an event the log does not hold (it ends at seq {len(rows)}): events were removed")
-    if rows[seq - 1].hash != digest:
-        return Finding(match_id, seq, f"{shown}: the event at seq {seq} has another hash: the log was rewritten", "hash", rows[seq - 1].hash, digest)
+    row = rows[seq - 1]
+    if row.hash != digest:
+        return Finding(match_id, seq, f"{shown}: the event at seq {seq} has another hash: the log was rewritten", "hash", row.hash, digest)
+    if row.kind != RECEIPT_KIND:
+        return Finding(match_id, seq, f"{shown} is no receipt: seq {seq} is {_what(row)}, not a participant's submission")
+    participant, _round = _whose(row)
+    if participant is None:
+        return Finding(match_id, seq, f"{shown} is no receipt: the {row.kind} at seq {seq} cannot be read")
     return None
+
+
+def _round_word(rows: list[StoredEvent]) -> str:
+    try:
+        return engine.get(rows[0].event().game).ROUND_WORD
+    except (MatchledgerError, AttributeError, IndexError, KeyError):
+        return "round"
+
+
+def _whose(row: StoredEvent | None) -> tuple[str | None, int | None]:
+    """The participant and round (or turn) an event names, where it names them."""
+    if row is None:
+        return None, None
+    try:
+        event = row.event()
+    except CorruptLog:
+        return None, None
+    participant = getattr(event, "participant", None)
+    round_no = getattr(event, "round", getattr(event, "turn", None))
+    return (participant if isinstance(participant, str) else None), (round_no if isinstance(round_no, int) else None)
+
+
+def _what(row: StoredEvent) -> str:
+    """An event, as a refused receipt names it: "a RoundClosed (round 2)", "bob's
+    TurnResolved (turn 3)", "a MatchCreated"."""
+    participant, round_no = _whose(row)
+    word = "turn" if row.kind == "TurnResolved" else "round"
+    where = f" ({word} {round_no})" if round_no is not None else ""
+    return (f"{participant}'s {row.kind}" if participant else f"a {row.kind}") + where

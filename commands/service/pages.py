@@ -14,6 +14,7 @@ from html import escape
 
 from matchledger.projections.presentation.picture import board_svg, pictures_of, side_panels
 from matchledger.projections.presentation.printable import printable
+from matchledger.projections.receipts import RECEIPT_KIND
 
 from .reads import PageModels, Receipt, to_json
 
@@ -39,6 +40,14 @@ def _panel(panel) -> str:
     return f'<section class="panel" data-key="{text(panel.key)}"><h2>{text(panel.title)}</h2><table>{head}{rows}</table></section>'
 
 
+def _receipt_cell(receipt: Receipt) -> str:
+    """The receipt of a submission; none for the host's void or correction of one, which
+    `verify --receipt` would refuse (only a submission is a receipt: projections.receipts)."""
+    if receipt.kind != RECEIPT_KIND:
+        return "<td></td>"
+    return f'<td><code class="receipt">{text(receipt.text)}</code></td>'
+
+
 def _receipts(receipts: list[Receipt]) -> str:
     if not receipts:
         return '<section class="receipts"><h2>Your submissions</h2><p>None yet.</p></section>'
@@ -46,7 +55,7 @@ def _receipts(receipts: list[Receipt]) -> str:
     rows = "".join(
         f'<tr data-seq="{r.seq}"><td>{r.seq}</td><td>{text(r.round if r.round is not None else "")}</td>'
         f'<td>{text(kinds.get(r.kind, r.kind))}</td><td>{text(" ".join(r.tokens))}</td>'
-        f'<td><code class="receipt">{text(r.text)}</code></td></tr>'
+        f"{_receipt_cell(r)}</tr>"
         for r in receipts
     )
     return (

@@ -1,6 +1,7 @@
 """`log` marks what became of each submission: superseded by a later one of the same
 participant and round, voided, corrected; read from the replayed state at `--at`.  A
-participant sees the marks on their own submissions only, the public none."""
+participant sees the marks on their own submissions only, the public none (a reopened
+round's close is marked for everyone: tests/messages/test_fates.py)."""
 
 from __future__ import annotations
 
@@ -65,12 +66,14 @@ def test_a_participant_sees_marks_on_their_own_submissions_only_each_by_an_event
         shown = {entry["seq"] for entry in read_json(db, "log", "c1", "--as", name)}
         assert {by for _key, by in expected.values()} <= shown
         text = invoke(db, "log", "c1", "--as", name).stdout
-        assert text.count(" [") == len(expected)
+        assert text.count(" [") == len(expected) + 1  # and the close that 9 reopened, everyone's
+        assert "[reopened by 9]" in text
 
 
-def test_the_public_sees_no_mark(db):
+def test_the_public_sees_no_mark_on_a_submission_only_the_reopened_close(db):
     assert marks(db, "--public") == {}
-    assert " [" not in invoke(db, "log", "c1", "--public").stdout
+    text = invoke(db, "log", "c1", "--public").stdout
+    assert text.count(" [") == 1 and "round 1 closed (computed announcement) [reopened by 9]" in text
 
 
 def test_a_pw_guests_resubmission_marks_their_earlier_one(tmp_path):

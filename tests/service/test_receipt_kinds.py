@@ -1,0 +1,80 @@
+"""A receipt is bound to a submission: the service hands a participant the seq and hash
+of their ``SubmissionRecorded`` (commands/service/writes.py), so `verify --receipt`
+proves only such an event, names its kind and participant, and refuses any other
+event of the chain as a finding (exit 3) that says what that seq is; --json lists every
+receipt it checked."""
+
+from __future__ import annotations
+
+import pytest
+from matchledger.commands.service import pages
+from matchledger.commands.service.reads import Receipt
+
+from tests.helpers import invoke, read_json
+from tests.trust.common import new_pw
+
+pytestmark = pytest.mark.guarantee("service.receipt-verified")
+
+
+@pytest.fixture
+def db(tmp_path):
+    """pw: ann (2) and bob submit, zed and yan too; the round closes (6)."""
+    db = tmp_path / "m.db"
+    new_pw(db)
+    for who, tokens in (("ann", "gift:bob learn:yan"), ("bob", "gift:ann learn:zed"),
+                        ("zed", "watch:bob swap:yan"), ("yan", "watch:ann swap:zed")):
+        invoke(db, "submit", "p1", who, *tokens.split())
+    invoke(db, "close", "p1")
+    return db
+
+
+def receipt(db, kind: str) -> str:
+    row = next(e for e in read_json(db, "log", "p1") if e["kind"] == kind)
+    return f"{row['seq']}:{row['hash']}"
+
+
+def test_a_closes_seq_and_hash_is_no_receipt(db):
+    close = receipt(db, "RoundClosed")
+    out = invoke(db, "verify", "p1", "--receipt", close, expect=3).output
+    assert f"receipt {close[:close.index(':') + 17]}…" in out
+    assert f"seq {close.split(':')[0]} is a RoundClosed (round 1), not a participant's submission" in out
+
+
+def test_the_creations_seq_and_hash_is_no_receipt(db):
+    created = receipt(db, "MatchCreated")
+    result = read_json(db, "verify", "p1", "--receipt", created, expect=3)
+    assert result["ok"] is False
+    [problem] = result["receipts"]
+    assert problem["seq"] == 1 and "seq 1 is a MatchCreated, not a participant's submission" in problem["problem"]
+    [checked] = result["receipts_checked"]
+    assert checked == {"seq": 1, "hash": created.split(":")[1], "kind": "MatchCreated", "participant": None,
+                       "round": None, "ok": False}
+
+
+def test_a_submissions_receipt_names_its_kind_and_participant_and_json_lists_every_receipt_checked(db):
+    ann, close = receipt(db, "SubmissionRecorded"), receipt(db, "RoundClosed")
+    text = invoke(db, "verify", "p1", "--receipt", ann).output
+    assert f"receipt {ann.split(':')[0]}: ann's SubmissionRecorded for round 1, in the verified chain" in text
+    result = read_json(db, "verify", "p1", "--receipt", ann, "--receipt", close, expect=3)
+    assert [(c["seq"], c["kind"], c["participant"], c["round"], c["ok"]) for c in result["receipts_checked"]] == [
+        (2, "SubmissionRecorded", "ann", 1, True), (6, "RoundClosed", None, 1, False)]
+    assert [c["hash"] for c in result["receipts_checked"]] == [ann.split(":")[1], close.split(":")[1]]
+    assert [p["seq"] for p in result["receipts"]] == [6]  # the findings, as before
+
+
+def test_a_photographer_turns_resolution_is_no_receipt_and_its_submission_is_named_by_turn(tmp_path):
+    db = tmp_path / "g.db"
+    invoke(db, "new", "photographer", "g", "--players", "ann,bob", "--seed", 123456789012345)
+    invoke(db, "submit", "g", "ann", "take", "1", "left", "1", "wind", "1:2")
+    submitted, resolved = (f"{e['seq']}:{e['hash']}" for e in read_json(db, "log", "g")[1:3])
+    assert "receipt 2: ann's SubmissionRecorded for turn 1, in the verified chain" in invoke(
+        db, "verify", "g", "--receipt", submitted).output
+    refused = invoke(db, "verify", "g", "--receipt", resolved, expect=3).output
+    assert "seq 3 is ann's TurnResolved (turn 1), not a participant's submission" in refused
+
+
+def test_a_participants_page_shows_a_receipt_only_for_a_submission_not_for_the_hosts_void_of_it():
+    mine = [Receipt(2, "a" * 64, "SubmissionRecorded", ["B2"], 1), Receipt(5, "b" * 64, "SubmissionVoided", [], None)]
+    html = pages._receipts(mine)  # the list a participant's page draws
+    assert f'<code class="receipt">2:{"a" * 64}</code>' in html
+    assert "b" * 64 not in html and "voided by the host" in html
