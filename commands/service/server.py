@@ -69,10 +69,11 @@ def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Cal
             await super().shutdown(sockets)
 
     # uvicorn would believe X-Forwarded-For/-Proto from 127.0.0.1 by default, that is
-    # from any process on the machine, and from whatever FORWARDED_ALLOW_IPS names.
+    # from any process on the machine, and from whatever FORWARDED_ALLOW_IPS names.  No
+    # route is a WebSocket: an Upgrade header is ignored, not handed to another protocol.
     config = uvicorn.Config(
         app, log_config=None, access_log=False, lifespan="on", server_header=False,
-        timeout_graceful_shutdown=GRACE_SECONDS, log_level="warning", http=protocol(limits),
+        timeout_graceful_shutdown=GRACE_SECONDS, log_level="warning", http=protocol(limits), ws="none",
         proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies or []) or None,
     )
     Server(config).run(sockets=[sock])
