@@ -141,6 +141,7 @@ def test_a_request_that_does_not_arrive_in_time_is_closed_however_it_trickles(hu
     assert "Traceback" not in hurried.log()
 
 
+@pytest.mark.guarantee("service.bounded-clients")
 def test_a_client_leaving_mid_body_is_one_record_at_info(hurried, league):
     _db, token = league
     with connect(hurried) as sock:
