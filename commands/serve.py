@@ -52,6 +52,13 @@ def serve_cmd(host, port, base_url, poll, keep_alive, read_timeout, max_connecti
 
     A request's head is at most 32 KiB and 100 header lines (else 431).
     """
+    # imported here: the framework and server cost every other command start-up time
+    from .service.server import trusted_proxies
+
+    try:
+        proxies = trusted_proxies(forwarded)
+    except ValueError as exc:
+        raise usage_error(f"--forwarded-allow-ips: {exc}") from None
     current = session()
     reader = app()  # read-only: serving reads never changes the file
     if base_url is not None:
@@ -59,15 +66,10 @@ def serve_cmd(host, port, base_url, poll, keep_alive, read_timeout, max_connecti
             base_url = service_address(base_url)
         except MalformedInput as exc:
             raise usage_error(str(exc)) from None
-    # imported here: the framework and server cost every other command start-up time
     from .service import build, writable
     from .service.connections import ConnectionLimits, connections_that_fit
-    from .service.server import address, bind, run, trusted_proxies
+    from .service.server import address, bind, run
 
-    try:
-        proxies = trusted_proxies(forwarded)
-    except ValueError as exc:
-        raise usage_error(f"--forwarded-allow-ips: {exc}") from None
     connections, open_files = connections_that_fit(max_connections)
     if connections < 1:
         raise MalformedInput(f"this process may open {open_files} files, too few to serve (ulimit -n; "

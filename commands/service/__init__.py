@@ -6,7 +6,8 @@ application (DESIGN.md, "Service"; docs/service.md).
 - ``live.py``: the pages' server-sent event streams;
 - ``http.py``: the routes (Starlette); ``guard.py``: security headers and the access log;
 - ``pages.py`` and ``forms.py``: the HTML; ``assets/``: its one stylesheet and script;
-- ``openapi.py``: the description of the JSON API; ``server.py``: running it (uvicorn).
+- ``openapi.py``: the description of the JSON API; ``server.py``: running it (uvicorn);
+- ``connections.py``: what one connection may cost (head size, read deadline, how many).
 """
 
 from __future__ import annotations

@@ -263,3 +263,21 @@ def test_a_token_with_anything_url_safe_glued_to_it_is_redacted_whole(glued):
     [record] = logged
     assert record["path"] == "/m/[token]/events"
     assert not any(token[i:i + 8] in record["path"] for i in range(len(token) - 7))
+
+
+def test_a_proxy_named_wrong_is_a_usage_error_naming_it(tmp_path):
+    result = invoke(tmp_path / "none.db", "serve", "--forwarded-allow-ips", "127.0.0.1,proxy.example", expect=2)
+    assert "'proxy.example' is not an IP address or network" in result.output
+
+
+@pytest.mark.parametrize("soft, hard, fits", [(100, 2000, (1000, 1064)), (200, 200, (136, 200))],
+                         ids=["raised-to-what-is-needed", "lowered-to-what-the-hard-limit-leaves"])
+def test_the_connections_fit_the_open_file_limit(soft, hard, fits):
+    """In a process of its own: the limit is the process's."""
+    import subprocess
+    import sys
+
+    code = ("import resource; from matchledger.commands.service.connections import connections_that_fit; "
+            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({soft}, {hard})); print(*connections_that_fit(1000))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert tuple(map(int, done.stdout.split())) == fits, done.stderr
