@@ -81,6 +81,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     _awaiting_head = True  # bytes that come now belong to a request's head
     _head_bytes = 0
     _headers_seen = 0
+    _completed_in_chunk = False  # a request ended in the chunk being read
 
     # ------------------------------------------------------------------ connection
 
@@ -104,6 +105,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self._refused or self.transport.is_closing():
             return
         self._unset_keepalive_if_required()
+        self._completed_in_chunk = False
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserCallbackError as exc:
@@ -121,8 +123,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             else:
                 self._unsupported_upgrade_warning()
             return
-        if self._awaiting_head:
-            # A chunk that leaves a head unfinished counts whole: bounded by one read.
+        if self._awaiting_head and not self._completed_in_chunk:
+            # A chunk that leaves a head unfinished counts whole, unless a request ended
+            # in it (its body is not a head's): a head's bytes past the bound are at most
+            # one read's.
             self._head_bytes += len(data)
             if self._head_bytes > HEAD_BYTES_MAX:
                 self._close_with(HEAD_TOO_LARGE)
@@ -147,6 +151,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         self._reading, self._awaiting_head, self._head_bytes = False, True, 0
+        self._completed_in_chunk = True
         self._disarm()  # the answer takes what time it takes (a live stream: hours)
         super().on_message_complete()
 
