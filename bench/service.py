@@ -8,7 +8,12 @@ driven over HTTP by clients in this process, each connection a keep-alive loop.
 - a live update: from the commit of an event (a host's close, written by another
   process, this one) to its arrival on 100 open public pages: p99;
 - the memory of a serve process that has served 1,000 matches, and after serving them
-  all again (it stays bounded: kept states and answers are capped).
+  all again (it stays bounded: kept states and answers are capped);
+- the envelope of what strangers may hold (docs/guarantees.md, ``service.bounded-clients``):
+  the memory of a serve process holding its 1,000 connections (the default
+  ``--max-connections``) each with a half-sent request, holding 500 live pages of one
+  match (the default ``--streams-per-match``), and after a header flood; and that the
+  connection past the cap is answered 503 at once.
 
     python -m bench.service            # full
     python -m bench.service --quick    # a few seconds, small numbers
@@ -121,10 +126,11 @@ def process(argv: list[str]):
             started.wait()
 
 
-def serve(db: Path, poll: float | None = None):
+def serve(db: Path, poll: float | None = None, *options: str):
     """`serve` as docs/deploy.md runs it: JSON access log lines (cheaper than the console's)."""
     extra = ["--poll", str(poll)] if poll else []
-    return process([sys.executable, "-m", "matchledger", "--db", str(db), "--log-json", "serve", "--port", "0", *extra])
+    return process([sys.executable, "-m", "matchledger", "--db", str(db), "--log-json", "serve", "--port", "0", *extra,
+                    *options])
 
 
 def fixed_bytes(answers: dict[str, tuple[str, bytes]], folder: Path):
@@ -312,7 +318,8 @@ def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
     left = build_matches(db, matches, rounds_played=0)
     log(f"service: {pages} open pages, the host closing rounds from another process ...", file=sys.stderr)
     latencies: list[float] = []
-    with serve(db) as (_pid, url):
+    # the pages come from one address here, as from as many clients behind one proxy
+    with serve(db, None, "--streams-per-client", str(pages)) as (_pid, url):
         hostname, port = _split(url)
         with ThreadPoolExecutor(1) as host:  # the host's connection lives in one thread
             host_app = host.submit(lambda: Application(Store(db, create=False), actor="host")).result()
@@ -420,6 +427,82 @@ def bench_memory(tmp: Path, count: int, log) -> list[Row]:
     ]
 
 
+def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
+    """The memory of a serve process holding what strangers may make it hold."""
+    db = tmp / "envelope.db"
+    matches = build_matches(db, 1, rounds_played=0)
+    mid = next(iter(matches))
+    log(f"service: {connections} half-sent requests, {pages} live pages, a header flood ...", file=sys.stderr)
+    options = ("--max-connections", str(connections), "--streams-per-match", str(pages), "--streams-per-client", str(pages))
+    with serve(db, None, *options) as (pid, url):
+        hostname, port = _split(url)
+        get(url, f"/m/{mid}")  # the match read once, as any page's first request reads it
+        idle, _ = memory_mb(pid)
+
+        async def hold(opening: bytes, count: int, settle) -> tuple[float, float]:
+            """Open ``count`` connections each sending ``opening``; (the server's RSS
+            while they are open, ms for one more to be answered)."""
+            held = []
+            try:
+                for _ in range(count):
+                    reader, writer = await asyncio.open_connection(hostname, port)
+                    writer.write(opening)
+                    held.append((reader, writer))
+                await settle(held)
+                resident, _ = memory_mb(pid)
+                started = time.perf_counter()
+                reader, writer = await asyncio.open_connection(hostname, port)
+                answer = await reader.read(200)
+                refused_ms = (time.perf_counter() - started) * 1000 if answer.startswith(b"HTTP/1.1 503") else float("nan")
+                writer.close()
+                return resident, refused_ms
+            finally:
+                for _reader, writer in held:
+                    writer.close()
+                await asyncio.sleep(0.5)
+
+        async def headers_read(held) -> None:
+            await asyncio.sleep(1.0)  # each connection accepted, its bytes read
+
+        async def streams_began(held) -> None:
+            await asyncio.gather(*(reader.readuntil(b"event: view") for reader, _writer in held))
+
+        half_sent = _request("GET", f"/m/{mid}", f"{hostname}:{port}").rstrip(b"\r\n") + b"\r\nX-Pad: " + b"a" * 900
+        with_heads, refused_ms = asyncio.run(hold(half_sent, connections, headers_read))
+        with_pages, _ = asyncio.run(hold(_request("GET", f"/m/{mid}/events", f"{hostname}:{port}"), pages, streams_began))
+
+        async def flood() -> int:
+            reader, writer = await asyncio.open_connection(hostname, port)
+            sent = 0
+            try:
+                writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                while sent < 64 * 1024 * 1024:
+                    writer.write(b"X-Flood: " + b"a" * 8181 + b"\r\n")
+                    sent += 8192
+                    await writer.drain()
+            except OSError:
+                pass
+            finally:
+                writer.close()
+            return sent
+
+        before_flood, _ = memory_mb(pid)
+        flooded = asyncio.run(flood())
+        after_flood, peak = memory_mb(pid)
+    return [
+        Row("service", f"serve RSS holding {connections:,} half-sent requests (--max-connections) vs idle", None,
+            None, with_heads, idle, with_heads / idle, "MB", None,
+            f"{(with_heads - idle) * 1024 / connections:.1f} KB a connection"),
+        Row("service", f"connection {connections + 1:,}, past --max-connections: answered 503 in", None, None,
+            refused_ms, None, refused_ms, "ms", None, "at once, its descriptor given back"),
+        Row("service", f"serve RSS holding {pages} live pages of one match (--streams-per-match) vs idle", None, None,
+            with_pages, idle, with_pages / idle, "MB", None, "the RSS after the half-sent requests is not given back"),
+        Row("service", "serve RSS after a header flood on one connection vs before it", None, None,
+            after_flood, before_flood, after_flood / before_flood, "MB", None,
+            f"closed after {flooded / 1024:.0f} KB were sent (the kernel's buffers included); peak {peak:.0f} MB"),
+    ]
+
+
 def run(quick: bool, log=print) -> list[Row]:
     tmp = Path(tempfile.mkdtemp(prefix="matchledger-bench-service-"))
     try:
@@ -427,6 +510,7 @@ def run(quick: bool, log=print) -> list[Row]:
         rows += bench_receipts(tmp, 50, 3 if quick else 10, log)
         rows += bench_live(tmp, 100, 1 if quick else 4, log)
         rows += bench_memory(tmp, 100 if quick else 1_000, log)
+        rows += bench_envelope(tmp, 1_000, 500, log)
     finally:
         import shutil
 

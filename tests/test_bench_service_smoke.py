@@ -20,3 +20,11 @@ def test_the_service_bench_measures_every_row_on_a_tiny_scale(tmp_path):
     assert all(row.ours is not None and row.ours > 0 for row in rows)
     assert not any("not 20" in row.note for row in rows)  # every answer was a 200 or a 201
     assert table(rows).count("\n") == len(rows) + 1
+
+
+def test_the_service_bench_measures_its_envelope_on_a_tiny_scale(tmp_path):
+    rows = service.bench_envelope(tmp_path, 12, 5, lambda *a, **k: None)
+    assert [row.name.split(" (")[0].split(",")[0] for row in rows] == [
+        "serve RSS holding 12 half-sent requests", "connection 13", "serve RSS holding 5 live pages of one match",
+        "serve RSS after a header flood on one connection vs before it"]
+    assert all(row.ours is not None and row.ours > 0 for row in rows)  # the 13th was answered 503 (else nan)

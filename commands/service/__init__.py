@@ -6,7 +6,8 @@ application (DESIGN.md, "Service"; docs/service.md).
 - ``live.py``: the pages' server-sent event streams;
 - ``http.py``: the routes (Starlette); ``guard.py``: security headers and the access log;
 - ``pages.py`` and ``forms.py``: the HTML; ``assets/``: its one stylesheet and script;
-- ``openapi.py``: the description of the JSON API; ``server.py``: running it (uvicorn).
+- ``openapi.py``: the description of the JSON API; ``server.py``: running it (uvicorn);
+- ``connections.py``: what one connection may cost (head size, read deadline, how many).
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ def assets() -> dict[str, tuple[bytes, str]]:
 
 
 def build(reader: Application, open_writer, log, *, base_url: str, poll: float | None = None,
-          keep_alive: float | None = None):
+          keep_alive: float | None = None, streams_per_client: int | None = None,
+          streams_per_match: int | None = None):
     """The ASGI app serving ``reader``'s database (``open_writer``: the writable
     application, opened in the writer thread on the first submission)."""
     reads = Reads(reader)
-    timing = {"interval": poll, "heartbeat": keep_alive}
-    live = Live(reads, **{name: value for name, value in timing.items() if value is not None})
+    given = {"interval": poll, "heartbeat": keep_alive, "per_client": streams_per_client, "per_match": streams_per_match}
+    live = Live(reads, **{name: value for name, value in given.items() if value is not None})
     writer = Writer(open_writer, lambda _match_id: reader_loop_call(live, reads))
     service = Service(reads, writer, live, base_url=base_url, assets=assets())
     return Guard(service.app(), log), service

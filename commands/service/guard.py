@@ -33,8 +33,9 @@ _SECURITY_HEADERS_NO_STORE = [*SECURITY_HEADERS, (b"cache-control", b"no-store")
 
 #: The paths that carry a token: /p/TOKEN..., /a/TOKEN... (``redacted``); and anything
 #: shaped like a token elsewhere in a path (a link pasted into the wrong place is still a
-#: secret).
-_TOKEN_SHAPED = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])")
+#: secret): any run of 32 URL-safe characters or more, so that a token with something
+#: glued to it (``/m/TOKEN-x``, ``/m/xTOKEN``) is redacted whole.
+_TOKEN_SHAPED = re.compile(r"[A-Za-z0-9_-]{32,}")
 
 
 #: Characters of a path logged at most (the rest is summed up).

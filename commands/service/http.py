@@ -19,11 +19,12 @@ from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.presentation.printable import printable
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from . import pages
+from .connections import TIMED_OUT
 from .errors import Refused, refused
 from .forms import FIELD_MAX, form_html, tokens_from_form
 from .live import Live
@@ -96,7 +97,12 @@ class Service:
             Route("/api/v1/matches/{match}/export", self.api_export),
         ]
         handlers = {Refused: self.refusal, HTTPException: self.http_error, Exception: self.internal_error}
-        return Starlette(routes=routes, exception_handlers=handlers, lifespan=self.lifespan)
+        app = Starlette(routes=routes, exception_handlers=handlers, lifespan=self.lifespan)
+        # Starlette would answer /p/TOKEN/ with a redirect to an absolute URL made of the
+        # request's own Host header (307 Location: http://evil.example/p/TOKEN): a path
+        # ending in a slash is simply not found.
+        app.router.redirect_slashes = False
+        return app
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _app) -> AsyncIterator[None]:
@@ -233,10 +239,17 @@ class Service:
         if declared is not None and (not declared.isdigit() or int(declared) > BODY_MAX):
             raise Refused(400, f"the body is larger than {BODY_MAX} bytes")
         body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > BODY_MAX:
-                raise Refused(400, f"the body is larger than {BODY_MAX} bytes")
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > BODY_MAX:
+                    raise Refused(400, f"the body is larger than {BODY_MAX} bytes")
+        except ClientDisconnect:
+            # Nobody is left to answer: the access log's one record (at info) says why,
+            # 408 when the body did not come in time, else 499 (nginx's "client left").
+            if request.scope.get(TIMED_OUT):
+                raise Refused(408, "the request's body did not arrive in time") from None
+            raise Refused(499, "the client left before its request's body arrived") from None
         return body
 
     async def _submit(self, match_id: str, participant: str, tokens: list[str], link: str):
@@ -348,7 +361,7 @@ class Service:
                 ("public-live", match_id), match_id, lambda: pages.live_message(pages.live_html(self.reads.page(match_id)))
             )
 
-        return EventStream(self.live.stream(match_id, render))
+        return EventStream(self.live.open(match_id, _client(request), render))
 
     async def participant_events(self, request: Request):
         token = request.path_params["token"]
@@ -370,7 +383,7 @@ class Service:
 
             return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make, me)
 
-        return EventStream(self.live.stream(match_id, render, refusal))
+        return EventStream(self.live.open(match_id, _client(request), render, refusal))
 
     # ------------------------------------------------------------------ files
 
@@ -380,6 +393,11 @@ class Service:
             raise Refused(404, "not found")
         body, media_type = found
         return Response(body, media_type=media_type, headers={"Cache-Control": "public, max-age=300"})
+
+
+def _client(request: Request) -> str | None:
+    """The client's address (a trusted proxy's X-Forwarded-For, else the peer's)."""
+    return request.client.host if request.client else None
 
 
 class EventStream:

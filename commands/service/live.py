@@ -15,17 +15,24 @@ not see.  A comment line keeps the connection open on a fixed schedule from the
 stream's start, whatever happens in the match.  A participant's link revoked while its
 page is open is sent nothing more, and its stream ends at the next beat (not at the
 match's next event, whose timing the viewer may not know).
+
+Streams are admitted (``open``) within two bounds, so that no one client and no one
+match takes every connection the process may hold: ``per_client`` streams from one
+address (an IPv6 client's /64, which one machine is given whole), answered 429 past
+it, and ``per_match`` streams of one match, answered 503.  A stream's place is given
+back when it ends, whether or not it ever sent a byte.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 from typing import AsyncIterator, Callable
 
 from matchledger.ledger.errors import MatchledgerError
 
-from .errors import refused
+from .errors import Refused, refused
 from .reads import Reads, to_json
 
 #: Seconds between two looks at the store while pages are open.
@@ -34,6 +41,9 @@ POLL_SECONDS = 0.15
 HEARTBEAT_SECONDS = 15.0
 #: How long a browser waits before it reconnects a dropped stream, in milliseconds.
 RETRY_MS = 2000
+#: Live streams from one client, and of one match, at once (by default).
+STREAMS_PER_CLIENT = 16
+STREAMS_PER_MATCH = 500
 
 
 class _Watch:
@@ -50,10 +60,15 @@ class _Watch:
 
 
 class Live:
-    def __init__(self, reads: Reads, *, interval: float = POLL_SECONDS, heartbeat: float = HEARTBEAT_SECONDS):
+    def __init__(self, reads: Reads, *, interval: float = POLL_SECONDS, heartbeat: float = HEARTBEAT_SECONDS,
+                 per_client: int = STREAMS_PER_CLIENT, per_match: int = STREAMS_PER_MATCH):
         self.reads = reads
         self.interval = interval
         self.heartbeat = heartbeat
+        self.per_client = per_client
+        self.per_match = per_match
+        self._by_client: dict[str, int] = {}
+        self._by_match: dict[str, int] = {}
         self.closing = asyncio.Event()
         self._watches: dict[str, _Watch] = {}
         self._poked = asyncio.Event()
@@ -108,6 +123,32 @@ class Live:
                 watch.head = head
                 watch.wake()
 
+    # ------------------------------------------------------------------ admission
+
+    def open(self, match_id: str, client: str | None, render: Callable[[], bytes],
+             refusal: Callable[[], str | None] = lambda: None) -> AsyncIterator[bytes]:
+        """:meth:`stream`, if ``client`` and ``match_id`` have room for one more (else
+        Refused: 429 for the client, 503 for the match); its place is held until the
+        returned iterator ends or is closed."""
+        who = client_key(client)
+        if self._by_client.get(who, 0) >= self.per_client:
+            raise Refused(429, f"this address has {self.per_client} live pages open already: close one",
+                          {"Retry-After": "10"})
+        if self._by_match.get(match_id, 0) >= self.per_match:
+            raise Refused(503, f"this match has {self.per_match} live pages open already; reload later",
+                          {"Retry-After": "10"})
+        self._by_client[who] = self._by_client.get(who, 0) + 1
+        self._by_match[match_id] = self._by_match.get(match_id, 0) + 1
+        return _Admitted(self.stream(match_id, render, refusal), lambda: self._leave(who, match_id))
+
+    def _leave(self, who: str, match_id: str) -> None:
+        for counts, key in ((self._by_client, who), (self._by_match, match_id)):
+            left = counts[key] - 1
+            if left:
+                counts[key] = left
+            else:
+                del counts[key]
+
     # ------------------------------------------------------------------ streams
 
     async def stream(
@@ -151,6 +192,49 @@ class Live:
             watch.streams -= 1
             if not watch.streams:
                 self._watches.pop(match_id, None)
+
+
+def client_key(client: str | None) -> str:
+    """Whom a stream is counted against: the client's address, an IPv6 one by its /64."""
+    if not client:
+        return ""
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return client
+    if address.version == 6:
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class _Admitted:
+    """An admitted stream: ``leave`` is called once, when it ends or is closed (an async
+    generator closed before its first step never runs its ``finally``)."""
+
+    def __init__(self, messages: AsyncIterator[bytes], leave: Callable[[], None]):
+        self.messages = messages
+        self._leave: Callable[[], None] | None = leave
+
+    def __aiter__(self) -> "_Admitted":
+        return self
+
+    async def __anext__(self) -> bytes:
+        try:
+            return await self.messages.__anext__()
+        except BaseException:
+            self._left()
+            raise
+
+    async def aclose(self) -> None:
+        self._left()
+        await self.messages.aclose()
+
+    def _left(self) -> None:
+        if self._leave is not None:
+            leave, self._leave = self._leave, None
+            leave()
 
 
 def _refused(message: str) -> bytes:

@@ -1,12 +1,18 @@
 """Running the app: uvicorn on a socket bound here (so the address printed is the one
 listened on, a free port included), shut down gracefully on SIGTERM or SIGINT: no new
 connection is taken, the live streams end, answers under way are finished, the writer
-thread writes what it was given, then the process exits 0."""
+thread writes what it was given, then the process exits 0.
+
+What a connection may cost is bounded by the HTTP protocol it is given
+(``connections.py``); forwarded headers (``X-Forwarded-For``, ``-Proto``) are believed
+only from the proxies named (``trusted_proxies``), never by default."""
 
 from __future__ import annotations
 
 import socket
 from typing import Callable
+
+from .connections import ConnectionLimits, protocol
 
 #: Seconds the shutdown waits for answers under way before it cancels them.
 GRACE_SECONDS = 5
@@ -22,7 +28,28 @@ def address(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Callable[[], None]) -> None:
+def trusted_proxies(text: str | None) -> list[str]:
+    """The addresses or networks (``10.0.0.5``, ``10.0.0.0/24``, ``::1``; ``*`` for any)
+    whose forwarded headers are believed, from a comma-separated list; ValueError
+    naming a bad one."""
+    import ipaddress
+
+    found = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if item != "*":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"{item!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/24, ::1, or *)") from None
+        found.append(item)
+    return found
+
+
+def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Callable[[], None], *,
+        limits: ConnectionLimits = ConnectionLimits(), proxies: list[str] | None = None) -> None:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -41,8 +68,12 @@ def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Cal
             on_shutdown()  # the live streams end, so their connections can close
             await super().shutdown(sockets)
 
+    # uvicorn would believe X-Forwarded-For/-Proto from 127.0.0.1 by default, that is
+    # from any process on the machine, and from whatever FORWARDED_ALLOW_IPS names.  No
+    # route is a WebSocket: an Upgrade header is ignored, not handed to another protocol.
     config = uvicorn.Config(
         app, log_config=None, access_log=False, lifespan="on", server_header=False,
-        timeout_graceful_shutdown=GRACE_SECONDS, log_level="warning",
+        timeout_graceful_shutdown=GRACE_SECONDS, log_level="warning", http=protocol(limits), ws="none",
+        proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies or []) or None,
     )
     Server(config).run(sockets=[sock])
