@@ -26,6 +26,10 @@ START_SECONDS = 30
 STOP_SECONDS = 15
 
 
+#: the longest wait for a running server's log to stop growing
+LOG_SETTLE_SECONDS = 5.0
+
+
 class Server:
     def __init__(self, db: Path | str, *args: str, log_json: bool = True, poll: float = 0.05,
                  env: dict[str, str] | None = None, folder: Path | None = None):
@@ -52,9 +56,23 @@ class Server:
         assert line.startswith("serving "), (line, self.log())
         return line.strip()
 
-    def log(self) -> str:
-        if not self._log.closed:
-            self._log.flush()
+    def log(self, until: str | None = None) -> str:
+        """What the server has logged.  An access line is written after its answer is
+        sent, so a client can hold the answer before the line exists: while the server
+        runs, wait (bounded) until the log holds ``until``, or else until it has stopped
+        growing, then read it."""
+        deadline, size, still = time.monotonic() + LOG_SETTLE_SECONDS, -1, 0
+        while self.process.poll() is None and time.monotonic() < deadline:
+            if until is not None:
+                if until in self.log_path.read_text(errors="replace"):
+                    break
+            else:
+                now = self.log_path.stat().st_size
+                still = still + 1 if now == size else 0
+                size = now
+                if still >= 3:
+                    break
+            time.sleep(0.02)
         return self.log_path.read_text(errors="replace")
 
     def log_records(self) -> list[dict]:
