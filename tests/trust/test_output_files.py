@@ -112,3 +112,31 @@ def test_a_read_only_folder_is_a_clear_error(db):
         assert list(folder.iterdir()) == []
     finally:
         folder.chmod(stat.S_IRWXU)
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal"])
+def test_the_files_of_the_database_a_link_names_are_refused(db, suffix):
+    # --db link.db, a symbolic link to m.db: SQLite keeps m.db-wal and m.db-shm, not
+    # link.db-wal, so the guard resolves the link before it adds the suffixes.
+    link = db.parent / "link.db"
+    link.symlink_to(db.name)
+    before = _contents(db)
+    result = invoke(link, "export", "m1", "-o", f"{db.name}{suffix}", expect=1)
+    assert "is the database in use" in result.output, result.output
+    assert _contents(db) == before
+    invoke(link, "export", "m1", "-o", f"{link.name}{suffix}", expect=1)
+    invoke(db, "verify", "m1")
+
+
+@pytest.mark.parametrize("command", [("export", "m1"), ("render", "m1"), ("report", "m1")])
+def test_no_command_writes_through_a_symbolically_linked_folder(db, command):
+    elsewhere = db.parent / "elsewhere"
+    elsewhere.mkdir()
+    (db.parent / "linkdir").symlink_to(elsewhere.name)
+    name = {"export": "m1.jsonl", "render": "x.svg", "report": "x.html"}[command[0]]
+    for output in (f"linkdir/{name}", f"linkdir/../{name}", str(db.parent / "linkdir" / name)):
+        result = invoke(db, *command, "-o", output, expect=1)
+        assert "linkdir' on its way is a symbolic link" in result.output, result.output
+    assert not os.listdir(elsewhere) and not (db.parent / name).exists()
+    (db.parent / "real").mkdir()
+    invoke(db, *command, "-o", f"real/{name}")  # a folder of its own is fine
