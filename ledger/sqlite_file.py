@@ -175,6 +175,20 @@ def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3
     return conn
 
 
+def schema_version(conn: sqlite3.Connection) -> int:
+    """SQLite's count of schema changes made to the file (any connection's)."""
+    return conn.execute("PRAGMA schema_version").fetchone()[0]
+
+
+def check_schema(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse the file (ForeignDatabase) if its schema now holds anything we do not make:
+    a writer that holds a connection looks again, under its write lock, whenever
+    :func:`schema_version` moved since it last looked (a trigger planted while it runs)."""
+    why = _contents(conn).refusal()
+    if why:
+        raise _refused(path, why)
+
+
 def database_error(path: str, exc: sqlite3.Error, lock_timeout: float) -> MatchledgerError:
     """The error a user sees for what SQLite reported about the database at ``path``."""
     code = _code(exc)

@@ -17,7 +17,15 @@ from .capabilities import Capability
 from .errors import CorruptLog
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import COLUMNS, LogStore, StoredEvent
-from .sqlite_file import CAPABILITIES_TABLE, SNAPSHOTS_TABLE, database_error, open_for_reading, open_for_writing
+from .sqlite_file import (
+    CAPABILITIES_TABLE,
+    SNAPSHOTS_TABLE,
+    check_schema,
+    database_error,
+    open_for_reading,
+    open_for_writing,
+    schema_version,
+)
 
 __all__ = ["COLUMNS", "Store", "StoredEvent"]
 
@@ -57,6 +65,7 @@ class Store(LogStore):
             self.conn = open_for_reading(self.path, lock_timeout)
         else:
             self.conn = open_for_writing(self.path, lock_timeout, create=create)
+        self._checked_schema = self._schema_version()  # the open checked the schema as it is now
 
     @property
     def location(self) -> str:
@@ -79,6 +88,16 @@ class Store(LogStore):
 
     def _begin(self) -> None:
         self._execute("BEGIN IMMEDIATE")
+        # Under the write lock: a trigger planted since the schema was last checked (while
+        # a server holds this connection) would run on this transaction's writes.
+        version = self._schema_version()
+        if version != self._checked_schema:
+            try:
+                check_schema(self.conn, self.path)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self._checked_schema = version
 
     def _commit(self) -> None:
         try:
@@ -90,6 +109,10 @@ class Store(LogStore):
 
     def _rollback(self) -> None:
         self.conn.execute("ROLLBACK")
+
+    @_plain_errors
+    def _schema_version(self) -> int:
+        return schema_version(self.conn)
 
     @_plain_errors
     def _execute(self, statement: str) -> None:

@@ -9,7 +9,8 @@ import sqlite3
 
 import pytest
 from matchledger.ledger.capabilities import token_hash
-from matchledger.ledger.errors import CorruptLog
+from matchledger.ledger.errors import CorruptLog, ForeignDatabase
+from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.sqlite_file import TRIGGERS
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
@@ -127,3 +128,18 @@ def test_invite_list_shows_every_link_and_no_token(tmp_path):
         assert token not in output and auditor not in output and token_hash(token) not in output
     assert "no match 'm9'" in invoke(db, "invite", "m9", "--list", expect=1).output
     invoke(db, "invite", "--list", "--as", "ann", expect=2)
+
+
+@pytest.mark.guarantee("files.schema-exact")
+def test_a_trigger_planted_while_a_writer_holds_the_file_is_refused_at_its_next_write(tmp_path):
+    db, _token = hosted(tmp_path)
+    writer = Application(Store(db))  # as `serve`'s writer holds it
+    writer.invite("m1", auditor=True)
+    plant(db, *PLANTED["auditor link on every insert"])
+    with pytest.raises(ForeignDatabase, match="trigger 'plant'"):
+        writer.invite("m1", auditor=True)
+    with pytest.raises(ForeignDatabase, match="trigger 'plant'"):
+        writer.store.append("m1", 2, [NoteAdded(text="x")], actor="h", recorded_at="2024-01-01T00:00:00Z")
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM capabilities").fetchone() == (2,)  # nothing planted
+        assert conn.execute("SELECT count(*) FROM events").fetchone() == (1,)
