@@ -101,6 +101,8 @@ def _exists(path: Path) -> bool:
 def _file_name(text: str) -> str:
     if "\0" in text:  # no system call takes it, and Python raises ValueError
         raise MalformedInput(f"{text!r} is not a file name: it holds a NUL character")
+    if not text:  # a Path of it would be the current folder
+        raise MalformedInput("'' is not a file name: it is empty")
     return text
 
 

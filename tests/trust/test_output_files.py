@@ -11,6 +11,7 @@ import stat
 import pytest
 
 from ..helpers import invoke
+from .common import new_lca
 from .support import fingerprint, matchledger_bound_by_permissions, require_permissions_bind
 
 pytestmark = pytest.mark.guarantee("files.output-not-db")
@@ -140,3 +141,17 @@ def test_no_command_writes_through_a_symbolically_linked_folder(db, command):
     assert not os.listdir(elsewhere) and not (db.parent / name).exists()
     (db.parent / "real").mkdir()
     invoke(db, *command, "-o", f"real/{name}")  # a folder of its own is fine
+
+
+def test_an_empty_output_name_is_refused_not_taken_for_the_current_folder(db):
+    lca = db.parent / "lca.db"
+    new_lca(lca, players="ann,bob")
+    invoke(lca, "submit", "m1", "ann", "A1", "B2", "C3", "D4", "E5")
+    invoke(lca, "submit", "m1", "bob", "J1", "I2", "H3", "G4", "F5")
+    invoke(lca, "close", "m1")
+    before = sorted(os.listdir(db.parent))
+    assert "'' is not a file name" in invoke(lca, "messages", "m1", "-o", "", expect=1).output  # not 3 files here
+    for command in (("render", "m1"), ("report", "m1")):
+        result = invoke(db, *command, "-o", "", expect=None)
+        assert result.exit_code in (1, 2) and "''" in result.output, (command, result.output)
+    assert sorted(os.listdir(db.parent)) == before
