@@ -30,19 +30,27 @@ def link(base: str, role: str, token: str) -> str:
     return f"{base}/{'a' if role == 'auditor' else 'p'}/{token}"
 
 
+#: Hex digits of a token's stored hash that name its link in `invite --list`: enough to
+#: tell links apart, nothing to open one with (the hash of a token is no token).
+LINK_ID_DIGITS = 12
+
+
 @click.command("invite")
-@click.argument("match_id", metavar="MATCH")
+@click.argument("match_id", metavar="MATCH", required=False)
+@click.option("--list", "listing", is_flag=True, help="List the links issued (of MATCH, or of every match), revoked or not; no token is shown.")
 @click.option("--as", "as_participant", metavar="PARTICIPANT", help="A participant's link: their own view.")
 @click.option("--submit", "can_submit", is_flag=True, help="With --as: the link may also record the participant's own submissions.")
 @click.option("--auditor", is_flag=True, help="An auditor's link: the whole log (export), nothing written.")
 @click.option("--base-url", metavar="URL", help=f"The service's address as others reach it (env {BASE_URL_VARIABLE}; default {DEFAULT_BASE_URL}).")
 @click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
-def invite_cmd(match_id, as_participant, can_submit, auditor, base_url, as_json):
+def invite_cmd(match_id, listing, as_participant, can_submit, auditor, base_url, as_json):
     """Issue a link to MATCH through `serve`: a participant's own page, or an auditor's.
 
     The token in the link is shown only now: the database keeps its sha256, never the
     token, and never in the event log or an export.  Each link is for one match and one
-    role; `revoke TOKEN` withdraws it.
+    role; `revoke TOKEN` withdraws it.  `--list` shows every link issued (match, role,
+    participant, whether it may submit, when issued and revoked, and an id: the first
+    digits of its token's stored hash), so that a link nobody issued here is seen.
 
     \b
     Examples:
@@ -50,7 +58,16 @@ def invite_cmd(match_id, as_participant, can_submit, auditor, base_url, as_json)
       matchledger invite m1 --as bob               # bob reads only
       matchledger invite m1 --auditor --json
       matchledger invite m1 --as ann --base-url https://games.example.org
+      matchledger invite --list                    # every link issued, no token
+      matchledger invite m1 --list --json
     """
+    if listing:
+        if as_participant is not None or auditor or can_submit or base_url is not None:
+            raise usage_error("--list lists the links issued; it takes no --as, --auditor, --submit or --base-url")
+        _list_links(match_id, as_json)
+        return
+    if match_id is None:
+        raise usage_error("invite needs the MATCH to issue a link to (or --list)")
     if auditor == (as_participant is not None):
         raise usage_error("invite either a participant (--as NAME) or an auditor (--auditor)")
     if auditor and can_submit:
@@ -67,6 +84,27 @@ def invite_cmd(match_id, as_participant, can_submit, auditor, base_url, as_json)
         return
     who = "auditor" if auditor else capability.participant + (" (read and submit)" if can_submit else " (read only)")
     say(f"link for {who} in {match_id}: {url}")
+
+
+def _list_links(match_id: str | None, as_json: bool) -> None:
+    from matchledger.projections.presentation.text import table
+    from matchledger.projections.presentation.wording import plural
+
+    links = [
+        {"id": capability.token_hash[:LINK_ID_DIGITS], "match": capability.match_id, "role": capability.role,
+         "participant": capability.participant, "can_submit": capability.can_submit,
+         "issued_at": capability.created_at, "revoked_at": capability.revoked_at}
+        for capability in app().capabilities(match_id)
+    ]
+    if as_json:
+        emit_json(links)
+        return
+    where = f" of {match_id}" if match_id is not None else ""
+    say(f"links issued{where}: {plural(len(links), 'link')}, {sum(link['revoked_at'] is None for link in links)} active")
+    if links:
+        rows = [{**link, "participant": link["participant"] or "-", "can_submit": "yes" if link["can_submit"] else "no",
+                 "revoked_at": link["revoked_at"] or "-"} for link in links]
+        click.echo("\n".join(table(rows)))
 
 
 @click.command("revoke")

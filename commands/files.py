@@ -7,6 +7,9 @@ dropped).  An output file is written to a temporary file beside it and renamed i
 place, so a reader never sees half of it; never onto the database in use or its -wal,
 -shm or -journal files, and never through a symbolic link.  Inside `script FILE`, files
 are read and written only within the script's folder and the current folder.
+A folder on the way to an output that is a symbolic link is refused too, and the
+database's own files are found by its real path (a ``--db`` that is a link writes its
+-wal beside the link's target).
 """
 
 from __future__ import annotations
@@ -98,6 +101,8 @@ def _exists(path: Path) -> bool:
 def _file_name(text: str) -> str:
     if "\0" in text:  # no system call takes it, and Python raises ValueError
         raise MalformedInput(f"{text!r} is not a file name: it holds a NUL character")
+    if not text:  # a Path of it would be the current folder
+        raise MalformedInput("'' is not a file name: it is empty")
     return text
 
 
@@ -134,26 +139,42 @@ def _why_not_write(path: Path) -> str | None:
     script_folder = session().script_folder
     if script_folder is not None and not _within_script_reach(folder.resolve(), script_folder):
         return "it is outside the script's folder and the current folder"
+    linked = _linked_folder(path)
+    if linked is not None:
+        return f"folder {str(linked)!r} on its way is a symbolic link, and matchledger never writes through one"
     if _is_database_file(path):
         return f"it is the database in use ({session().db!r}) or one of its files"
     return None
 
 
+def _linked_folder(path: Path) -> Path | None:
+    """The first folder of ``path`` as it was named (``linkdir`` of ``linkdir/x.svg``, any
+    folder of an absolute path) that is a symbolic link: a write there lands in the
+    link's target, wherever whoever made the link chose."""
+    for folder in reversed(path.parents):
+        if folder.name and folder.name != ".." and folder.is_symlink():
+            return folder
+    return None
+
+
 def _is_database_file(path: Path) -> bool:
     """Whether ``path`` is the database in use or a file SQLite keeps beside it, by real
-    path or as the same file under another name."""
+    path or as the same file under another name.  SQLite keeps the -wal, -shm and
+    -journal of a database named through a symbolic link beside the link's target, so
+    the suffixes are added to its real path as well as to the name it was given."""
     if is_postgres_url(session().db):  # the database is on a server, not in a file here
         return False
     real = os.path.realpath(path)
+    named, resolved = session().db, os.path.realpath(session().db)
     for suffix in _DATABASE_COMPANIONS:
-        companion = session().db + suffix
-        if real == os.path.realpath(companion):
+        if real in (os.path.realpath(named + suffix), resolved + suffix):
             return True
-        try:
-            if os.path.samefile(path, companion):
-                return True
-        except OSError:  # one of the two does not exist
-            continue
+        for companion in (named + suffix, resolved + suffix):
+            try:
+                if os.path.samefile(path, companion):
+                    return True
+            except OSError:  # one of the two does not exist
+                continue
     return False
 
 

@@ -3,23 +3,30 @@
 
 Dict keys are written in sorted order (``order="deterministic"``), so the same event
 always encodes to the same bytes on every machine, which the hash chain relies on.
+
+A stored body is also what auditors query with SQL (``json_extract``), so it must be
+the canonical encoding of the event it decodes to (:func:`canonical_problem`): a body
+holding a key twice reads one way to SQL (the first value) and another to replay (the
+last), and any other spelling of the same event is no body we wrote.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 
 import msgspec
 
 from .errors import CorruptLog
 from .events import EVENT_TYPES, AnyEvent, Event
-from .upcasters import CURRENT_VERSION, upcast
+from .upcasters import CURRENT_VERSION, stored_version, upcast
 
 GENESIS_HASH = "0" * 64
 
 _encoder = msgspec.json.Encoder(order="deterministic")
 _event_decoder = msgspec.json.Decoder(AnyEvent)
 _generic_decoder = msgspec.json.Decoder()
+_in_order_encoder = msgspec.json.Encoder()  # keys as they come: a body of an older version
 _sha256 = hashlib.sha256  # bound once: called for every row appended or verified
 
 
@@ -32,11 +39,10 @@ def decode_event(body: bytes | str) -> Event:
     """Decode a stored body into its event, upgrading older versions on the way."""
     try:
         event = _event_decoder.decode(body)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
-        event = None
-        first_error = exc
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        pass
     else:
-        if event.v >= CURRENT_VERSION.get(type(event).__name__, 1):
+        if event.v == CURRENT_VERSION.get(type(event).__name__, 1):
             return event
     try:
         raw = decode_json(body)
@@ -45,12 +51,58 @@ def decode_event(body: bytes | str) -> Event:
     if not isinstance(raw, dict) or raw.get("type") not in EVENT_TYPES:
         tag = raw.get("type") if isinstance(raw, dict) else None
         raise CorruptLog(f"unknown event type {tag!r} in {_excerpt(body)}")
-    upgraded = upcast(raw)
+    try:
+        upgraded = upcast(raw)
+    except CorruptLog as exc:
+        raise CorruptLog(f"{exc} in {_excerpt(body)}") from None
     try:
         return msgspec.convert(upgraded, AnyEvent)
     except msgspec.ValidationError as exc:
-        detail = exc if event is None else first_error
-        raise CorruptLog(f"event body does not fit {raw['type']}: {detail} in {_excerpt(body)}") from None
+        raise CorruptLog(f"event body does not fit {raw['type']}: {exc} in {_excerpt(body)}") from None
+
+
+def canonical_problem(body: bytes, event: Event) -> str | None:
+    """Why ``body`` (stored bytes that decode to ``event``) is not the canonical encoding
+    of ``event``; None when it is.
+
+    A body of the current version must be exactly ``encode(event)``.  A body of an older
+    version (upgraded on decoding, so ``event`` encodes as the current version) must be
+    compact JSON whose every object holds each key once: re-encoding its decoded JSON,
+    keys in the order they come, gives back its bytes.
+    """
+    if encode(event) == body:  # every body we write: one encoding, one comparison
+        return None
+    duplicate = _duplicate_key(body)
+    if duplicate is not None:
+        return (
+            f"key {duplicate!r} appears more than once (SQL's json_extract reads the first value, "
+            f"replay the last)"
+        )
+    raw = decode_json(body)  # it decoded to ``event``: a JSON object with a known type
+    if stored_version(raw) < CURRENT_VERSION.get(raw["type"], 1):
+        if _in_order_encoder.encode(raw) == body:
+            return None
+        return "it is not compact JSON as matchledger writes it (spacing, escapes or numbers spelled otherwise)"
+    return f"it is not the canonical encoding of its event, which is {_excerpt(encode(event))}"
+
+
+def _duplicate_key(body: bytes) -> str | None:
+    """The first key that an object of ``body`` (valid JSON) holds twice (None: none)."""
+    found: list[str] = []
+
+    def pairs(items: list) -> dict:
+        seen: set = set()
+        for key, _value in items:
+            if key in seen and not found:
+                found.append(key)
+            seen.add(key)
+        return dict(items)
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # msgspec read it; json need not (depth): no path then
+        return None
+    return found[0] if found else None
 
 
 def decode_json(data: bytes | str):

@@ -141,6 +141,12 @@ class LogStore(ABC):
         none, or nobody was ever invited)."""
 
     @abstractmethod
+    def capabilities(self, match_id: str | None = None) -> list[Capability]:
+        """Every capability issued (for ``match_id``, or for any match), revoked or not, in
+        the order they were issued (then by token hash): what `invite --list` shows, so
+        a row nobody issued through matchledger is seen."""
+
+    @abstractmethod
     def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
         """Stamp the capability of this token hash revoked (if it is not yet); the
         capability as it now stands (None: no such token)."""

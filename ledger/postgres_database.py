@@ -13,6 +13,9 @@ turning what the server says into the errors a user sees.
   of a database without them is an error and creates nothing; a read-only open sets
   ``default_transaction_read_only``, so nothing it runs can write.
 - The database must be encoded in UTF8: bodies are stored as text and hashed as UTF-8.
+- Nothing of someone else's runs on our tables: a trigger we do not make (or one of ours
+  disabled, given a condition or another function), a rule, or our trigger function
+  rewritten is refused on every open, naming it.
 """
 
 from __future__ import annotations
@@ -101,6 +104,30 @@ _INSPECT = (
     "bool_or(c.relname = 'matchledger_schema') IS TRUE, bool_or(c.relname = 'events') IS TRUE "
     "FROM (SELECT 1) AS always LEFT JOIN pg_catalog.pg_class c ON c.relname IN ('matchledger_schema', 'events') "
     "AND c.relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = current_schema())"
+)
+
+
+#: The triggers we make on our tables: (table, name) -> pg_trigger.tgtype (BEFORE = 2,
+#: FOR EACH ROW = 1, DELETE = 8, UPDATE = 16, TRUNCATE = 32), each running
+#: matchledger_append_only with no column list, condition or argument, enabled.
+_OUR_TRIGGERS = {("events", "events_no_update"): 19, ("events", "events_no_delete"): 11, ("events", "events_no_truncate"): 34}
+_OUR_TABLES = ("events", "snapshots", "capabilities", "matchledger_schema")
+_APPEND_ONLY_SOURCE = SCHEMA.split("AS $$", 1)[1].split("$$", 1)[0]
+
+# What else runs on our tables: every trigger written by a user (disabled ones too), every
+# rule (a view's own rule is on the view), and the source of our trigger function.
+_FOREIGN = (
+    "WITH ns AS (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = current_schema()), "
+    "ours AS (SELECT c.oid, c.relname FROM pg_catalog.pg_class c, ns WHERE c.relnamespace = ns.oid "
+    "AND c.relname = ANY(%s)) "
+    "SELECT 'trigger', ours.relname, t.tgname, t.tgtype::int = 0 OR NOT (t.tgenabled = 'O' AND t.tgqual IS NULL "
+    "AND t.tgnargs = 0 AND cardinality(t.tgattr::int2[]) = 0 AND p.proname = 'matchledger_append_only' "
+    "AND p.pronamespace = (SELECT oid FROM ns)), t.tgtype::int "
+    "FROM pg_catalog.pg_trigger t JOIN ours ON ours.oid = t.tgrelid JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid "
+    "WHERE NOT t.tgisinternal "
+    "UNION ALL SELECT 'rule', ours.relname, r.rulename, true, 0 FROM pg_catalog.pg_rewrite r JOIN ours ON ours.oid = r.ev_class "
+    "UNION ALL SELECT 'function', 'events', p.proname, p.prosrc <> %s, 0 FROM pg_catalog.pg_proc p, ns "
+    "WHERE p.pronamespace = ns.oid AND p.proname = 'matchledger_append_only'"
 )
 
 
@@ -195,7 +222,27 @@ class Database:
                 f"{'newer than' if newer else 'not'} the version this matchledger reads ({SCHEMA_VERSION}); "
                 f"{'upgrade matchledger' if newer else 'nothing was changed'}"
             )
+        self._refuse_foreign_objects(conn)
         return "ours"
+
+    def _refuse_foreign_objects(self, conn: psycopg.Connection) -> None:
+        """Refuse a database where something of someone else's runs on our tables: a
+        trigger we do not make (or ours disabled, conditioned, or running another
+        function), a rule, our trigger function rewritten (one that lets UPDATE through)."""
+        try:
+            found = conn.execute(_FOREIGN, (list(_OUR_TABLES), _APPEND_ONLY_SOURCE)).fetchall()
+        except psycopg.Error as exc:
+            raise self.error(exc) from None
+        for kind, table, name, altered, tgtype in found:
+            if kind == "trigger" and _OUR_TRIGGERS.get((table, name)) == tgtype and not altered:
+                continue
+            if kind == "function" and not altered:
+                continue
+            what = f"{kind} {name!r}" + (f" on table {table!r}" if kind != "function" else "")
+            raise ForeignDatabase(
+                f"cannot use {self.location!r} as a matchledger database: it holds {what}, which matchledger does not "
+                "make (or makes otherwise): something of someone else's would run on our tables; nothing was changed"
+            )
 
     # ---- errors
 

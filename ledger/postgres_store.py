@@ -203,11 +203,14 @@ class PostgresStore(LogStore):
         if not self._has_capabilities():
             return None
         rows = self._fetch(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities WHERE token_hash = %s", (token_hash,))
-        if not rows:
-            return None
-        token, match_id, role, participant, can_submit, created_at, revoked_at = rows[0]
-        return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
-                          can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)
+        return _capability_of(rows[0]) if rows else None
+
+    def capabilities(self, match_id: str | None = None) -> list[Capability]:
+        if not self._has_capabilities():
+            return []
+        where, params = ("WHERE match_id = %s ", (match_id,)) if match_id is not None else ("", ())
+        rows = self._fetch(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities {where}ORDER BY created_at, token_hash", params)
+        return [_capability_of(row) for row in rows]
 
     def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
         if self.capability(token_hash) is None:
@@ -288,3 +291,10 @@ class PostgresPool:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def _capability_of(row: tuple) -> Capability:
+    """A row of ``capabilities`` (its columns in ``_CAPABILITY_COLUMNS``'s order)."""
+    token, match_id, role, participant, can_submit, created_at, revoked_at = row
+    return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
+                      can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)

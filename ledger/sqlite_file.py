@@ -8,6 +8,10 @@ another program that our triggers or a switch to WAL would break.  So:
 - a file is ours when it carries the mark and our ``events`` table; or when, made by a
   matchledger from before the mark, it has no mark but exactly our ``events`` table and
   both append-only triggers (a write then marks it);
+- and its schema holds nothing but what matchledger makes (:data:`SCHEMA`), each object
+  exactly as we make it: a trigger of its own on ``events`` (one that plants a link
+  on every insert, or an ``events_no_update`` that never fires), an index, a view or a
+  table we do not make is refused by every read and write, naming it;
 - anything else is refused, naming the file, before anything could change it: the header
   is read as plain bytes first, and a file that needs a closer look is opened read-only
   (``immutable`` where SQLite would otherwise leave -wal and -shm files beside it);
@@ -18,6 +22,7 @@ another program that our triggers or a switch to WAL would break.  So:
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import weakref
 from pathlib import Path
@@ -36,12 +41,42 @@ TRIGGERS = {
     "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END",
 }
 
-#: ``PRAGMA table_info(events)`` as (name, type, not null, place in the primary key).
-_EVENTS_TABLE = [
-    ("match_id", "TEXT", 1, 1),
-    ("seq", "INTEGER", 1, 2),
-    *((name, "TEXT", 1, 0) for name in ("kind", "body", "recorded_at", "actor", "prev_hash", "hash")),
-]
+EVENTS_TABLE = (
+    'CREATE TABLE "events" (\n   "match_id" TEXT NOT NULL,\n   "seq" INTEGER NOT NULL,\n   "kind" TEXT NOT NULL,\n'
+    '   "body" TEXT NOT NULL,\n   "recorded_at" TEXT NOT NULL,\n   "actor" TEXT NOT NULL,\n   "prev_hash" TEXT NOT NULL,\n'
+    '   "hash" TEXT NOT NULL,\n   PRIMARY KEY ("match_id", "seq")\n)'
+)
+
+# Made on the first snapshot written, so a read never changes a file and an old file
+# simply has none.  One row per match: the latest snapshot.
+SNAPSHOTS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
+    "hash TEXT NOT NULL, revision TEXT NOT NULL, body BLOB NOT NULL)"
+)
+
+# Made by the first invitation (a write), never by a read: a reader of a file without it
+# finds no capability.  One row per token issued, by the sha256 of the token.
+CAPABILITIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS capabilities (token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL, "
+    "role TEXT NOT NULL, participant TEXT, can_submit INTEGER NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)"
+)
+
+#: Every schema object matchledger makes, (type, name) -> (table, CREATE statement; None
+#: for the index SQLite makes for a primary key).  A file holds ``events`` and its
+#: triggers once it is ours; the other tables once they were first written.
+SCHEMA: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("table", "events"): ("events", EVENTS_TABLE),
+    ("index", "sqlite_autoindex_events_1"): ("events", None),
+    **{("trigger", name): ("events", sql) for name, sql in TRIGGERS.items()},
+    ("table", "snapshots"): ("snapshots", SNAPSHOTS_TABLE),
+    ("index", "sqlite_autoindex_snapshots_1"): ("snapshots", None),
+    ("table", "capabilities"): ("capabilities", CAPABILITIES_TABLE),
+    ("index", "sqlite_autoindex_capabilities_1"): ("capabilities", None),
+}
+
+#: Tables SQLite itself makes and keeps (`ANALYZE`'s statistics): data for its query
+#: planner, never run as code.
+_SQLITE_TABLES = {"sqlite_stat1", "sqlite_stat2", "sqlite_stat3", "sqlite_stat4"}
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _HEADER_SIZE = 100
@@ -61,9 +96,15 @@ class _Contents(Struct, frozen=True):
     any_events_table: bool  # a table named ``events``
     events_table: bool  # exactly our ``events`` table
     missing_triggers: list[str]
+    foreign_objects: list[str] = []  # what the schema holds that we do not make, worded
 
     def refusal(self) -> str | None:
         """Why a read must refuse the file (None: it is ours)."""
+        if self.events_table and self.foreign_objects:
+            return (
+                f"it holds {self.foreign_objects[0]}, which matchledger does not make (a trigger, index, view "
+                "or table of someone else's could change what is written or read)"
+            )
         if self.events_table and (self.marked or not self.missing_triggers):
             return None
         if self.empty:
@@ -132,6 +173,20 @@ def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3
     except sqlite3.Error as exc:
         raise database_error(path, exc, lock_timeout) from None
     return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """SQLite's count of schema changes made to the file (any connection's)."""
+    return conn.execute("PRAGMA schema_version").fetchone()[0]
+
+
+def check_schema(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse the file (ForeignDatabase) if its schema now holds anything we do not make:
+    a writer that holds a connection looks again, under its write lock, whenever
+    :func:`schema_version` moved since it last looked (a trigger planted while it runs)."""
+    why = _contents(conn).refusal()
+    if why:
+        raise _refused(path, why)
 
 
 def database_error(path: str, exc: sqlite3.Error, lock_timeout: float) -> MatchledgerError:
@@ -260,10 +315,47 @@ def _inspect_unmarked(path: str, lock_timeout: float) -> None:
 
 def _contents(conn: sqlite3.Connection) -> _Contents:
     marked = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-    objects = conn.execute("SELECT type, name, tbl_name FROM sqlite_master").fetchall()
-    columns = [(name, kind.upper(), notnull, pk) for _cid, name, kind, notnull, _default, pk in conn.execute("PRAGMA table_info(events)")]
-    triggers = {name for kind, name, table in objects if kind == "trigger" and table == "events"}
-    return _Contents(marked, not objects, bool(columns), columns == _EVENTS_TABLE, sorted(set(TRIGGERS) - triggers))
+    objects = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    ours = {(kind, name) for kind, name, table, sql in objects if _is_ours(kind, name, table, sql)}
+    foreign = [
+        _worded(kind, name, table, (kind, name) in SCHEMA)
+        for kind, name, table, sql in objects
+        if (kind, name) not in ours and not (kind == "table" and name in _SQLITE_TABLES)
+    ]
+    any_events_table = any(kind == "table" and name == "events" for kind, name, _table, _sql in objects)
+    events_table = ("table", "events") in ours
+    triggers = {name for kind, name in ours if kind == "trigger"}
+    return _Contents(marked, not objects, any_events_table, events_table, sorted(set(TRIGGERS) - triggers), foreign)
+
+
+def _is_ours(kind: str, name: str, table: str, sql: str | None) -> bool:
+    """Whether a row of ``sqlite_master`` is an object matchledger makes, exactly so."""
+    expected = SCHEMA.get((kind, name))
+    if expected is None:
+        return False
+    expected_table, expected_sql = expected
+    if table != expected_table:
+        return False
+    if expected_sql is None or sql is None:
+        return expected_sql is None and sql is None
+    return _normalized(sql) == _normalized(expected_sql)
+
+
+def _normalized(sql: str) -> str:
+    """A CREATE statement spelled one way: SQLite keeps the text as it was typed (less
+    ``IF NOT EXISTS``), and the ``events`` table was written ``"name"`` by one version of
+    sqlite-utils and ``[name]`` by an older one.  Identifiers unquoted, whitespace runs
+    as one space and none beside punctuation, case folded (keywords have none)."""
+    sql = re.sub(r'"(\w+)"|\[(\w+)\]|`(\w+)`', lambda m: m.group(1) or m.group(2) or m.group(3), sql)
+    sql = re.sub(r"\s+", " ", sql.replace("IF NOT EXISTS ", ""))
+    return re.sub(r" ?([(),;]) ?", r"\1", sql).strip().rstrip(";").lower()
+
+
+def _worded(kind: str, name: str, table: str, ours_by_name: bool) -> str:
+    on = f" on table {table!r}" if kind in ("trigger", "index") else ""
+    if ours_by_name:
+        return f"{kind} {name!r}{on} written otherwise than matchledger writes it"
+    return f"{kind} {name!r}{on}"
 
 
 # --------------------------------------------------------------------------- connecting and preparing
@@ -301,7 +393,7 @@ def _prepare(conn: sqlite3.Connection, path: str, lock_timeout: float, *, new: b
     creating one file make it once, and a file that turned out not to be ours is left as
     it was."""
     contents = _contents(conn)
-    if contents.marked and contents.events_table and not contents.missing_triggers:
+    if contents.marked and contents.events_table and not contents.missing_triggers and not contents.foreign_objects:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -321,10 +413,4 @@ def _prepare(conn: sqlite3.Connection, path: str, lock_timeout: float, *, new: b
 
 
 def _create_events_table(conn: sqlite3.Connection) -> None:
-    import sqlite_utils  # only needed once per file, so kept off the start-up path
-
-    sqlite_utils.Database(conn)["events"].create(
-        {"match_id": str, "seq": int, "kind": str, "body": str, "recorded_at": str, "actor": str, "prev_hash": str, "hash": str},
-        pk=("match_id", "seq"),
-        not_null={name for name, *_ in _EVENTS_TABLE},
-    )
+    conn.execute(EVENTS_TABLE)  # the text sqlite-utils wrote it with (files made then are ours)

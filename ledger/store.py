@@ -17,23 +17,18 @@ from .capabilities import Capability
 from .errors import CorruptLog
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import COLUMNS, LogStore, StoredEvent
-from .sqlite_file import database_error, open_for_reading, open_for_writing
+from .sqlite_file import (
+    CAPABILITIES_TABLE,
+    SNAPSHOTS_TABLE,
+    check_schema,
+    database_error,
+    open_for_reading,
+    open_for_writing,
+    schema_version,
+)
 
 __all__ = ["COLUMNS", "Store", "StoredEvent"]
 
-# Made on the first snapshot written, so a read never changes a file and an old file
-# simply has none.  One row per match: the latest snapshot.
-_SNAPSHOTS_TABLE = (
-    "CREATE TABLE IF NOT EXISTS snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
-    "hash TEXT NOT NULL, revision TEXT NOT NULL, body BLOB NOT NULL)"
-)
-
-# Made by the first invitation (a write), never by a read: a reader of a file without it
-# finds no capability.  One row per token issued, by the sha256 of the token.
-_CAPABILITIES_TABLE = (
-    "CREATE TABLE IF NOT EXISTS capabilities (token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL, "
-    "role TEXT NOT NULL, participant TEXT, can_submit INTEGER NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)"
-)
 _CAPABILITY_COLUMNS = "token_hash, match_id, role, participant, can_submit, created_at, revoked_at"
 
 
@@ -70,6 +65,7 @@ class Store(LogStore):
             self.conn = open_for_reading(self.path, lock_timeout)
         else:
             self.conn = open_for_writing(self.path, lock_timeout, create=create)
+        self._checked_schema = self._schema_version()  # the open checked the schema as it is now
 
     @property
     def location(self) -> str:
@@ -92,6 +88,16 @@ class Store(LogStore):
 
     def _begin(self) -> None:
         self._execute("BEGIN IMMEDIATE")
+        # Under the write lock: a trigger planted since the schema was last checked (while
+        # a server holds this connection) would run on this transaction's writes.
+        version = self._schema_version()
+        if version != self._checked_schema:
+            try:
+                check_schema(self.conn, self.path)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self._checked_schema = version
 
     def _commit(self) -> None:
         try:
@@ -103,6 +109,10 @@ class Store(LogStore):
 
     def _rollback(self) -> None:
         self.conn.execute("ROLLBACK")
+
+    @_plain_errors
+    def _schema_version(self) -> int:
+        return schema_version(self.conn)
 
     @_plain_errors
     def _execute(self, statement: str) -> None:
@@ -175,7 +185,7 @@ class Store(LogStore):
     @_plain_errors
     def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
         with self.transaction():
-            self.conn.execute(_SNAPSHOTS_TABLE)
+            self.conn.execute(SNAPSHOTS_TABLE)
             self.conn.execute(
                 "INSERT OR REPLACE INTO snapshots (match_id, seq, hash, revision, body) VALUES (?, ?, ?, ?, ?)",
                 (match_id, seq, event_hash, revision, body),
@@ -197,7 +207,7 @@ class Store(LogStore):
     def save_capability(self, capability: Capability) -> None:
         """Keep ``capability`` (its token hash is new: tokens are random)."""
         with self.transaction():
-            self.conn.execute(_CAPABILITIES_TABLE)
+            self.conn.execute(CAPABILITIES_TABLE)
             self.conn.execute(
                 f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (capability.token_hash, capability.match_id, capability.role, capability.participant,
@@ -216,11 +226,21 @@ class Store(LogStore):
             raise database_error(self.path, exc, self.lock_timeout) from None
         except sqlite3.Error as exc:
             raise database_error(self.path, exc, self.lock_timeout) from None
-        if row is None:
-            return None
-        token, match_id, role, participant, can_submit, created_at, revoked_at = row
-        return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
-                          can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)
+        return None if row is None else _capability_of(row)
+
+    def capabilities(self, match_id: str | None = None) -> list[Capability]:
+        where, params = ("WHERE match_id = ? ", (match_id,)) if match_id is not None else ("", ())
+        try:
+            rows = self.conn.execute(
+                f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities {where}ORDER BY created_at, token_hash", params
+            ).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):  # nobody was ever invited
+                return []
+            raise database_error(self.path, exc, self.lock_timeout) from None
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc, self.lock_timeout) from None
+        return [_capability_of(row) for row in rows]
 
     @_plain_errors
     def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
@@ -247,3 +267,10 @@ class Store(LogStore):
             )
         except sqlite3.IntegrityError as exc:
             raise self._conflict(rows, str(exc)) from None
+
+
+def _capability_of(row: tuple) -> Capability:
+    """A row of ``capabilities`` (its columns in ``_CAPABILITY_COLUMNS``'s order)."""
+    token, match_id, role, participant, can_submit, created_at, revoked_at = row
+    return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
+                      can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)

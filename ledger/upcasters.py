@@ -1,12 +1,17 @@
 """Named upcasters: each turns a stored body of one version into the next version.
 
 A body is upgraded step by step (v1 → v2 → …) until it reaches the current version of
-its type; the stored bytes are never rewritten, so the hash chain stays valid.
+its type; the stored bytes are never rewritten, so the hash chain stays valid.  A body
+whose version is not a whole number from 1 to the current one, or that lacks what its
+version's upcaster needs (a "v":1 body written with the current fields), is a
+:class:`CorruptLog` naming why: verify reports it as a finding, reads refuse it.
 """
 
 from __future__ import annotations
 
 from typing import Callable
+
+from .errors import CorruptLog
 
 Upcaster = Callable[[dict], dict]
 
@@ -28,6 +33,8 @@ def upcaster(kind: str, from_version: int):
 def submission_v1_player_to_participant(body: dict) -> dict:
     """v1 (before guests existed) named the submitter ``player`` and kept the tokens as
     one space-separated string; v2 says ``participant`` and keeps a list."""
+    if "player" not in body:
+        raise CorruptLog("a version 1 SubmissionRecorded names its submitter `player`, and this one has no `player`")
     body = dict(body)
     body["participant"] = body.pop("player")
     tokens = body.get("tokens", "")
@@ -35,14 +42,29 @@ def submission_v1_player_to_participant(body: dict) -> dict:
     return body
 
 
-def upcast(body: dict) -> dict:
+def stored_version(body: dict) -> int:
+    """The version a stored body (decoded JSON with a known ``type``) says it has: a
+    whole number from 1 to its type's current version (1 when it names none)."""
     kind = body.get("type")
     version = body.get("v", 1)
+    current = CURRENT_VERSION.get(kind, 1)
+    if type(version) is not int:  # bool is an int to Python, never a version
+        raise CorruptLog(f"its version \"v\" must be a whole number, not {version!r}")
+    if not 1 <= version <= current:
+        newer = " (a newer matchledger's?)" if version > current else ""
+        raise CorruptLog(f"{kind} has versions 1 to {current}, not {version}{newer}")
+    return version
+
+
+def upcast(body: dict) -> dict:
+    """``body`` (decoded JSON with a known ``type``) upgraded to its type's current version."""
+    kind = body.get("type")
+    version = stored_version(body)
     target = CURRENT_VERSION.get(kind, 1)
     while version < target:
         step = _UPCASTERS.get((kind, version))
-        if step is None:
-            break
+        if step is None:  # a bug of ours: a version bump without its upcaster
+            raise CorruptLog(f"no upcaster turns version {version} of {kind} into version {version + 1}")
         body = step(body)
         version += 1
         body["v"] = version

@@ -3,8 +3,9 @@
 The rows of a match are checked in seq order, each row in this order: it belongs to the
 match (not spliced in from another), its seq is the next one (no gap, no reordering:
 1, 2, 3 …), its ``prev_hash`` is the previous row's ``hash``, its ``hash`` is
-recomputed from its own fields, its body decodes, and the ``kind`` column matches the
-body's tag.  The first failing check of the first failing row is the finding.  A
+recomputed from its own fields, its body decodes, the ``kind`` column matches the
+body's tag, and the body is the canonical encoding of its event (what SQL's
+``json_extract`` reads is what replay reads: ``codec.canonical_problem``).  The first failing check of the first failing row is the finding.  A
 published head (seq + hash) catches truncation and a consistently rewritten tail.
 """
 
@@ -18,7 +19,7 @@ from typing import Any, Sequence
 
 from msgspec.structs import astuple
 
-from .codec import GENESIS_HASH, decode_event, encode, envelope_hash
+from .codec import GENESIS_HASH, canonical_problem, decode_event, encode, envelope_hash
 from .errors import CorruptLog, MalformedInput
 from .log_store import StoredEvent
 
@@ -109,17 +110,18 @@ def verify_chain(
         _first_mismatch(seqs, tuple(range(after_seq + 1, after_seq + size + 1))),
     )
     match_id_json = encode(match_id)
+    stored = [body.encode("utf-8") for body in bodies[:placed]]  # hashed, then decoded and compared
     recomputed = tuple(
         [
-            envelope_hash(encode(actor), body.encode("utf-8"), kind, match_id_json, prev_hash, encode(recorded_at), seq)
-            for seq, kind, body, recorded_at, actor, prev_hash in zip(seqs[:placed], kinds, bodies, recorded_ats, actors, prev_hashes)
+            envelope_hash(encode(actor), body, kind, match_id_json, prev_hash, encode(recorded_at), seq)
+            for seq, kind, body, recorded_at, actor, prev_hash in zip(seqs[:placed], kinds, stored, recorded_ats, actors, prev_hashes)
         ]
     )
     linked = _first_mismatch(prev_hashes[:placed], (after_hash, *hashes)[:placed])
     hashed = min(linked, _first_mismatch(recomputed, hashes[:placed]))
     events = []
     finding = None
-    for seq, kind, body in zip(seqs[:hashed], kinds, bodies):
+    for seq, kind, body in zip(seqs[:hashed], kinds, stored):
         try:
             event = decode_event(body)
         except CorruptLog as exc:
@@ -128,6 +130,11 @@ def verify_chain(
         if type(event).__name__ != kind:
             finding = Finding(match_id, seq, "kind column disagrees with the body's type", "kind", kind, type(event).__name__)
             break
+        if encode(event) != body:  # (an intact log never gets past this comparison)
+            problem = canonical_problem(body, event)
+            if problem is not None:
+                finding = Finding(match_id, seq, f"body is not the canonical encoding of its event: {problem}")
+                break
         events.append(event)
     if finding is None and hashed < size:
         finding = _envelope_finding(match_id, rows, hashed, recomputed, after)

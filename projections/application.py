@@ -576,7 +576,20 @@ class Application:
             raise MalformedInput(f"no invitation in {self.location!r} was issued with this token; nothing revoked")
         if not found.active:
             return found, False
-        return self.store.revoke_capability(found.token_hash, self.clock()), True
+        self.store.revoke_capability(found.token_hash, self.clock())
+        revoked = self.store.capability(found.token_hash)  # read back: what now stands
+        if revoked is None or revoked.active:
+            raise CorruptLog(
+                f"the link was not revoked in {self.location!r}: read back after the write, it still opens the "
+                "match (something in the database undoes the revocation)"
+            )
+        return revoked, True
+
+    def capabilities(self, match_id: str | None = None) -> list[Capability]:
+        """Every link issued (for ``match_id``), revoked or not, oldest first."""
+        if match_id is not None and not self.store.has_match(match_id):
+            raise self.store.unknown_match(match_id)  # an error, not an empty list
+        return self.store.capabilities(match_id)
 
     def capability(self, token: str) -> Capability | None:
         """What ``token`` lets its holder do, if it was issued here and is not revoked."""

@@ -19,7 +19,10 @@ _BOOKKEEPING = ("type", "v", "salt")
 
 
 def _tokens(body: dict, key: str = "tokens") -> str:
-    return " ".join(notation(token) for token in body.get(key, []))
+    tokens = body.get(key, [])
+    if isinstance(tokens, str):  # a version 1 submission's body, as the host's log shows it
+        tokens = tokens.split()
+    return " ".join(notation(token) for token in tokens)
 
 
 def _why(body: dict) -> str:
@@ -32,7 +35,8 @@ def _fields(body: dict) -> str:
 
 _SUMMARIES = {
     "MatchCreated": lambda b: f"{b['game']} with {', '.join(b['players'])}",
-    "SubmissionRecorded": lambda b: f"{b['participant']} round {b['round']}: {_tokens(b)}",
+    # (a version 1 body names the submitter `player`: ledger/upcasters.py)
+    "SubmissionRecorded": lambda b: f"{b.get('participant', b.get('player'))} round {b['round']}: {_tokens(b)}",
     "ContractRecorded": lambda b: f"{b['participant']}: {_tokens(b, 'contracts')}",
     "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)"
     + (f", forced without {', '.join(b.get('missing', []))}{_why(b)}" if "reason" in b else ""),

@@ -327,6 +327,25 @@ def test_revoking_a_capability_stamps_it_once(store):
     assert store.revoke_capability(_capability("u" * 32).token_hash, T) is None
 
 
+@pytest.mark.guarantee("service.links-listed")
+def test_every_capability_issued_is_listed_oldest_first_by_match_or_all(store, backend):
+    assert store.capabilities() == [] and store.capabilities("m1") == []  # nobody was ever invited
+    first = _capability("t" * 32, created_at="2026-01-01T00:00:00.000000Z")
+    auditor = _capability("a" * 32, role="auditor", participant=None, can_submit=False, created_at="2026-01-02T00:00:00.000000Z")
+    other = _capability("o" * 32, match_id="m2", created_at="2026-01-03T00:00:00.000000Z")
+    for capability in (other, auditor, first):
+        store.save_capability(capability)
+    store.revoke_capability(auditor.token_hash, "2026-01-04T00:00:00.000000Z")
+    revoked = store.capability(auditor.token_hash)
+    assert store.capabilities() == [first, revoked, other]
+    assert store.capabilities("m1") == [first, revoked]
+    assert store.capabilities("m9") == []
+    # a row written past the store (as a hostile tool would) is listed like any other
+    backend.plain("INSERT INTO capabilities (token_hash, match_id, role, participant, can_submit, created_at, revoked_at) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)", "p" * 64, "m1", "auditor", None, False, "2026-01-05T00:00:00.000000Z", None)
+    assert [c.token_hash for c in store.capabilities("m1")] == [first.token_hash, auditor.token_hash, "p" * 64]
+
+
 def test_a_store_that_never_issued_a_capability_finds_none(store):
     three_events(store)
     assert store.capability(_capability("t" * 32).token_hash) is None

@@ -148,3 +148,34 @@ def test_a_read_only_store_cannot_write(postgres_url):
         store.append("m1", 3, [NoteAdded(text="x")], actor="host", recorded_at=T)
     with pytest.raises(CorruptLog, match="no matchledger tables"):
         open_store(postgres_url.split("?")[0].rsplit("/", 1)[0] + "/postgres", read_only=True)
+
+
+PLANTED_ON_POSTGRES = {
+    "trigger 'plant' on table 'events'": [
+        "CREATE FUNCTION plant() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$",
+        "CREATE TRIGGER plant AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION plant()"],
+    "trigger 'unrevoke' on table 'capabilities'": [
+        "CREATE FUNCTION unrevoke() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.revoked_at := NULL; RETURN NEW; END $$",
+        "CREATE TRIGGER unrevoke BEFORE UPDATE ON capabilities FOR EACH ROW EXECUTE FUNCTION unrevoke()"],
+    "trigger 'events_no_update' on table 'events'": [
+        "DROP TRIGGER events_no_update ON events",
+        "CREATE TRIGGER events_no_update BEFORE UPDATE ON events FOR EACH ROW WHEN (false) "
+        "EXECUTE FUNCTION matchledger_append_only()"],
+    "trigger 'events_no_delete' on table 'events'": ["ALTER TABLE events DISABLE TRIGGER events_no_delete"],
+    "function 'matchledger_append_only'": [
+        "CREATE OR REPLACE FUNCTION matchledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$"],
+    "rule 'spy' on table 'events'": ["CREATE RULE spy AS ON INSERT TO events DO ALSO NOTIFY spy"],
+}
+
+
+@pytest.mark.parametrize("named", list(PLANTED_ON_POSTGRES))
+@pytest.mark.guarantee("postgres.schema-exact")
+def test_a_trigger_rule_or_function_of_someone_elses_on_our_tables_is_refused(postgres_url, named):
+    recorded(postgres_url)
+    for statement in PLANTED_ON_POSTGRES[named]:
+        plain(postgres_url, statement)
+    for read_only in (True, False):
+        with pytest.raises(ForeignDatabase, match=named):
+            open_store(postgres_url, read_only=read_only)
+    assert "which matchledger does not make" in invoke(postgres_url, "note", "m1", "x", expect=1).output
+    assert len(plain(postgres_url, "SELECT seq FROM events")) == 2  # nothing written

@@ -11,6 +11,7 @@ import stat
 import pytest
 
 from ..helpers import invoke
+from .common import new_lca
 from .support import fingerprint, matchledger_bound_by_permissions, require_permissions_bind
 
 pytestmark = pytest.mark.guarantee("files.output-not-db")
@@ -112,3 +113,45 @@ def test_a_read_only_folder_is_a_clear_error(db):
         assert list(folder.iterdir()) == []
     finally:
         folder.chmod(stat.S_IRWXU)
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm", "-journal"])
+def test_the_files_of_the_database_a_link_names_are_refused(db, suffix):
+    # --db link.db, a symbolic link to m.db: SQLite keeps m.db-wal and m.db-shm, not
+    # link.db-wal, so the guard resolves the link before it adds the suffixes.
+    link = db.parent / "link.db"
+    link.symlink_to(db.name)
+    before = _contents(db)
+    result = invoke(link, "export", "m1", "-o", f"{db.name}{suffix}", expect=1)
+    assert "is the database in use" in result.output, result.output
+    assert _contents(db) == before
+    invoke(link, "export", "m1", "-o", f"{link.name}{suffix}", expect=1)
+    invoke(db, "verify", "m1")
+
+
+@pytest.mark.parametrize("command", [("export", "m1"), ("render", "m1"), ("report", "m1")])
+def test_no_command_writes_through_a_symbolically_linked_folder(db, command):
+    elsewhere = db.parent / "elsewhere"
+    elsewhere.mkdir()
+    (db.parent / "linkdir").symlink_to(elsewhere.name)
+    name = {"export": "m1.jsonl", "render": "x.svg", "report": "x.html"}[command[0]]
+    for output in (f"linkdir/{name}", f"linkdir/../{name}", str(db.parent / "linkdir" / name)):
+        result = invoke(db, *command, "-o", output, expect=1)
+        assert "linkdir' on its way is a symbolic link" in result.output, result.output
+    assert not os.listdir(elsewhere) and not (db.parent / name).exists()
+    (db.parent / "real").mkdir()
+    invoke(db, *command, "-o", f"real/{name}")  # a folder of its own is fine
+
+
+def test_an_empty_output_name_is_refused_not_taken_for_the_current_folder(db):
+    lca = db.parent / "lca.db"
+    new_lca(lca, players="ann,bob")
+    invoke(lca, "submit", "m1", "ann", "A1", "B2", "C3", "D4", "E5")
+    invoke(lca, "submit", "m1", "bob", "J1", "I2", "H3", "G4", "F5")
+    invoke(lca, "close", "m1")
+    before = sorted(os.listdir(db.parent))
+    assert "'' is not a file name" in invoke(lca, "messages", "m1", "-o", "", expect=1).output  # not 3 files here
+    for command in (("render", "m1"), ("report", "m1")):
+        result = invoke(db, *command, "-o", "", expect=None)
+        assert result.exit_code in (1, 2) and "''" in result.output, (command, result.output)
+    assert sorted(os.listdir(db.parent)) == before
