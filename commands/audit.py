@@ -159,7 +159,9 @@ def audit_cmd(match_id, as_json):
     if as_json:
         emit_json(report)
     else:
-        say(f"audit of {match_id}: {plural(report['events'], 'event')}, head {report['head']['seq']}:{report['head']['hash']}")
+        head = report["head"]  # None when the chain breaks at its first event: nothing is vouched for
+        say(f"audit of {match_id}: {plural(report['events'], 'event')}, "
+            + (f"head {head['seq']}:{head['hash']}" if head else "no event the chain vouches for"))
         if report["verified"]:
             say("verify: ok", role="ok")
         else:
