@@ -71,8 +71,12 @@ class Replayer:
                 self._check_seq(seq)
                 return self.game.apply_and_rederive(self.state, seq, event)
             return self._feed(seq, event, work)
-        except MatchledgerError:
+        except CorruptLog:
             raise
+        except MatchledgerError as exc:
+            # The rules refusing a recorded event as they fold it (a cell that is no
+            # cell, in a log no command wrote): the log is corrupt there, said with its seq.
+            raise CorruptLog(f"match {self.match_id!r} seq {seq}: {type(event).__name__} cannot be replayed: {exc}") from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
             # A well-hashed log can still hold events no engine would have produced
             # (written by hand, or by a buggy tool): that is a corrupt log, said plainly.

@@ -81,7 +81,6 @@ def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -
         raise VerificationFailed(
             f"{name} does not hold the head {head[0]}:{head[1]}, nothing imported: {unpinned[0].describe()}", unpinned
         )
-    state = replay(match_id, events)  # the game must accept every event
     rederived = rederivation(match_id, events, bodies=[row.body for row in rows])
     if rederived.refused:
         # The rules would not have written this log: it enters no database.  (What a
@@ -90,4 +89,5 @@ def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -
             f"{name}: the rules would not have written this log, nothing imported: {rederived.findings[0].describe()}",
             rederived.findings,
         )
+    state = replay(match_id, events)  # the state to import with (the rules accept every event)
     return VerifiedExport(match_id, rows, state, rederived.findings)
