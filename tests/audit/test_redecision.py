@@ -91,21 +91,21 @@ def refused_everywhere(tmp_path: Path, match_id: str, events: list[Event], seq: 
         assert result.exit_code in (0, 1) and "internal error" not in result.output, (read, result.output)
 
 
-@pytest.mark.guarantee("audit.redecides-moves")
+@pytest.mark.guarantee("tamper.illegal-move")
 def test_a_submission_by_someone_who_is_not_in_the_match_is_a_finding(tmp_path):
     events = lca_after(tmp_path / "h.db", rounds=1, closed=0)[:2]  # created, ann's lights
     events.append(SubmissionRecorded(participant="zoe", round=1, tokens=["J1", "I2", "H3", "G4", "F5"]))
     refused_everywhere(tmp_path, "m1", events, 3, "'zoe' is not a participant of 'm1'")
 
 
-@pytest.mark.guarantee("audit.redecides-moves")
+@pytest.mark.guarantee("tamper.illegal-move")
 def test_a_submission_for_round_3_during_round_1_is_a_finding(tmp_path):
     events = lca_after(tmp_path / "h.db", rounds=1, closed=0)[:2]
     events.append(SubmissionRecorded(participant="bob", round=3, tokens=["F6", "A11", "J13"]))
     refused_everywhere(tmp_path, "m1", events, 3, "for round 3, but round 1 is the one open")
 
 
-@pytest.mark.guarantee("audit.redecides-moves")
+@pytest.mark.guarantee("tamper.illegal-move")
 def test_a_pw_gift_to_the_givers_own_partner_is_a_finding(tmp_path):
     """W2: never the submitter's partner.  The forged gift would also have scored."""
     events = pw_after(tmp_path / "h.db", rounds=1, closed=0)
@@ -114,7 +114,7 @@ def test_a_pw_gift_to_the_givers_own_partner_is_a_finding(tmp_path):
     refused_everywhere(tmp_path, "p1", events, first + 1, "W2: 'ann' cannot target their partner ('gift:zed')")
 
 
-@pytest.mark.guarantee("audit.redecides-moves")
+@pytest.mark.guarantee("tamper.illegal-move")
 def test_a_close_without_every_submission_and_without_force_is_a_finding(tmp_path):
     db = tmp_path / "h.db"
     events = lca_after(db, rounds=1, closed=0)[:2]
@@ -127,7 +127,7 @@ def test_a_close_without_every_submission_and_without_force_is_a_finding(tmp_pat
     refused_everywhere(tmp_path, "m1", events, 3, "no submission from bob")
 
 
-@pytest.mark.guarantee("audit.redecides-moves")
+@pytest.mark.guarantee("tamper.illegal-move")
 def test_a_recorded_submission_that_is_not_the_normalized_one_is_a_finding(tmp_path):
     """The rules record what they normalize; a body holding another spelling is not theirs."""
     events = pw_after(tmp_path / "h.db", rounds=1, closed=0)
@@ -141,7 +141,7 @@ def test_a_recorded_submission_that_is_not_the_normalized_one_is_a_finding(tmp_p
 # --------------------------------------------------------------------------- a reopening behind submissions
 
 
-@pytest.mark.guarantee("audit.reopen-behind-submissions")
+@pytest.mark.guarantee("tamper.reopen-behind-submissions")
 def test_lca_refuses_to_reopen_while_the_open_round_holds_submissions(tmp_path):
     db = tmp_path / "h.db"
     events = lca_after(db, rounds=3, closed=2)  # Round 3 open, both submitted
@@ -159,7 +159,7 @@ def test_lca_refuses_to_reopen_while_the_open_round_holds_submissions(tmp_path):
     invoke(db, "reopen", "m1", "--reason", "a camera misread")  # nothing left to decide on it: accepted
 
 
-@pytest.mark.guarantee("audit.reopen-behind-submissions")
+@pytest.mark.guarantee("tamper.reopen-behind-submissions")
 def test_a_log_reopening_lca_rounds_behind_a_round_3_submission_is_a_finding(tmp_path):
     """The issue's steps: with Round 3 open and a submission in it, Round 2 then Round 1
     reopened and Round 1 corrected (lights moved under the surviving Round-3 actions)."""
@@ -171,7 +171,7 @@ def test_a_log_reopening_lca_rounds_behind_a_round_3_submission_is_a_finding(tmp
     refused_everywhere(tmp_path, "m1", events, reopened_at, f"holds submissions (seq {reopened_at - 1} (ann))")
 
 
-@pytest.mark.guarantee("audit.reopen-behind-submissions")
+@pytest.mark.guarantee("tamper.reopen-behind-submissions")
 def test_pw_refuses_to_reopen_while_the_open_round_holds_submissions(tmp_path):
     db = tmp_path / "h.db"
     pw_after(db, rounds=3, closed=2)
@@ -179,7 +179,7 @@ def test_pw_refuses_to_reopen_while_the_open_round_holds_submissions(tmp_path):
     assert "round 3 of 'p1' holds submissions (seq" in result.stderr and "(ann)" in result.stderr
 
 
-@pytest.mark.guarantee("audit.reopen-behind-submissions")
+@pytest.mark.guarantee("tamper.reopen-behind-submissions")
 def test_a_pw_log_whose_reopening_lets_a_pair_use_unique_three_times_is_a_finding(tmp_path):
     """W4: ann's Round-3 unique stands while her Round-2 submission, reopened, is
     corrected to two more: three for the pair over the match."""
