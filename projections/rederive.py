@@ -18,9 +18,24 @@ from __future__ import annotations
 from typing import Any, Iterable, NamedTuple, Sequence
 
 import msgspec
+from msgspec.structs import astuple
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import MatchledgerError
-from matchledger.ledger.events import ANNOUNCEMENTS, Event, MatchCreated, OutcomeAnnounced, StateCheckpointed, salted
+from matchledger.ledger.events import (
+    ANNOUNCEMENTS,
+    ContractRecorded,
+    Event,
+    MatchAbandoned,
+    MatchCreated,
+    NoteAdded,
+    OutcomeAnnounced,
+    RoundReopened,
+    StateCheckpointed,
+    SubmissionCorrected,
+    SubmissionRecorded,
+    SubmissionVoided,
+    salted,
+)
 from matchledger.ledger.verify import Finding
 
 from . import snapshots
@@ -34,6 +49,10 @@ _DECIDED_IGNORED = {"v", "type"}
 #: differs from the rules there, the match is disputed (and still imports as it is);
 #: anywhere else, the log is not one the rules could have written.
 _ANNOUNCED_FIELDS = ("public", "private", "outcome")
+#: Events whose every field is of a fixed type (text, whole numbers, lists of text), so
+#: that two of them are equal exactly when they encode alike: compared field by field.
+_TYPED = frozenset({SubmissionRecorded, ContractRecorded, NoteAdded, SubmissionVoided, SubmissionCorrected, RoundReopened,
+                    MatchAbandoned})
 
 
 def first_difference(recorded: Any, recomputed: Any, path: str = "", ignored=_IGNORED_FIELDS) -> tuple[str, Any, Any] | None:
@@ -124,7 +143,8 @@ def rederivation(
                     if decision is None:  # an event only a decision gives, with none before it
                         return Rederived([_unbidden(match_id, seq, event)], refused=True)
                     pending = list(zip(decision.events, decision.work, decision.rules))
-                decided, work, rules = pending.pop(0)
+                    pending.reverse()  # taken from the end, in the decision's order
+                decided, work, rules = pending.pop()
                 found = _decided_finding(match_id, seq, event, decided, body)
                 if found is not None:
                     return found
@@ -161,6 +181,9 @@ def _creation_finding(match_id: str, seq: int, game, created: MatchCreated, body
 def _decided_finding(match_id: str, seq: int, event: Event, decided: Event, body: str | None) -> Rederived | None:
     """``event`` compared with ``decided``, the event its command gives at this place: a
     difference in what an announcement announced is a dispute, any other a refusal."""
+    kind = type(event)
+    if kind in _TYPED and kind is type(decided) and astuple(event)[2:] == astuple(decided)[2:]:
+        return None  # every field but the version and the salt equal (of types equal only when their JSON is)
     if event.salt:
         decided = salted(decided, event.salt)  # the salt is the recorder's, not a rule's
     if type(event) is not type(decided):

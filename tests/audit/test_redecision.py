@@ -11,12 +11,11 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from matchledger.ledger.codec import decode_event
 from matchledger.ledger.events import Event, RoundReopened, SubmissionCorrected, SubmissionRecorded
 from matchledger.ledger.store import Store
 
 from tests.helpers import invoke
-from tests.trust.common import STUDIO, new_lca, new_pw, rows
+from tests.trust.common import new_lca, new_pw, rows
 from tests.trust.forged import T, export_file
 
 LCA_ROUNDS = [
