@@ -31,34 +31,63 @@ from __future__ import annotations
 import copy
 from typing import Any, Callable, ClassVar
 
+import msgspec
+
 from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
 from matchledger.ledger.events import (
+    ContractRecorded,
     Event,
     MatchAbandoned,
     MatchCreated,
     NoteAdded,
     OutcomeAnnounced,
+    RoundClosed,
+    RoundReopened,
     RuleAmended,
     StateCheckpointed,
+    SubmissionCorrected,
     SubmissionRecorded,
+    SubmissionVoided,
 )
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
-from matchledger.ledger.validation import check_distinct_names, check_json, check_name
+from matchledger.ledger.validation import check_distinct_names, check_json, check_match_id, check_name
 
-from .commands import Abandon, AddNote, Amend, CreateMatch, RecordOutcome
+from .commands import (
+    Abandon,
+    AddNote,
+    Amend,
+    CloseRound,
+    Correct,
+    CreateMatch,
+    RecordContract,
+    RecordOutcome,
+    Reopen,
+    Submit,
+    Void,
+)
 from .options import OptionSpec
 from .state import HOST, PUBLIC, MatchState, Submission, View
 
 
+#: The work a decision hands the fold for an announcement it made itself: that it was
+#: checked when decided, so the fold does not check its shape again (a replay does).
+CHECKED = "checked"
+
+
 class Decision:
     """The events a command gives, and for each what deciding it already worked out
-    (None where nothing was): the fold is handed it instead of working it out again."""
+    (None where nothing was): the fold is handed it instead of working it out again.
 
-    __slots__ = ("events", "work")
+    ``rules``: for each event whose content the host entered (an announcement they
+    made, ``close``/``outcome --announced``), what the rules give in its place (None
+    where the event is the rules' own): re-derivation compares the two."""
 
-    def __init__(self, events: list[Event], work: list[Any] | None = None):
+    __slots__ = ("events", "work", "rules")
+
+    def __init__(self, events: list[Event], work: list[Any] | None = None, rules: list[Event | None] | None = None):
         self.events = events
         self.work = work if work is not None else [None] * len(events)
+        self.rules = rules if rules is not None else [None] * len(events)
 
 
 def decides(command_type: type) -> Callable:
@@ -287,7 +316,68 @@ class Game:
             raise IllegalMove(f"the outcome of {state.match_id!r} is already recorded")
         check_json(cmd.announced, "the announced outcome", ANNOUNCED_FILE_MAX_BYTES)
         self.check_outcome(state, cmd.announced)
-        return [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")]
+        outcome, public = self.final_outcome(state)
+        return Decision([OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")], [CHECKED],
+                        rules=[OutcomeAnnounced(outcome=outcome, public=public)])
+
+    # ------------------------------------------------------------------ re-deciding a log
+
+    def recreation(self, match_id: str, created: MatchCreated) -> MatchCreated:
+        """What `new` records for the match ``created`` says was made, checked as `new`
+        checks it (the match id, the players, the options, the set-up): re-derivation
+        compares the two, so a log from elsewhere enters only as `new` would have made it."""
+        check_match_id(match_id)
+        [made] = self.create(self.creation_command(match_id, created))
+        return made
+
+    def creation_command(self, match_id: str, created: MatchCreated) -> CreateMatch:
+        """The `new` command that would have recorded ``created``."""
+        options = {}
+        for key, value in created.options.items():
+            spec = self.OPTIONS.get(key)
+            options[key] = str(value) if spec is None else spec.text(value)  # an unknown one: refused by create
+        return CreateMatch(match_id, created.game, list(created.players), options, self.setup_command(created.setup))
+
+    def setup_command(self, setup: dict[str, Any]) -> dict[str, Any]:
+        """The set-up as the command line hands it to ``create``, given as recorded."""
+        return dict(setup)
+
+    def recorded_command(self, state: MatchState, event: Event) -> Any:
+        """The command that would have recorded ``event`` as the first event of its
+        decision, as the command line builds it (building it checks its text); None for
+        an event that only follows from another's decision (a resolved turn, a computed
+        outcome) or records no decision (a checkpoint).  Re-derivation decides it
+        against the state before ``event`` and compares."""
+        kind = type(event)
+        if kind is SubmissionRecorded:
+            if event.round != state.round:
+                unit = self.ROUND_WORD
+                now = f"every {unit} is over" if self.play_is_over(state) else f"{unit} {state.round} is the one open"
+                raise IllegalMove(f"a submission by {event.participant!r} for {unit} {event.round}, but {now}")
+            return Submit(event.participant, list(event.tokens))
+        if kind is RoundClosed:
+            announced = None if event.source == "computed" else {"public": event.public, "private": event.private}
+            forced = event.reason is not msgspec.UNSET
+            return CloseRound(announced, force=forced, reason=event.reason if forced else "")
+        if kind is OutcomeAnnounced:
+            return None if event.source == "computed" else RecordOutcome(event.outcome)
+        if kind is ContractRecorded:
+            return RecordContract(event.participant, list(event.contracts))
+        if kind is RoundReopened:
+            return Reopen(event.reason)
+        if kind is SubmissionVoided:
+            return Void(event.target_seq, event.reason)
+        if kind is SubmissionCorrected:
+            return Correct(event.target_seq, list(event.tokens), event.reason)
+        if kind is NoteAdded:
+            return AddNote(event.text)
+        if kind is MatchAbandoned:
+            return Abandon(event.reason)
+        if kind is RuleAmended:
+            spec = self.OPTIONS.get(event.option)
+            value = str(event.value) if spec is None else spec.text(event.value)
+            return Amend(event.option, value, event.from_round, event.reason)
+        return None
 
     def check_outcome(self, state: MatchState, outcome: Any) -> None:
         """Refuse results that are not in the shape of this game's `outcome --json`."""
@@ -335,9 +425,10 @@ class Game:
 
     @applies(OutcomeAnnounced)
     def _apply_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced, work) -> None:
-        self.check_recorded(seq, lambda: self.check_outcome(state, event.outcome))
-        if event.public and self.announcement_shapes is not None:
-            self.check_recorded(seq, lambda: self.announcement_shapes.check_public_outcome(state, event.public))
+        if work is not CHECKED:
+            self.check_recorded(seq, lambda: self.check_outcome(state, event.outcome))
+            if event.public and self.announcement_shapes is not None:
+                self.check_recorded(seq, lambda: self.announcement_shapes.check_public_outcome(state, event.public))
         state.outcome = event
 
     @rederives(OutcomeAnnounced)

@@ -33,3 +33,13 @@ class OptionSpec:
     last_round_used: int | None = None
     # Why the option can never be amended (None: it can), e.g. it shaped the set-up.
     fixed_because: str | None = None
+
+    def text(self, value: Any) -> str:
+        """The text ``parse`` reads back as ``value`` (how a host would have typed it):
+        a recorded value is checked by parsing this text again, as `new` and `amend`
+        parse what a host types."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, dict):  # a table such as photographer's row_points
+            return ",".join(f"{key}:{points}" for key, points in value.items())
+        return str(value)

@@ -34,7 +34,7 @@ from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 from matchledger.ledger.validation import check_json
 
 from .commands import CloseRound, Correct, RecordContract, Reopen, Submit, Void
-from .game import Decision, Game, applies, decides, rederives
+from .game import CHECKED, Decision, Game, applies, decides, rederives
 from .state import MatchState, Submission
 
 
@@ -212,7 +212,10 @@ class RoundsGame(Game):
         if closing.round == self.ROUNDS and closed.source == "computed":
             outcome, public_outcome = self.final_outcome(self._after_close(state, closed, closing.result))
             events.append(OutcomeAnnounced(outcome=outcome, public=public_outcome))
-        return Decision(events, [closing.result] + [None] * (len(events) - 1))
+        rules = [None] * len(events)
+        if closed.source != "computed":  # what the rules announce, for re-derivation to compare
+            rules[0] = RoundClosed(round=closing.round, public=closing.public, private=closing.private, **forced)
+        return Decision(events, [closing.result] + [CHECKED] * (len(events) - 1), rules)
 
     def check_round_announcement(self, state: MatchState, round_no: int, announcement: Any) -> None:
         """Refuse a round's announcement (``{"public": ..., "private": ...}``, the round's
@@ -244,7 +247,29 @@ class RoundsGame(Game):
                 f"submission {seq} belongs to round {target.round}, which is closed; add --reopen to supersede "
                 f"that round's announcements (the round must then be closed again)"
             )
+        self.check_reopenable(state)
         return target, [RoundReopened(round=target.round, reason=reason)]
+
+    def check_reopenable(self, state: MatchState) -> None:
+        """Refuse to reopen the last closed round while the open one holds submissions
+        that count: they were decided on the rounds before it as they stood, and would
+        be resolved on rounds changed under them (a light moved under a Round-3 action;
+        a pw pair's types counted again, W4).  The host voids them first."""
+        live = [
+            submission
+            for by_participant in state.submissions.get(state.round, {}).values()
+            for submission in by_participant
+            if submission.seq not in state.voided
+        ]
+        if not live:
+            return
+        live.sort(key=lambda submission: submission.seq)
+        listed = ", ".join(f"seq {submission.seq} ({submission.participant})" for submission in live)
+        raise IllegalMove(
+            f"round {state.round} of {state.match_id!r} holds submissions ({listed}); round {state.round - 1} "
+            f"cannot be reopened under them. Void each first (`void {state.match_id} SEQ --reason TEXT`), "
+            "then reopen"
+        )
 
     @decides(Reopen)
     def decide_reopen(self, state: MatchState, cmd: Reopen) -> list[Event]:
@@ -252,6 +277,7 @@ class RoundsGame(Game):
             raise MalformedInput("reopening a round needs a --reason (kept in the log)")
         if state.round == 1:
             raise IllegalMove(f"no round of {state.match_id!r} is closed yet; round 1 is open")
+        self.check_reopenable(state)
         return [RoundReopened(round=state.round - 1, reason=cmd.reason)]
 
     @decides(Void)
@@ -277,9 +303,12 @@ class RoundsGame(Game):
 
     @applies(RoundClosed)
     def _apply_close(self, state: MatchState, seq: int, event: RoundClosed, work: Any) -> None:
+        if work is not None:  # decided: checked, and resolved, then
+            self._store_close(state, event, work)
+            return
         announcement = {"public": event.public, "private": event.private}
         self.check_recorded(seq, lambda: self.check_round_announcement(state, event.round, announcement))
-        self._store_close(state, event, work if work is not None else self.resolve_round(state, event.round))
+        self._store_close(state, event, self.resolve_round(state, event.round))
 
     @rederives(RoundClosed)
     def _rederive_close(self, state: MatchState, seq: int, event: RoundClosed) -> Event:

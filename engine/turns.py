@@ -26,7 +26,7 @@ from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, M
 from matchledger.ledger.events import Event, OutcomeAnnounced, SubmissionRecorded, SubmissionVoided, TurnResolved
 
 from .commands import CloseRound, Correct, RecordContract, Reopen, Submit, Void
-from .game import Decision, Game, applies, decides, rederives
+from .game import CHECKED, Decision, Game, applies, decides, rederives
 from .state import MatchState, Submission
 
 
@@ -119,7 +119,7 @@ class TurnsGame(Game):
         if self.game_over(played.game_state) and not state.options.get("hand_scored", False):
             outcome, public = self.final_outcome(dataclasses.replace(state, g=played.game_state, round=turn + 1))
             events.append(OutcomeAnnounced(outcome=outcome, public=public))
-            work.append(None)
+            work.append(CHECKED)
         return Decision(events, work)
 
     @decides(CloseRound)

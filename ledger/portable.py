@@ -12,7 +12,7 @@ from .codec import decode_json
 from .errors import CorruptLog, MalformedInput
 from .limits import JSON_MAX_DEPTH
 from .log_store import StoredEvent
-from .validation import json_depth
+from .validation import check_match_id, json_depth
 
 
 class ExportedEvent(msgspec.Struct, frozen=True):
@@ -59,4 +59,8 @@ def parse_lines(data: bytes, name: str) -> list[StoredEvent]:
     ids = {r.match_id for r in rows}
     if len(ids) > 1:
         raise CorruptLog(f"{name} mixes matches {sorted(ids)}; export one match per file")
+    try:
+        check_match_id(rows[0].match_id)  # as `new` checks it: the id names files, pages and links
+    except MalformedInput as exc:
+        raise MalformedInput(f"{name}: {exc}; nothing imported") from None
     return rows

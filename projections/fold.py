@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from matchledger.engine.game import Decision
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import CorruptLog, MatchledgerError
@@ -48,14 +49,34 @@ class Replayer:
         have recorded in its place (one resolution serves both: verify's single pass)."""
         return self._guarded(seq, event, rederive=True)
 
+    def decision_for(self, seq: int, event: Event) -> Decision | None:
+        """The decision, against the state now, of the command that would have recorded
+        ``event`` (at ``seq``) first (None: ``event`` only ever follows another's; see
+        ``Game.recorded_command``).  Raises the rules' refusal."""
+        self._check_seq(seq)
+        try:
+            command = self.game.recorded_command(self.state, event)
+            return None if command is None else self.game.decision(self.state, command)
+        except MatchledgerError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+            raise CorruptLog(
+                f"match {self.match_id!r} seq {seq}: {type(event).__name__} cannot be decided again "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+
     def _guarded(self, seq: int, event: Event, rederive: bool, work: Any = None):
         try:
             if rederive and self.state is not None:
                 self._check_seq(seq)
                 return self.game.apply_and_rederive(self.state, seq, event)
             return self._feed(seq, event, work)
-        except MatchledgerError:
+        except CorruptLog:
             raise
+        except MatchledgerError as exc:
+            # The rules refusing a recorded event as they fold it (a cell that is no
+            # cell, in a log no command wrote): the log is corrupt there, said with its seq.
+            raise CorruptLog(f"match {self.match_id!r} seq {seq}: {type(event).__name__} cannot be replayed: {exc}") from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
             # A well-hashed log can still hold events no engine would have produced
             # (written by hand, or by a buggy tool): that is a corrupt log, said plainly.

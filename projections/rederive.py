@@ -1,31 +1,66 @@
-"""Re-derivation: replay a match and recompute every recorded announcement.
+"""Re-derivation: replay a match, re-deciding every recorded command, and recompute
+every recorded announcement.
 
-The chain proves the log was not altered after the fact; this proves that what the
-host announced (each round's reveal, each private notice, the final outcome) is what
-the rules give for the recorded moves.  The first divergence is reported precisely.
+The chain proves the log was not altered after the fact; this proves that the log is
+one the rules could have written.  Each event that a command records first (a
+submission, a close, a void, a note, ...) is turned back into that command
+(``Game.recorded_command``) and decided against the state before it, with the very
+``Game.decision`` the command line runs: a refusal is a finding naming the seq and the
+rules' reason, and so is a decision whose events are not the recorded ones (the
+recorder's salt aside).  The recorded events are then folded with the decision's work,
+so a round is resolved once.  The creation is checked as `new` checks it.  What the host
+announced (each round's reveal, each private notice, the final outcome) is compared with
+what the rules give; the first divergence is reported precisely.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import msgspec
+from msgspec.structs import astuple
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import MatchledgerError
-from matchledger.ledger.events import Event, OutcomeAnnounced, StateCheckpointed, salted
+from matchledger.ledger.events import (
+    ANNOUNCEMENTS,
+    ContractRecorded,
+    Event,
+    MatchAbandoned,
+    MatchCreated,
+    NoteAdded,
+    OutcomeAnnounced,
+    RoundReopened,
+    StateCheckpointed,
+    SubmissionCorrected,
+    SubmissionRecorded,
+    SubmissionVoided,
+    salted,
+)
 from matchledger.ledger.verify import Finding
 
 from . import snapshots
 from .fold import Replayer
 
 _IGNORED_FIELDS = {"source", "v", "type"}
+#: What a re-decided event is compared on: everything but its schema version (an older
+#: body, upcast) and its type tag (compared apart).
+_DECIDED_IGNORED = {"v", "type"}
+#: The fields of an announcement that hold what was announced: where a recorded one
+#: differs from the rules there, the match is disputed (and still imports as it is);
+#: anywhere else, the log is not one the rules could have written.
+_ANNOUNCED_FIELDS = ("public", "private", "outcome")
+#: Events whose every field is of a fixed type (text, whole numbers, lists of text), so
+#: that two of them are equal exactly when they encode alike: compared field by field.
+_TYPED = frozenset({SubmissionRecorded, ContractRecorded, NoteAdded, SubmissionVoided, SubmissionCorrected, RoundReopened,
+                    MatchAbandoned})
 
 
-def first_difference(recorded: Any, recomputed: Any, path: str = "") -> tuple[str, Any, Any] | None:
-    """The first path at which two JSON values differ, in a stable order."""
+def first_difference(recorded: Any, recomputed: Any, path: str = "", ignored=_IGNORED_FIELDS) -> tuple[str, Any, Any] | None:
+    """The first path at which two JSON values differ, in a stable order (``ignored``:
+    top-level keys left out)."""
     if isinstance(recorded, dict) and isinstance(recomputed, dict):
         for key in sorted(set(recorded) | set(recomputed), key=str):
-            if not path and key in _IGNORED_FIELDS:
+            if not path and key in ignored:
                 continue
             child = f"{path}.{key}" if path else str(key)
             if key not in recorded:
@@ -51,17 +86,37 @@ def first_difference(recorded: Any, recomputed: Any, path: str = "") -> tuple[st
     return None
 
 
+class Rederived(NamedTuple):
+    """What re-derivation found (at most one finding: the first), and whether it is a
+    refusal (the rules would not have written the log) rather than a dispute over what
+    was announced."""
+
+    findings: list[Finding]
+    refused: bool = False
+
+
 def rederive(
     match_id: str,
     pairs: Iterable[tuple[int, Event]],
     bodies: Sequence[str] | None = None,
     snapshot: tuple[int, bytes] | None = None,
 ) -> list[Finding]:
-    """Findings for the first announcement that the engine does not reproduce.
+    """Findings for the first event that the rules do not reproduce (see
+    :func:`rederivation`)."""
+    return rederivation(match_id, pairs, bodies, snapshot).findings
+
+
+def rederivation(
+    match_id: str,
+    pairs: Iterable[tuple[int, Event]],
+    bodies: Sequence[str] | None = None,
+    snapshot: tuple[int, bytes] | None = None,
+) -> Rederived:
+    """Re-decide and re-derive the match; the first finding, and what kind it is.
 
     ``bodies``: the stored bodies the events were decoded from, one per pair, if known.
-    An announcement whose stored body already is the recomputed encoding is not encoded
-    again: engine output decoded and re-encoded gives back the same bytes
+    An event whose stored body already is the recomputed encoding is not encoded again:
+    engine output decoded and re-encoded gives back the same bytes
     (tests/audit/test_fast_paths.py), so the comparison's answer is the same.
 
     ``snapshot``: (seq, body) of the state snapshot stored for the match, which reads
@@ -69,44 +124,109 @@ def rederive(
     """
     replayer = Replayer(match_id)
     snapshot_seq, snapshot_body = snapshot if snapshot is not None else (None, b"")
+    #: the rest of the last decision: (event, work, what the rules give in its place)
+    pending: list[tuple[Event, Any, Event | None]] = []
     for index, (seq, event) in enumerate(pairs):
+        body = None if bodies is None else bodies[index]
         try:
             if replayer.state is None:
                 replayer.feed(seq, event)
-                if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
-                    return [_snapshot_finding(match_id, seq)]
-                continue
-            if isinstance(event, StateCheckpointed):
+                found = _creation_finding(match_id, seq, replayer.game, event, body)
+                if found is not None:
+                    return Rederived([found], refused=True)
+            elif pending or not isinstance(event, StateCheckpointed):
+                if not pending:
+                    try:
+                        decision = replayer.decision_for(seq, event)
+                    except MatchledgerError as exc:
+                        return Rederived([Finding(match_id, seq, f"{type(event).__name__} is refused by the rules: {exc}")], True)
+                    if decision is None:  # an event only a decision gives, with none before it
+                        return Rederived([_unbidden(match_id, seq, event)], refused=True)
+                    pending = list(zip(decision.events, decision.work, decision.rules))
+                    pending.reverse()  # taken from the end, in the decision's order
+                decided, work, rules = pending.pop()
+                found = _decided_finding(match_id, seq, event, decided, body)
+                if found is not None:
+                    return found
+                replayer.feed(seq, event, work)
+                if rules is not None:
+                    found = _announcement_finding(match_id, seq, event, salted(rules, event.salt) if event.salt else rules, None)
+                    if found is not None:
+                        return Rederived([found])
+            else:
                 found = _checkpoint_finding(match_id, seq, event, snapshot_seq, snapshot_body)
                 if found is not None:
-                    return [found]
-            expected = replayer.feed_and_rederive(seq, event)
-            if expected is not None and event.salt:
-                expected = salted(expected, event.salt)  # the salt is the recorder's, not a rule's
+                    return Rederived([found], refused=True)
+                replayer.feed(seq, event)
             if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
-                return [_snapshot_finding(match_id, seq)]
-            if expected is not None and _differs(event, encode(expected), None if bodies is None else bodies[index]):
-                recorded, recomputed = msgspec.to_builtins(event), msgspec.to_builtins(expected)
-                if isinstance(event, OutcomeAnnounced) and event.source == "host":
-                    # A host enters only the results; the public subset is not theirs to state.
-                    recorded.pop("public", None)
-                    recomputed.pop("public", None)
-                diff = first_difference(recorded, recomputed)
-                if diff is not None:
-                    field, recorded, recomputed = diff
-                    return [
-                        Finding(
-                            match_id,
-                            seq,
-                            f"{type(event).__name__} differs from what the rules give",
-                            field,
-                            recorded,
-                            recomputed,
-                        )
-                    ]
+                return Rederived([_snapshot_finding(match_id, seq)], refused=True)
         except MatchledgerError as exc:
-            return [Finding(match_id, seq, f"replay stops here: {exc}")]
-    return []
+            return Rederived([Finding(match_id, seq, f"replay stops here: {exc}")], refused=True)
+    # A log may end inside a decision (cut short after it was exported): the events it
+    # holds are the rules', and only a published head tells what came after.
+    return Rederived([])
+
+
+def _creation_finding(match_id: str, seq: int, game, created: MatchCreated, body: str | None) -> Finding | None:
+    """The creation checked as `new` checks it, and compared with what `new` records."""
+    try:
+        made = game.recreation(match_id, created)
+    except MatchledgerError as exc:
+        return Finding(match_id, seq, f"MatchCreated is refused by the rules: {exc}")
+    if created.salt:
+        made = salted(made, created.salt)
+    return _difference(match_id, seq, created, made, body, "MatchCreated differs from what `new` records")
+
+
+def _decided_finding(match_id: str, seq: int, event: Event, decided: Event, body: str | None) -> Rederived | None:
+    """``event`` compared with ``decided``, the event its command gives at this place: a
+    difference in what an announcement announced is a dispute, any other a refusal."""
+    kind = type(event)
+    if kind in _TYPED and kind is type(decided) and astuple(event)[2:] == astuple(decided)[2:]:
+        return None  # every field but the version and the salt equal (of types equal only when their JSON is)
+    if event.salt:
+        decided = salted(decided, event.salt)  # the salt is the recorder's, not a rule's
+    if type(event) is not type(decided):
+        return Rederived(
+            [Finding(match_id, seq, f"{type(event).__name__} is not what its command records here "
+                     f"(the rules record {type(decided).__name__})")], refused=True)
+    found = _difference(match_id, seq, event, decided, body, f"{type(event).__name__} differs from what the rules give")
+    if found is None:
+        return None
+    disputed = isinstance(event, ANNOUNCEMENTS) and found.field.startswith(_ANNOUNCED_FIELDS)
+    return Rederived([found], refused=not disputed)
+
+
+def _difference(match_id: str, seq: int, event: Event, expected: Event, body: str | None, problem: str) -> Finding | None:
+    if not _differs(event, encode(expected), body):
+        return None
+    diff = first_difference(msgspec.to_builtins(event), msgspec.to_builtins(expected), ignored=_DECIDED_IGNORED)
+    if diff is None:
+        return None
+    field, recorded, recomputed = diff
+    return Finding(match_id, seq, problem, field, recorded, recomputed)
+
+
+def _announcement_finding(match_id: str, seq: int, event: Event, expected: Event, body: str | None) -> Finding | None:
+    """``event``, an announcement, compared with what the rules announce in its place."""
+    if not _differs(event, encode(expected), body):
+        return None
+    recorded, recomputed = msgspec.to_builtins(event), msgspec.to_builtins(expected)
+    if isinstance(event, OutcomeAnnounced) and event.source == "host":
+        # A host enters only the results; the public subset is not theirs to state.
+        recorded.pop("public", None)
+        recomputed.pop("public", None)
+    diff = first_difference(recorded, recomputed)
+    if diff is None:
+        return None
+    field, recorded, recomputed = diff
+    return Finding(match_id, seq, f"{type(event).__name__} differs from what the rules give", field, recorded, recomputed)
+
+
+def _unbidden(match_id: str, seq: int, event: Event) -> Finding:
+    return Finding(
+        match_id, seq, f"{type(event).__name__} follows no command that records it (the rules record one only "
+        "as part of another: a resolved turn with its submission, a computed outcome with the last close or turn)")
 
 
 def _checkpoint_finding(

@@ -19,7 +19,7 @@ from matchledger.ledger.verify import Finding, head_finding, verify_chain
 
 from . import snapshots
 from .fold import replay
-from .rederive import rederive
+from .rederive import rederivation, rederive
 
 
 class MatchReport(msgspec.Struct, frozen=True):
@@ -68,8 +68,8 @@ class VerifiedExport(msgspec.Struct, frozen=True):
 def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -> VerifiedExport:
     """Parse and verify an export (JSON Lines, see ``ledger.portable``) before anything is
     written: a broken chain, an export that does not hold ``head`` (the seq and hash, or
-    hash prefix, an auditor was told to expect), or an event the rules cannot replay, is
-    refused."""
+    hash prefix, an auditor was told to expect), an event the rules cannot replay, or a
+    command the rules refuse when decided again (re-derivation's refusals), is refused."""
     rows = parse_lines(data, name)
     match_id = rows[0].match_id
     events: list = []
@@ -81,5 +81,13 @@ def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -
         raise VerificationFailed(
             f"{name} does not hold the head {head[0]}:{head[1]}, nothing imported: {unpinned[0].describe()}", unpinned
         )
-    state = replay(match_id, events)  # the game must accept every event
-    return VerifiedExport(match_id, rows, state, rederive(match_id, events, bodies=[row.body for row in rows]))
+    rederived = rederivation(match_id, events, bodies=[row.body for row in rows])
+    if rederived.refused:
+        # The rules would not have written this log: it enters no database.  (What a
+        # host announced otherwise than the rules is a dispute, imported as it is.)
+        raise VerificationFailed(
+            f"{name}: the rules would not have written this log, nothing imported: {rederived.findings[0].describe()}",
+            rederived.findings,
+        )
+    state = replay(match_id, events)  # the state to import with (the rules accept every event)
+    return VerifiedExport(match_id, rows, state, rederived.findings)

@@ -4,7 +4,7 @@ A match is created on a random studio with some walls (unless a studio is given)
 2–11 players and sometimes other option values.  Then each call of the chooser looks at
 the match as it stands and picks, by chance: a contract for a player who has none (Round
 1), a note, an amendment, a resubmission, a void or a correction (in the open round, or
-with ``--reopen`` in the last closed one), an early close (forced) that leaves players
+with ``--reopen`` in the last closed one while the open round holds no submission), an early close (forced) that leaves players
 without a submission; otherwise the next player's submission, or the close once all have one.
 Every extra is capped by what the state already holds, so that a match always ends.
 """
@@ -157,9 +157,11 @@ class _Chooser:
         return Submit(self.rng.choice(list(counting)), self.tokens(state, state.round))
 
     def correction(self, state: MatchState) -> Command | None:
-        if len(state.corrections) >= MAX_CORRECTIONS or self.rng.random() >= 0.04:
+        # A closed round is reopened only while the open round holds no submission, so
+        # that chance is taken more often than a correction in the open round.
+        reopen = state.round > 1 and not _holds_submissions(state)
+        if len(state.corrections) >= MAX_CORRECTIONS or self.rng.random() >= (0.2 if reopen else 0.04):
             return None
-        reopen = state.round > 1 and self.rng.random() < 0.5
         round_no = state.round - 1 if reopen else state.round
         counting = list(state.round_submissions(round_no).values())
         if not counting:
@@ -168,3 +170,12 @@ class _Chooser:
         if self.rng.random() < 0.5:
             return Void(target.seq, "entered for the wrong player", reopen=reopen)
         return Correct(target.seq, self.tokens(state, round_no), "misheard", reopen=reopen)
+
+
+def _holds_submissions(state: MatchState) -> bool:
+    """Whether the open round holds a submission that counts (see ``check_reopenable``)."""
+    return any(
+        submission.seq not in state.voided
+        for history in state.submissions.get(state.round, {}).values()
+        for submission in history
+    )

@@ -89,6 +89,16 @@ class PhotographerGame(TurnsGame):
             return list(cmd.players), {"deck": parse_deck_text(setup["deck"], n, trigger)}
         raise MalformedInput("photographer needs a seed or a deck (the deck order is fixed at creation, P2)")
 
+    def setup_command(self, setup: dict[str, Any]) -> dict[str, Any]:
+        """A recorded set-up always holds the deck: made from its seed when it has one
+        (the deck must be the seed's), else given as a deck file's lines."""
+        if "seed" in setup:
+            return {key: value for key, value in setup.items() if key != "deck"}
+        deck = setup.get("deck")
+        if isinstance(deck, list) and all(isinstance(card, str) for card in deck):
+            return {**setup, "deck": "\n".join(deck) + "\n"}
+        return dict(setup)
+
     def init_game(self, state: MatchState) -> PhotoState:
         return deal(state.players, list(state.setup["deck"]))  # P3
 

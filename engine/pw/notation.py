@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.limits import TOKEN_MAX_LENGTH
 
 from ..memo import Memo
 
@@ -57,6 +58,9 @@ def parse_type(text: str, token: str) -> str:
 
 def parse_token(token: str, participants: list[str]) -> Action | Guess:
     """One token -> an Action or a Guess (W1: unknown types/participants are rejected)."""
+    normal = SPLIT[token] if len(token) <= TOKEN_MAX_LENGTH else None
+    if normal is not None and _is_normal(normal, token, participants):
+        return normal  # already as recorded (a replayed log's tokens): no need to read it again
     if ":" not in token:
         raise MalformedInput(
             f"W1: token {token!r} is not TYPE:TARGET, predict:TARGET=TYPE or guess:PARTICIPANT=PARTNER"
@@ -95,6 +99,17 @@ def _split_one(token: str) -> Action | Guess:
 #: _split_one() by token: a pure function of the token, and Actions and Guesses are
 #: immutable, so each distinct stored token is split once
 SPLIT: Memo[str, Action | Guess] = Memo(_split_one, limit=8192)
+
+
+def _is_normal(item: Action | Guess, token: str, participants: list[str]) -> bool:
+    """Whether ``token`` is the normalized spelling of ``item``, every name in it a participant's."""
+    if item.__class__ is Guess:
+        return item.guessed in participants and item.partner in participants and item.token() == token
+    if item.type not in TYPES or item.type == "guess" or item.target not in participants:
+        return False
+    if item.type == "predict":
+        return item.predict in TYPES and item.token() == token
+    return item.predict is None and item.token() == token
 
 
 def split_tokens(tokens: list[str]) -> tuple[list[Action], list[Guess]]:

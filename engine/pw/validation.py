@@ -102,7 +102,7 @@ def check_submission(
     guesses: list[Guess] = []
     for token in tokens:
         item = parse_token(token, state.participants)
-        (guesses if isinstance(item, Guess) else actions).append(item)
+        (guesses if item.__class__ is Guess else actions).append(item)
 
     # W1: exactly two actions.
     if len(actions) != 2:
@@ -137,15 +137,14 @@ def check_submission(
             )
 
     # W4: at most twice per type per pair over the match.
-    used: Counter[str] = Counter()
+    after: Counter[str] = Counter()
     for earlier in range(1, round_no):
         for member in (participant, partner):
             sub = state.current_submission(earlier, member)
             if sub is not None:
-                used.update(a.type for a in split_tokens(sub.tokens)[0])
-    used.update(partner_types_list(state, round_no, partner, replacing))
-    mine = Counter(a.type for a in actions)
-    after = used + mine
+                after.update([a.type for a in split_tokens(sub.tokens)[0]])
+    after.update(partner_types_list(state, round_no, partner, replacing))
+    after.update([a.type for a in actions])
     over = [t for t in TYPES if after[t] > 2]
     if over:
         kind = over[0]
@@ -168,6 +167,8 @@ def partner_types_list(state: MatchState, round_no: int, partner: str, replacing
 
 def _ordered_guesses(state: MatchState, guesses: list[Guess]) -> list[Guess]:
     # Stored in players-as-listed then guests-by-name order (never the host-only participant order).
+    if not guesses:
+        return guesses
     order = {name: i for i, name in enumerate(state.players + sorted(state.g.guest_of.values()))}
     return sorted(guesses, key=lambda x: order[x.guessed])
 

@@ -15,7 +15,9 @@ fold and the application -- never a game's internals:
   and a replay stopped at any seq and resumed later ends in it too;
 - the application on a SQLite store records the same events, and its state at every
   ``--at SEQ`` is the replay of that prefix, with the same read models;
-- re-derivation finds nothing to report.
+- re-derivation finds nothing to report; and an illegal recorded command (a stranger's
+  submission, one for a round or turn that is not open, garbage tokens) spliced into the
+  log and the chain re-hashed is a verify finding naming its seq.
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ import pytest
 from matchledger.engine.commands import Submit
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger import codec
-from matchledger.ledger.events import StateCheckpointed, unsalted
+from matchledger.ledger.events import StateCheckpointed, SubmissionRecorded, unsalted
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
 from matchledger.projections.fold import InMemoryMatch, Replayer, play, replay
+from matchledger.projections.verification import verify_stored
 from matchledger.projections.rederive import rederive
 
 from matchledger import engine
@@ -184,3 +187,35 @@ def test_the_application_records_the_match_and_shows_every_seq_as_replayed(game,
             assert read_models(at) == read_models(expected)
     finally:
         store.close()
+
+
+def illegal_submissions(state, legal: SubmissionRecorded) -> dict[str, SubmissionRecorded]:
+    """Submissions no command records at this point of the match: by a stranger, for a
+    round or turn that is not open, and of tokens the game cannot read."""
+    return {
+        "a stranger": msgspec.structs.replace(legal, participant="nobody-here"),
+        "a round not open": msgspec.structs.replace(legal, round=state.round + 1),
+        "garbage tokens": msgspec.structs.replace(legal, tokens=["?!", "take", "-1"]),
+    }
+
+
+@pytest.mark.parametrize("game, seed", CASES)
+@pytest.mark.guarantee("tamper.illegal-move")
+def test_an_illegal_recorded_command_spliced_into_the_log_is_a_finding_naming_its_seq(game, seed):
+    match = play(sample_of(game, seed))
+    match_id, events = match.state.match_id, match.events
+    rng = random.Random(seed)
+    submissions = [index for index, event in enumerate(events) if isinstance(event, SubmissionRecorded)]
+    for index in rng.sample(submissions, min(3, len(submissions))):
+        seq = index + 1  # the spliced event takes the seq of the submission it goes before
+        state = replay(match_id, match.pairs(), upto=index)
+        for label, illegal in illegal_submissions(state, events[index]).items():
+            store = Store(":memory:")
+            try:
+                store.append(match_id, 1, events[:index] + [illegal] + events[index:], actor="host", recorded_at=CLOCK)
+                report = verify_stored(store, match_id)
+            finally:
+                store.close()
+            assert not report.ok, f"{label} at seq {seq} verifies"
+            finding = report.findings[0]
+            assert finding.seq == seq and "refused by the rules" in finding.problem, (label, finding.describe())

@@ -12,7 +12,7 @@ import pytest
 from matchledger.commands.messages import file_stem
 
 from tests.helpers import invoke, read_json
-from tests.trust.forged import export_file, forged_lca
+from tests.trust.forged import forged_lca, plant
 
 pytestmark = pytest.mark.guarantee("messages.files")
 
@@ -97,7 +97,7 @@ def test_no_imported_name_writes_a_file_outside_dir(tmp_path, players):
     tool) may hold them: each message lands in DIR, under a name that is no path."""
     db, work = tmp_path / "m.db", tmp_path / "work"
     work.mkdir()
-    invoke(db, "import", export_file(tmp_path / "f.jsonl", "f1", forged_lca("f1", players, "note"), "host"))
+    plant(db, "f1", forged_lca("f1", players, "note"), "host")
     before = tree(tmp_path)
     cwd = os.getcwd()
     os.chdir(work)

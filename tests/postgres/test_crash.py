@@ -62,7 +62,7 @@ def _child(url: str, scenario: str, script: str, fd: int) -> None:
         store = open_store(url)
         for match in matches:
             if not store.has_match(match):
-                store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"])], actor="h", recorded_at=T)
+                store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T)
         found = [int(m.group(1)) for match in matches for row in store.rows(match) if (m := _TEXT.search(row.body))]
         i = max(found, default=-1) + 1
         if how == "cli":

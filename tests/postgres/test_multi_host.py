@@ -22,7 +22,7 @@ from tests.helpers import REPO, invoke
 from tests.reliability.eight_writers import record_at_once
 
 T = "2026-01-01T00:00:00.000000Z"
-CREATED = MatchCreated(game="toy", players=["ann", "bob"])
+CREATED = MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})
 
 ATTEMPTS = 60
 

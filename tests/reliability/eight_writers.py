@@ -80,7 +80,7 @@ def record_at_once(db: str, folder: Path, attempts: int) -> None:
     check what they left; ``attempts`` per writer."""
     store = open_store(db)
     for match in ["shared"] + [f"own-{w}" for w in range(WORKERS)]:
-        store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"])], actor="h", recorded_at=T)
+        store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T)
     store.close()
 
     ctx = mp.get_context("fork")

@@ -449,9 +449,12 @@ def event_inserted_before_the_checkpoint(path, match, rows, rng):
 
 
 def event_inserted_after_the_checkpoint(path, match, rows, rng):
-    """A forged event inserted after the last checkpoint, the chain re-hashed from there.
-    Nothing in the log contradicts it: only a published head catches it."""
-    s = rng.randint(match.checkpoint + 1, match.last)
+    """A forged event inserted after the last checkpoint, the chain re-hashed from there,
+    between two commands' events (inside one, before a resolved turn or a computed
+    outcome, re-derivation finds it).  Nothing in the log contradicts it: only a
+    published head catches it."""
+    inside = ("TurnResolved", "OutcomeAnnounced")
+    s = rng.choice([s for s in range(match.checkpoint + 1, match.last + 1) if rows[s - 1].kind not in inside])
     rewrite_from(path, match.id, s, [forged_note(rows[s - 1])] + rows[s - 1:])
     return Tamper(first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=s, from_snapshot=REFERENCE,
                   verify_without_head=None, diff_parts_at=s)

@@ -45,7 +45,7 @@ def texts_small(i: int) -> list[str]:
 
 def texts_big(i: int) -> list[str]:
     # 8 to 24 events of ~1.2 kB each: one command spans several database pages.
-    return [f"cmd-{i}-{j}-" + "x" * (1200 + 37 * j) for j in range(8 + (i * 7) % 17)]
+    return [f"cmd-{i}-{j}-" + "x" * (1200 + 29 * j) for j in range(8 + (i * 7) % 17)]  # each within the note limit
 
 
 def texts_script(i: int) -> list[str]:
@@ -98,7 +98,7 @@ def _child(path: str, scenario: str, fd: int) -> None:
         store.conn.execute(f"PRAGMA wal_autocheckpoint = {autocheckpoint}")
     for match in matches:
         if not store.has_match(match):
-            store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"])], actor="h", recorded_at=T)
+            store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T)
     i = _next_command(store, matches)
     if how == "cli":
         from matchledger.commands.cli import cli

@@ -25,7 +25,7 @@ from matchledger.ledger.store import Store
 from tests.helpers import REPO, invoke, read_json
 
 from .common import STUDIO, rows, uncontrolled
-from .forged import HOSTILE, export_file, forged_lca
+from .forged import HOSTILE, export_file, forged_lca, plant
 
 #: The matches of the template: lca in Round 1, every player submitted; pw in Round 1,
 #: everyone submitted; photographer before its first turn; photographer hand-scored,
@@ -61,7 +61,7 @@ def build_template(folder: Path) -> Template:
     (folder / "hand.txt").write_text("\n".join(script) + "\n")
     invoke(db, "script", folder / "hand.txt")
     events = forged_lca(FORGED, ["ann\x1b]52;c;aGk=\x07", "bob\nforged"], HOSTILE[3])
-    invoke(db, "import", export_file(folder / "forged.jsonl", FORGED, events, "host\x1b[31m"))
+    plant(db, FORGED, events, "host\x1b[31m")
     cwd = os.getcwd()
     os.chdir(REPO)  # the fixture names its studio and announcement from the repository's top
     try:

@@ -109,7 +109,8 @@ def _earlier_matchledger_database(db, *, journal_mode: str = "wal") -> None:
     """A database as matchledger wrote it before the mark: our table and triggers, no
     application_id (here: one of ours with the mark taken off)."""
     store = Store(db)
-    store.append("m1", 1, [MatchCreated(game="toy", players=["ann", "bob"])], actor="h", recorded_at="2026-01-01T00:00:00.000000Z")
+    created = MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})  # as `new` records it
+    store.append("m1", 1, [created], actor="h", recorded_at="2026-01-01T00:00:00.000000Z")
     store.close()
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA application_id = 0")

@@ -13,7 +13,7 @@ from matchledger import engine
 from tests.helpers import invoke, needs_png, read_json
 
 from .common import rows
-from .forged import export_file
+from .forged import plant
 
 
 @pytest.fixture
@@ -141,7 +141,7 @@ def test_a_huge_studio_an_older_version_accepted_is_refused_by_the_pictures_not_
     game = engine.get("lca")
     options = {name: spec.default for name, spec in game.OPTIONS.items()}
     created = MatchCreated(game="lca", players=["ann", "bob"], options=options, setup={"studio": ["." * 300] * 300})
-    invoke(db, "import", export_file(tmp_path / "big.jsonl", "big", [created], "host"))
+    plant(db, "big", [created], "host")  # import refuses it (tests/trust/test_hostile_import.py)
     for output in ("big.png", "big.svg", "big.html"):
         command = "report" if output.endswith(".html") else "render"
         result = invoke(db, command, "big", "-o", tmp_path / output, expect=1)

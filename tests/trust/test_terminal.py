@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import invoke, needs_png
 
 from .common import CONTROLS, uncontrolled
-from .forged import HOSTILE, export_file, forged_lca
+from .forged import HOSTILE, forged_lca, plant
 
 PLAYERS = ["ann\x1b]52;c;aGk=\x07", "bob\nforged"]
 MATCH = "m\x1b[2J\n1"
@@ -24,7 +24,7 @@ def db(tmp_path):
     db = tmp_path / "m.db"
     for number, note in enumerate(HOSTILE):
         match_id = MATCH if number == 0 else f"m{number}"
-        invoke(db, "import", export_file(tmp_path / f"{number}.jsonl", match_id, forged_lca(match_id, PLAYERS, note), ACTOR))
+        plant(db, match_id, forged_lca(match_id, PLAYERS, note), ACTOR)
     return db
 
 
@@ -57,7 +57,8 @@ TEXT_COMMANDS = [
 @pytest.mark.guarantee("terminal.text-escaped")
 @pytest.mark.parametrize("args", TEXT_COMMANDS, ids=lambda args: " ".join(args[:1] + args[2:3]))
 def test_every_text_command_shows_stored_control_characters_escaped(db, args):
-    text = clean(invoke(db, *args, expect=None))
+    # verify and audit name the first text no command accepts: a finding (exit 3), escaped
+    text = clean(invoke(db, *args, expect=None), codes=(3,) if args[0] in ("verify", "audit") else (0,))
     if args[0] not in ("head", "verify"):
         assert "\\x1b" in text or "\\n" in text
 
@@ -74,9 +75,9 @@ def test_a_note_cannot_forge_a_log_row(db):
 
 @pytest.mark.guarantee("terminal.no-forged-rows")
 def test_a_match_id_cannot_forge_a_verify_all_line(db):
-    lines = clean(invoke(db, "verify", "--all", "--jobs", "1")).splitlines()
-    assert len(lines) == len(HOSTILE)
-    assert lines[0].startswith("m\\x1b[2J\\n1: ok")
+    lines = clean(invoke(db, "verify", "--all", "--jobs", "1", expect=3), codes=(3,)).splitlines()
+    assert len(lines) == len(HOSTILE) + 1  # a finding a match, and the count
+    assert lines[0].startswith("FINDING m\\x1b[2J\\n1 seq 1: MatchCreated is refused by the rules: match id")
 
 
 @pytest.mark.guarantee("terminal.no-forged-rows")
