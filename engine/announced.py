@@ -66,11 +66,27 @@ class Standing(Announced, Generic[ScoresT]):
     scores: ScoresT
 
 
+class ContractResult(Announced, kw_only=True):
+    """One contract and whether it succeeded (lca, pw): ``target``, the player a pw
+    Sabotage Pact names."""
+
+    participant: str
+    contract: str
+    target: str | UnsetType = UNSET
+    succeeded: bool
+
+
+#: A player holds at most two contracts (one chosen, and a pact).
+ContractResults = Annotated[list[ContractResult], Meta(max_length=2 * PARTICIPANTS_MAX)]
+
+
 class Outcome(OutcomeHead, Generic[StandingT], kw_only=True):
-    """``outcome --json``: the final table and the awards."""
+    """``outcome --json``: the final table, the awards and the contract results (which
+    an outcome recorded before they were announced, or entered by a host, may lack)."""
 
     standings: Annotated[list[StandingT], Meta(max_length=PARTICIPANTS_MAX)]
     awards: list[Award]
+    contracts: ContractResults | UnsetType = UNSET
 
 
 def conform(value: Any, shape: type[Shape], what: str) -> Shape:
@@ -112,16 +128,64 @@ def check_awards(state: MatchState, awards: list[Award], what: str) -> None:
         check_text(award.reason, f"{what}: the reason of an award")
 
 
-def check_outcome(state: MatchState, outcome: Any, shape: type[Outcome], what: str) -> Outcome:
+def check_contracts(state: MatchState, results: list[ContractResult] | UnsetType, kinds: Iterable[str],
+                    targeted: Iterable[str], what: str) -> None:
+    """Contract results name players, each contract one of the game's ``kinds`` and at
+    most once per player; a contract in ``targeted`` names another player, no other one does."""
+    if results is UNSET:
+        return
+    kinds, targeted = set(kinds), set(targeted)
+    members([result.participant for result in results], state.players, f"{what}, contracts", "player")
+    distinct([f"{result.participant} {result.contract}" for result in results], f"{what}, contracts")
+    for result in results:
+        if result.contract not in kinds:
+            raise MalformedInput(f"{what}, contracts: {quoted(result.contract)} is not a contract of {state.game}")
+        if (result.target is not UNSET) != (result.contract in targeted):
+            needs = "names" if result.contract in targeted else "names no"
+            raise MalformedInput(f"{what}, contracts: a {quoted(result.contract)} contract {needs} target")
+        if result.target == result.participant:
+            raise MalformedInput(f"{what}, contracts: {quoted(result.participant)} names themselves in a pact")
+        if result.target is not UNSET:
+            members([result.target], state.players, f"{what}, contracts, target", "player")
+
+
+def check_outcome(state: MatchState, outcome: Any, shape: type[Outcome], what: str,
+                  kinds: Iterable[str] = (), targeted: Iterable[str] = ()) -> Outcome:
     """``outcome`` as ``shape`` (a game's :class:`Outcome`): this match and game, finished,
-    its table naming each player at most once, its awards going to players."""
+    its table naming each player at most once, its awards going to players, its contract
+    results (if given) naming players and the game's contracts (``kinds``)."""
     announced = conform(outcome, shape, what)
     check_head(state, announced, what)
     ranked = [standing.participant for standing in announced.standings]
     members(ranked, state.players, f"{what}, standings", "player")
     distinct(ranked, f"{what}, standings")
     check_awards(state, announced.awards, what)
+    check_contracts(state, announced.contracts, kinds, targeted, what)
     return announced
+
+
+#: The field an outcome gained when every contract's result came to be announced.
+CONTRACT_RESULTS = "contracts"
+
+
+def in_recorded_shape(recorded: Any, outcome: dict, public: dict) -> tuple[dict, dict]:
+    """The outcome and public outcome the rules give, in the shape of the ``recorded``
+    outcome (an OutcomeAnnounced's ``outcome``) that re-derivation compares them with.
+
+    Outcomes recorded before contract results were announced (every log made by an
+    earlier version, and a host's ``outcome --announced`` in the older shape) hold no
+    ``contracts``: theirs are re-derived without it, so those logs still verify and
+    replay as before, while a log that records contract results must record the ones
+    the rules give, in both parts.  An outcome's parts are free-form JSON in the event,
+    so the field itself marks the shape and no event version is needed.  Read models
+    show the contract results either way: they compute them from the state."""
+    if not isinstance(recorded, dict) or CONTRACT_RESULTS in recorded:
+        return outcome, public
+    return _without_contracts(outcome), _without_contracts(public)
+
+
+def _without_contracts(part: dict) -> dict:
+    return {key: value for key, value in part.items() if key != CONTRACT_RESULTS} if isinstance(part, dict) else part
 
 
 def check_head(state: MatchState, head: OutcomeHead, what: str) -> None:

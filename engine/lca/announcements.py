@@ -21,12 +21,15 @@ from matchledger.ledger.limits import STUDIO_MAX_SIDE
 from matchledger.ledger.validation import quoted
 from msgspec import UNSET, Meta, UnsetType
 
+from .endgame import CHOICES, SUPREMACY
 from .lights import BRIGHTNESS_CAP
 from .studio import Studio, parse_cells
 
 #: Cells of the studio, each named like ``B2``.
 Cells = Annotated[list[str], Meta(max_length=STUDIO_MAX_SIDE * STUDIO_MAX_SIDE)]
 Level = Annotated[int, Meta(ge=0, le=BRIGHTNESS_CAP)]
+#: What a contract result may name (rules, "Contracts").
+CONTRACTS = (*CHOICES, SUPREMACY)
 
 
 class LightsPublic(Announced):
@@ -114,7 +117,7 @@ def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
 
 
 def check_outcome(state: MatchState, outcome: dict, what: str = "the announced outcome") -> None:
-    announced.check_outcome(state, outcome, Outcome[Standing[Scores]], what)
+    announced.check_outcome(state, outcome, Outcome[Standing[Scores]], what, CONTRACTS)
 
 
 def check_public_outcome(state: MatchState, outcome: dict) -> None:

@@ -1,5 +1,5 @@
 """Endgame: ranking (ruling L1), ToLs, bonus shards (L6), the filming ToL, ECs and
-contracts.  Works on the rounded category scores only."""
+contracts, and every contract's result.  Works on the rounded category scores only."""
 
 from __future__ import annotations
 
@@ -83,15 +83,16 @@ def awards(standings: list[Standing], contracts: dict[str, list[str]], facts: di
     filming_winner = next(s.participant for s in standings if s.scores["filming"] == best["filming"])
     holders.add(filming_winner)
     result.append({"participant": filming_winner, "kind": "tol", "shards": 4, "reason": "highest filming"})
-    # contracts (recorded before Round 1 closed)
-    pact = [p for p in ranked if SUPREMACY in contracts.get(p, [])]
+    # contracts (recorded before Round 1 closed): what each one that succeeded pays, and
+    # the pact's Mark for every acceptor but its winner
+    results = contract_results(standings, contracts, facts, ranked)
+    met = {(entry["participant"], entry["contract"]): entry["succeeded"] for entry in results}
     for p in ranked:
-        chosen = contracts.get(p, [])
         for choice in CHOICES:
-            if choice in chosen and contract_met(choice, p, facts):
+            if met.get((p, choice)):
                 result.append({"participant": p, "kind": "shards", "shards": CONTRACT_SHARDS[choice], "reason": f"contract: {choice}"})
-        if p in pact:
-            if p == pact[0]:
+        if (p, SUPREMACY) in met:
+            if met[p, SUPREMACY]:
                 result.append({"participant": p, "kind": "shards", "shards": SUPREMACY_SHARDS, "reason": "supremacy pact"})
             else:
                 result.append({"participant": p, "kind": "mark", "reason": "supremacy pact"})
@@ -106,3 +107,22 @@ def awards(standings: list[Standing], contracts: dict[str, list[str]], facts: di
         third = min(candidates, key=lambda s: (s.scores["filming"], -s.rank))
         result.append({"participant": third.participant, "kind": "ec", "reason": "lowest filming"})
     return result
+
+
+def contract_results(
+    standings: list[Standing], contracts: dict[str, list[str]], facts: dict, order: list[str]
+) -> list[dict]:
+    """Every contract held and whether it succeeded (public at the end: "contract
+    results"), a failed one as well as one that pays: for each player in ``order``, their
+    chosen contract, then the Supremacy Pact, which only its best-ranked acceptor wins."""
+    ranked = [s.participant for s in standings]
+    pact = [p for p in ranked if SUPREMACY in contracts.get(p, ())]
+    results = []
+    for p in order:
+        chosen = contracts.get(p, ())
+        for choice in CHOICES:
+            if choice in chosen:
+                results.append({"participant": p, "contract": choice, "succeeded": contract_met(choice, p, facts)})
+        if p in pact:
+            results.append({"participant": p, "contract": SUPREMACY, "succeeded": p == pact[0]})
+    return results

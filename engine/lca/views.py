@@ -71,10 +71,18 @@ def scores(state: MatchState, view: View) -> dict:
 # --------------------------------------------------------------------------- outcome
 
 
-def final_result(state: MatchState) -> tuple[list[endgame.Standing], list[dict]]:
+def final_result(state: MatchState) -> tuple[list[endgame.Standing], list[dict], list[dict]]:
+    """The final table, the awards and every contract's result (players by name)."""
     table = category_scores(state)
     standings = endgame.rank_players(state.players, table)
-    return standings, endgame.awards(standings, state.contracts, _contract_facts(state))
+    facts = _contract_facts(state)
+    results = endgame.contract_results(standings, state.contracts, facts, state.canonical(state.contracts))
+    return standings, endgame.awards(standings, state.contracts, facts), results
+
+
+def contract_results(state: MatchState) -> list[dict]:
+    """Every contract's result, once the match is finished ([] before)."""
+    return final_result(state)[2] if state.g.complete else []
 
 
 def _contract_facts(state: MatchState) -> dict[str, dict]:
@@ -109,20 +117,24 @@ def final_outcome(state: MatchState) -> tuple[dict, dict]:
     two are equal, see ``outcome``); the public copy shares no object with the host's."""
     if not state.g.complete:
         return _unfinished(state), _unfinished(state)
-    standings, awards = final_result(state)
-    return _finished(state, standings, awards), _finished(state, standings, [dict(a) for a in awards])
+    standings, awards, results = final_result(state)
+    public = _finished(state, standings, [dict(a) for a in awards], [dict(r) for r in results])
+    return _finished(state, standings, awards, results), public
 
 
 def _unfinished(state: MatchState) -> dict:
-    return {**_head(state), "finished": False, "round": state.round, "standings": [], "awards": []}
+    return {**_head(state), "finished": False, "round": state.round, "standings": [], "awards": [], "contracts": []}
 
 
-def _finished(state: MatchState, standings: list[endgame.Standing], awards: list[dict]) -> dict:
+def _finished(state: MatchState, standings: list[endgame.Standing], awards: list[dict], results: list[dict]) -> dict:
     return {
         **_head(state),
         "finished": True,
         "standings": [s.as_dict() for s in standings],
         "awards": awards,
+        # every contract and whether it succeeded; an outcome recorded before this was
+        # announced is re-derived without it (engine/announced.py, in_recorded_shape)
+        "contracts": results,
     }
 
 
@@ -133,8 +145,9 @@ def _pick(source: dict, keys) -> dict:
     return {k: source[k] for k in keys if k in source}
 
 
-def _public_outcome(recorded: dict) -> dict:
-    """Allow-listed copy of a recorded public outcome."""
+def _public_outcome(state: MatchState) -> dict:
+    """Allow-listed copy of the recorded public outcome."""
+    recorded = state.outcome.public
     standings = [
         {
             "participant": s.get("participant"),
@@ -145,7 +158,15 @@ def _public_outcome(recorded: dict) -> dict:
         for s in recorded.get("standings", [])
     ]
     awards = [_pick(a, ("participant", "kind", "shards", "reason")) for a in recorded.get("awards", [])]
-    return {**_pick(recorded, ("match", "game", "finished")), "standings": standings, "awards": awards}
+    if "contracts" in recorded:
+        results = [_pick(r, ("participant", "contract", "succeeded")) for r in recorded["contracts"]]
+    elif recorded:
+        # The engine's announcement, recorded before contract results were announced: the
+        # rules made them public all the same, so they are shown as the rules give them.
+        results = contract_results(state)
+    else:  # the host entered the results (`outcome --announced`): no public part recorded
+        results = []
+    return {**_pick(recorded, ("match", "game", "finished")), "standings": standings, "awards": awards, "contracts": results}
 
 
 def reveals(state: MatchState, view: View) -> dict:
@@ -165,7 +186,7 @@ def reveals(state: MatchState, view: View) -> dict:
         rounds.append(entry)
     result = {**_head(state), "studio": list(state.g.studio.rows), "rounds": rounds}
     if state.outcome is not None:
-        result["outcome"] = _public_outcome(state.outcome.public)
+        result["outcome"] = _public_outcome(state)
     return result
 
 

@@ -10,12 +10,14 @@ from matchledger.engine import announced
 from matchledger.engine.announced import (
     Announced,
     Award,
+    ContractResults,
     Count,
     Names,
     Outcome,
     OutcomeHead,
     Standing,
     check_awards,
+    check_contracts,
     check_head,
     check_round_number,
     conform,
@@ -25,9 +27,13 @@ from matchledger.engine.announced import (
 from matchledger.engine.state import MatchState
 from msgspec import UNSET, Meta, UnsetType
 
+from .endgame import SABOTAGE
 from .notation import TYPES
+from .validation import MAIN_CONTRACTS
 
 Type = Literal[TYPES]
+#: What a contract result may name (rules, "Contracts"); a Sabotage Pact names its target.
+CONTRACTS = (*MAIN_CONTRACTS, SABOTAGE)
 #: A participant submits two actions a round: at most two Learn or Watch results.
 Two = Meta(max_length=2)
 
@@ -77,9 +83,11 @@ class PairStanding(Standing[Scores]):
 
 
 class PublicOutcome(OutcomeHead, kw_only=True):
-    """At the end the public learns the awards, and nothing else."""
+    """At the end the public learns the awards and the contract results, and nothing
+    else (an outcome recorded before contract results were announced lacks them)."""
 
     awards: list[Award]
+    contracts: ContractResults | UnsetType = UNSET
 
 
 def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
@@ -96,7 +104,7 @@ def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
 
 def check_outcome(state: MatchState, outcome: dict) -> None:
     what = "the announced outcome"
-    table = announced.check_outcome(state, outcome, Outcome[PairStanding], what).standings
+    table = announced.check_outcome(state, outcome, Outcome[PairStanding], what, CONTRACTS, (SABOTAGE,)).standings
     guests = [standing.guest for standing in table]
     members(guests, state.g.guest_of.values(), f"{what}, standings", "guest")
     distinct(guests, f"{what}, standings")
@@ -107,3 +115,4 @@ def check_public_outcome(state: MatchState, outcome: dict) -> None:
     public = conform(outcome, PublicOutcome, what)
     check_head(state, public, what)
     check_awards(state, public.awards, what)
+    check_contracts(state, public.contracts, CONTRACTS, (SABOTAGE,), what)

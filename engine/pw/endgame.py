@@ -1,4 +1,5 @@
-"""The end of the match: pair ranking, ToLs and bonus shards, ECs (W9), contracts."""
+"""The end of the match: pair ranking, ToLs and bonus shards, ECs (W9), contracts and
+every contract's result."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from matchledger.engine.state import MatchState
 from .model import PWState
 
 TOL_CAP = 4
+SABOTAGE = "sabotage"
 
 
 @dataclass
@@ -16,6 +18,7 @@ class Endgame:
     ranked: list[str]  # players, best pair first
     totals: dict[str, int]
     awards: list[dict]
+    contracts: list[dict]  # every contract's result, players by name
 
 
 def ranking(g: PWState, totals: dict[str, int]) -> list[str]:
@@ -83,20 +86,35 @@ def endgame(state: MatchState) -> Endgame:
     awards.extend(ecs(g, ranked, totals))
 
     # Contracts (players only), in listed order; shards go to the inventory.
+    held = {player: player_contracts(state, player, totals) for player in g.players}
     for player in g.players:
-        names = state.contracts.get(player, [])
-        main = main_contract(state, player)
-        if main is not None and contract_met(state, player, main, totals):
-            shards = 2 if main == "espionage" else 1
-            awards.append({"participant": player, "kind": "shards", "shards": shards, "reason": f"contract: {main}"})
-        for name in names:
-            if name.startswith("sabotage:"):
-                target = name.partition(":")[2]
-                other = main_contract(state, target)
-                # The named player fails their non-pact contract (or holds none).
-                if other is None or not contract_met(state, target, other, totals):
-                    awards.append({"participant": player, "kind": "shards", "shards": 1, "reason": "sabotage pact"})
-    return Endgame(ranked=ranked, totals=totals, awards=awards)
+        for result in held[player]:
+            if result["succeeded"] and result["contract"] == SABOTAGE:
+                awards.append({"participant": player, "kind": "shards", "shards": 1, "reason": "sabotage pact"})
+            elif result["succeeded"]:
+                main = result["contract"]
+                shards = 2 if main == "espionage" else 1
+                awards.append({"participant": player, "kind": "shards", "shards": shards, "reason": f"contract: {main}"})
+    results = [result for player in state.canonical(g.players) for result in held[player]]
+    return Endgame(ranked=ranked, totals=totals, awards=awards, contracts=results)
+
+
+def player_contracts(state: MatchState, player: str, totals: dict[str, int]) -> list[dict]:
+    """``player``'s contracts and whether each succeeded (public at the end: "contract
+    results"), a failed one as well as one that pays: their non-pact contract, then a
+    Sabotage Pact with the player it names."""
+    results = []
+    main = main_contract(state, player)
+    if main is not None:
+        results.append({"participant": player, "contract": main, "succeeded": contract_met(state, player, main, totals)})
+    for name in state.contracts.get(player, []):
+        if name.startswith("sabotage:"):
+            target = name.partition(":")[2]
+            other = main_contract(state, target)
+            # The named player fails their non-pact contract (or holds none).
+            failed = other is None or not contract_met(state, target, other, totals)
+            results.append({"participant": player, "contract": SABOTAGE, "target": target, "succeeded": failed})
+    return results
 
 
 def ecs(g: PWState, ranked: list[str], totals: dict[str, int]) -> list[dict]:

@@ -87,6 +87,18 @@ def public_awards(state: MatchState, end: Endgame | None = None) -> list[dict]:
     return sorted(out, key=lambda a: (seat[a["participant"]], KIND_ORDER.index(a["kind"])))
 
 
+def public_contracts(state: MatchState, end: Endgame | None = None) -> list[dict]:
+    """Every contract's result as announced (rules, "Public at the end": contract results;
+    a failed one too, on which another's Sabotage Pact may pay), players by name: the
+    player, the contract, the player a Sabotage Pact names, and whether it succeeded.
+    An outcome recorded before these were announced is re-derived without them
+    (engine/announced.py, in_recorded_shape)."""
+    if not finished(state):
+        return []
+    keys = ("participant", "contract", "target", "succeeded")
+    return [{k: r[k] for k in keys if k in r} for r in (end if end is not None else endgame(state)).contracts]
+
+
 # --------------------------------------------------------------------------- read models
 
 
@@ -167,8 +179,9 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
             }
             for i, p in enumerate(ranked, start=1)
         ]
-        return {**_head(state), "finished": done, "standings": standings, "awards": awards}
-    result = {**_head(state), "finished": done, "awards": public_awards(state, end)}
+        contracts = end.contracts if done else []
+        return {**_head(state), "finished": done, "standings": standings, "awards": awards, "contracts": contracts}
+    result = {**_head(state), "finished": done, "awards": public_awards(state, end), "contracts": public_contracts(state, end)}
     if view.is_public:
         return result
     me = view.participant
@@ -193,7 +206,10 @@ def reveals(state: MatchState, view: View) -> dict:
         rounds.append(entry)
     result = {**_head(state), "rounds": rounds}
     if finished(state):
-        result["outcome"] = {**_head(state), "finished": True, "awards": public_awards(state)}
+        end = endgame(state)
+        result["outcome"] = {
+            **_head(state), "finished": True, "awards": public_awards(state, end), "contracts": public_contracts(state, end),
+        }
     return result
 
 
@@ -214,6 +230,7 @@ def knowledge(state: MatchState, me: str) -> dict:
                         guessed, _, partner = token[len("guess:"):].partition("=")
                         guesses[guessed] = partner
     own, partner_points = last_notice_points(state, me)
+    end = endgame(state) if finished(state) else None
     return {
         **_head(state),
         "participant": me,
@@ -231,7 +248,8 @@ def knowledge(state: MatchState, me: str) -> dict:
             for r in sorted(state.announcements)
         ],
         "points": {"own": own, "partner": partner_points},
-        "awards": public_awards(state),
+        "awards": public_awards(state, end),
+        "contracts": public_contracts(state, end),
     }
 
 

@@ -7,6 +7,9 @@ game finds the same sections in the same places:
     Awards
       participant  award      shards  reason
       ann          ToL             3  rank 1
+    Contracts
+      participant  contract  result
+      ann          lights    succeeded
 
     Round 1                                (Turn 1 for a game of turns)
       public:  lights C1 E1 K1 …
@@ -27,6 +30,7 @@ from matchledger.engine.state import View
 
 from .panels import fmt, pairs_text
 from .text import table
+from .wording import contract
 
 WIDTH = 80
 INDENT = "  "
@@ -84,14 +88,24 @@ def awards_lines(awards: list[dict]) -> list[str]:
     return [INDENT + line for line in table(rows)]
 
 
+def contracts_lines(results: list[dict]) -> list[str]:
+    """The contracts table: participant, contract, result (succeeded or failed)."""
+    rows = [
+        {"participant": r["participant"], "contract": contract(r), "result": "succeeded" if r.get("succeeded") else "failed"}
+        for r in results
+    ]
+    return [INDENT + line for line in table(rows)]
+
+
 def outcome_lines(outcome: dict, who: Callable[[dict], str] = _participant, who_label: str = "participant",
                   labels: dict[str, str] | None = None) -> list[str]:
     """The outcome section: a heading saying whether the match is finished, the
-    standings table, the awards table (where there are awards), then any fields a view
-    adds (as ``key: value``)."""
+    standings table, the awards table (where there are awards), the contracts table
+    (where contracts were held), then any fields a view adds (as ``key: value``)."""
     finished = outcome.get("finished")
     standings = outcome.get("standings")
     awards = outcome.get("awards")
+    results = outcome.get("contracts")
     if standings is None:  # a view the standings are not announced to
         lines = ["Final outcome (standings not announced)" if finished else "Not finished (standings not announced)"]
     else:
@@ -99,7 +113,10 @@ def outcome_lines(outcome: dict, who: Callable[[dict], str] = _participant, who_
         lines += standings_lines(standings, who, who_label, labels) if standings else [INDENT + "(none yet)"]
     if awards:
         lines += ["Awards", *awards_lines(awards)]
-    extra = {k: v for k, v in outcome.items() if k not in ("match", "game", "finished", "standings", "awards")}
+    if results:
+        lines += ["Contracts", *contracts_lines(results)]
+    shown = ("match", "game", "finished", "standings", "awards", "contracts")
+    extra = {k: v for k, v in outcome.items() if k not in shown}
     lines += [f"{words(key)}: {fmt(value)}" for key, value in extra.items()]
     return lines
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .svg import INK, MUTED, Canvas, text_width
+from .wording import contract
 
 
 @dataclass
@@ -50,7 +51,8 @@ def scores_panel(rows: list[dict], columns: list[str], title: str = "Scores") ->
 def outcome_panels(
     outcome: dict | None, score_keys: list[str], extra: tuple[str, ...] = (), labels: list[str] | None = None
 ) -> list[Panel]:
-    """Standings (when the view has them) and awards of an outcome read model."""
+    """Standings (when the view has them), awards and contract results of an outcome
+    read model."""
     if not outcome or not outcome.get("finished"):
         return [Panel("Outcome", None, [["not finished yet"]], key="outcome")]
     panels = []
@@ -69,6 +71,10 @@ def outcome_panels(
     if awards:
         body = [[fmt(a.get("participant")), fmt(a.get("kind")), fmt(a.get("shards")) if "shards" in a else "", fmt(a.get("reason"))] for a in awards]
         panels.append(Panel("Outcome: awards", ["participant", "award", "shards", "reason"], body, key="awards"))
+    results = outcome.get("contracts") or []
+    if results:  # every contract held, and whether it succeeded
+        body = [[fmt(r.get("participant")), contract(r), "succeeded" if r.get("succeeded") else "failed"] for r in results]
+        panels.append(Panel("Outcome: contracts", ["participant", "contract", "result"], body, key="contracts"))
     if not panels:
         panels.append(Panel("Outcome", None, [["finished"]], key="outcome"))
     return panels

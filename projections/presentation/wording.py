@@ -71,6 +71,32 @@ def awards_by_participant(awards: list[dict], order: list[str]) -> list[str]:
     return [f"{name}: {'; '.join(held[name])}" for name in names]
 
 
+#: Contracts whose name is not the rules' whole name for them.
+_PACTS = {"supremacy": "supremacy pact", "sabotage": "sabotage pact"}
+
+
+def contract(entry: dict) -> str:
+    """A contract result's contract in words: ``lights``, ``supremacy pact``,
+    ``sabotage pact on gus``."""
+    name = str(entry.get("contract"))
+    words = _PACTS.get(name, name)
+    return f"{words} on {entry['target']}" if "target" in entry else words
+
+
+def contract_result(entry: dict) -> str:
+    """``{"contract": "lights", "succeeded": false}`` -> ``lights failed``."""
+    return f"{contract(entry)} {'succeeded' if entry.get('succeeded') else 'failed'}"
+
+
+def contracts_by_participant(results: list[dict]) -> list[str]:
+    """One line per player holding a contract, ``name: lights failed; supremacy pact
+    succeeded``, in the order of the list (the canonical one)."""
+    held: dict[str, list[str]] = {}
+    for entry in results:
+        held.setdefault(str(entry.get("participant")), []).append(contract_result(entry))
+    return [f"{name}: {'; '.join(words)}" for name, words in held.items()]
+
+
 def items(values: list) -> str:
     """``A B C``, each repeated one written once with its count: ``H4 (2)``."""
     counts = Counter(values)

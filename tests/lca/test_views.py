@@ -28,7 +28,8 @@ def test_scores_views_before_and_after_the_end():
          "total": m.state.announcements[1].private["bob"]["lights_score"]}
     ]
     unfinished = GAME.outcome(m.state, PUBLIC)
-    assert unfinished == {"match": "m1", "game": "lca", "finished": False, "round": 2, "standings": [], "awards": []}
+    assert unfinished == {"match": "m1", "game": "lca", "finished": False, "round": 2, "standings": [], "awards": [],
+                          "contracts": []}
     play(m, [ex.ROUND2, ex.ROUND3])
     assert len(GAME.scores(m.state, PUBLIC)["scores"]) == 5
     assert GAME.outcome(m.state, PUBLIC) == GAME.outcome(m.state, HOST) == m.state.outcome.outcome

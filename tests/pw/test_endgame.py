@@ -80,15 +80,52 @@ def test_full_match_outcome_host_and_public():
         {"participant": "cat", "kind": "tol_shard", "shards": 1, "reason": "bonus shard"},
         {"participant": "cat", "kind": "shards", "shards": 1, "reason": "contract: generosity"},
         {"participant": "cat", "kind": "shards", "shards": 1, "reason": "sabotage pact"},
-    ]}
+    ], "contracts": CONTRACT_RESULTS}
+    assert out["contracts"] == CONTRACT_RESULTS
     # The OutcomeAnnounced event carries exactly these.
     assert m.state.outcome.outcome == out and m.state.outcome.public == public
+
+
+#: full_match's contracts, each with its result, players by name (each one's non-pact
+#: contract, then their Sabotage Pact and the player it names).
+CONTRACT_RESULTS = [
+    # ann repeated unique: diversity failed; her pact on bob fails, for bob's diversity is met
+    {"participant": "ann", "contract": "diversity", "succeeded": False},
+    {"participant": "ann", "contract": "sabotage", "target": "bob", "succeeded": False},
+    {"participant": "bob", "contract": "diversity", "succeeded": True},
+    # bob's pact on cat fails: xio 6 >= cat 0 + 2 meets cat's generosity
+    {"participant": "bob", "contract": "sabotage", "target": "cat", "succeeded": False},
+    {"participant": "cat", "contract": "generosity", "succeeded": True},
+    # cat's pact pays exactly on ann's failed diversity
+    {"participant": "cat", "contract": "sabotage", "target": "ann", "succeeded": True},
+]
+
+
+def test_a_sabotage_pact_paying_on_a_failed_contract_is_announced_with_that_contract():
+    """Rules, Endgame: contract results are public at the end; a Sabotage Pact pays
+    exactly when the player it names fails, so both results are named, in every view."""
+    m = full_match()
+    failed = {"participant": "ann", "contract": "diversity", "succeeded": False}
+    sabotage = {"participant": "cat", "contract": "sabotage", "target": "ann", "succeeded": True}
+    assert {"participant": "cat", "kind": "shards", "shards": 1, "reason": "sabotage pact"} in GAME.outcome(
+        m.state, HOST)["awards"]
+    assert [a for a in GAME.outcome(m.state, HOST)["awards"] if a["participant"] == "ann" and a["kind"] == "shards"] == []
+    views = [HOST, PUBLIC, *(as_participant(p) for p in m.state.participants)]
+    for view in views:
+        results = GAME.outcome(m.state, view)["contracts"]
+        assert failed in results and sabotage in results
+        assert results == CONTRACT_RESULTS
+        assert GAME.reveals(m.state, view)["outcome"]["contracts"] == CONTRACT_RESULTS
+    for name in m.state.participants:
+        assert GAME.knowledge(m.state, name)["contracts"] == CONTRACT_RESULTS
+    # what the log records: the host's outcome and the public one
+    assert m.state.outcome.outcome["contracts"] == m.state.outcome.public["contracts"] == CONTRACT_RESULTS
 
 
 def test_outcome_before_the_end():
     from .util import new_match
     m = new_match()
-    assert GAME.outcome(m.state, PUBLIC) == {"match": "t1", "game": "pw", "finished": False, "awards": []}
+    assert GAME.outcome(m.state, PUBLIC) == {"match": "t1", "game": "pw", "finished": False, "awards": [], "contracts": []}
     assert GAME.outcome(m.state, HOST)["finished"] is False
 
 

@@ -180,7 +180,12 @@ def test_participant_sees_own_partner_but_no_other_pairing():
             # The guests list is sorted by name, never in the host-only partner order.
             assert k["guests"] == sorted(pairs.values())
             assert set(k) == {"match", "game", "participant", "role", "partner", "players", "guests", "round",
-                              "finished", "contract", "submissions", "guesses", "rounds", "points", "awards"}
+                              "finished", "contract", "submissions", "guesses", "rounds", "points", "awards",
+                              "contracts"}
+            # contract results name players and the players their pacts name, never a guest
+            for result in k["contracts"]:
+                assert set(result) <= {"participant", "contract", "target", "succeeded"}
+                assert {result["participant"], result.get("target", result["participant"])} <= set(pairs)
     host_scores = GAME.scores(m.state, HOST)["participants"]
     assert [e["participant"] for e in host_scores] == m.state.participants
     assert GAME.scores(m.state, PUBLIC)["participants"] == []

@@ -202,6 +202,15 @@ def test_an_announced_outcome_must_have_the_shape_of_outcome_json(db, tmp_path, 
         ("awards/0/reason", "best\x1b[2J", "no control characters"),
         ("standings/0/guest", "bob", "'bob' is not a guest"),
         ("standings/0/scores", {"player": 1}, "missing required field `guest`"),
+        # contract results (pw1: ann diversity + sabotage:bob, then bob diversity, ...)
+        ("contracts/0/participant", "ura", "'ura' is not a player"),
+        ("contracts/0/contract", "lights", "'lights' is not a contract of pw"),
+        ("contracts/0/target", "bob", "a 'diversity' contract names no target"),
+        ("contracts/1/target", ..., "a 'sabotage' contract names target"),
+        ("contracts/1/target", "zed", "'zed' is not a player"),
+        ("contracts/1/target", "ann", "'ann' names themselves in a pact"),
+        ("contracts/2/participant", "ann", "'ann diversity' is listed twice"),
+        ("contracts/0/succeeded", 1, "Expected `bool`, got `int`"),
     ],
 )
 @pytest.mark.guarantee("input.announced-shape")
@@ -326,6 +335,13 @@ def hand_scored_lca(db, tmp_path) -> dict:
         ("awards/0/shards", -1, ">= 0"),
         ("awards/0/reason", "a" * 2001, "at most 2000"),
         ("match", "disp1", "is for match 'disp1'"),
+        # contract results (disp2: ann lights, bob camera + supremacy, cat action)
+        ("contracts/0/participant", "dan", "'dan' is not a player"),
+        ("contracts/0/contract", "diversity", "'diversity' is not a contract of lca"),
+        ("contracts/0/succeeded", "yes", "Expected `bool`, got `str`"),
+        ("contracts/2/target", "ann", "a 'supremacy' contract names no target"),
+        ("contracts/1/contract", "supremacy", "'bob supremacy' is listed twice"),
+        ("contracts/0/shards", 1, "unknown field `shards`"),
     ],
 )
 def test_an_lca_announced_outcome_must_have_the_shape_of_outcome_json(db, tmp_path, path, value, fragment):

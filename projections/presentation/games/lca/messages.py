@@ -1,17 +1,18 @@
 """Lights, Camera, Action!: what to post and to send each player when a round closes.
 
 A public message holds the round's public announcement (with the studio in Round 1, to
-draw the brightness) and, after Round 3, the final table; a player's message holds
+draw the brightness) and, after Round 3, the final table, the awards and every
+contract's result; a player's message holds
 their own submission for the round, their private notice, their contract (Round 1,
-when it becomes binding) and, at the end, their own line of the final table and their
-awards.  Each is taken from `reveals --public` or that player's `knowledge`, nothing
+when it becomes binding) and, at the end, their own line of the final table, their
+awards and whether each of their contracts succeeded.  Each is taken from `reveals --public` or that player's `knowledge`, nothing
 else."""
 
 from __future__ import annotations
 
 from matchledger.engine.lca.views import PHASES
 
-from ...wording import awards_by_participant, items, plural
+from ...wording import awards_by_participant, contract_result, contracts_by_participant, items, plural
 from .text import lights_picture
 
 CATEGORIES = ("lights", "camera", "action", "filming")
@@ -52,6 +53,7 @@ def participant_message(knowledge: dict, round_no: int) -> dict:
     if outcome:
         message["standing"] = next((s for s in outcome["standings"] if s["participant"] == me), None)
         message["awards"] = [a for a in outcome["awards"] if a["participant"] == me]
+        message["contracts"] = [r for r in outcome.get("contracts", []) if r["participant"] == me]
     return message
 
 
@@ -72,6 +74,10 @@ def _final_table(outcome: dict) -> list[str]:
     if awards:
         lines.append("Awards:")
         lines += [f"  {line}" for line in awards]
+    results = contracts_by_participant(outcome.get("contracts", []))
+    if results:
+        lines.append("Contracts:")
+        lines += [f"  {line}" for line in results]
     return lines
 
 
@@ -115,4 +121,7 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
         lines.append(f"Final: rank {standing['rank']} with {standing['total']} ({_scores(standing['scores'])}).")
         awards = awards_by_participant(message.get("awards", []), [])
         lines.append("Your awards: " + awards[0].partition(": ")[2] + "." if awards else "No awards.")
+    if "contracts" in message:  # a failed contract as well as one that paid
+        results = [contract_result(r) for r in message["contracts"]]
+        lines.append("Your contracts: " + "; ".join(results) + "." if results else "You held no contract.")
     return lines

@@ -1,14 +1,15 @@
 """Parallel Worlds: what to post and to send each participant when a round closes.
 
 A public message holds how often each type was played and, after Round 3, the awards
-as announced (player-level, reasons naming only the award); a participant's message
-holds their own actions for the round, their and their partner's points after it, the
-results of their Learn and Watch actions and, at the end, their pair's awards.  Each is
+as announced (player-level, reasons naming only the award) and every contract's
+result; a participant's message holds their own actions for the round, their and their
+partner's points after it, the results of their Learn and Watch actions and, at the
+end, their pair's awards and contract results.  Each is
 taken from `reveals --public` or that participant's `knowledge`, nothing else."""
 
 from __future__ import annotations
 
-from ...wording import award, awards_by_participant, names
+from ...wording import award, awards_by_participant, contract_result, contracts_by_participant, names
 
 
 def _entry(rounds: list[dict], round_no: int) -> dict:
@@ -19,6 +20,7 @@ def public_message(reveals: dict, round_no: int) -> dict:
     message = {"round": round_no, **_entry(reveals["rounds"], round_no)["public"]}
     if "outcome" in reveals:
         message["awards"] = reveals["outcome"]["awards"]
+        message["contracts"] = reveals["outcome"].get("contracts", [])
     return message
 
 
@@ -34,6 +36,7 @@ def participant_message(knowledge: dict, round_no: int) -> dict:
     }
     if knowledge["finished"]:
         message["awards"] = [a for a in knowledge["awards"] if a["participant"] in (me, partner)]
+        message["contracts"] = [r for r in knowledge.get("contracts", []) if r["participant"] in (me, partner)]
     return message
 
 
@@ -48,6 +51,10 @@ def public_lines(match: str, message: dict) -> list[str]:
         awards = awards_by_participant(message["awards"], sorted({a["participant"] for a in message["awards"]}))
         lines.append("Final awards:" if awards else "Final awards: none.")
         lines += [f"  {line}" for line in awards]
+    if "contracts" in message:
+        results = contracts_by_participant(message["contracts"])
+        lines.append("Contract results:" if results else "Contract results: none held.")
+        lines += [f"  {line}" for line in results]
     return lines
 
 
@@ -81,4 +88,8 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
         held = "; ".join(award(a) for a in message["awards"])  # a player's: the pair's
         whose = "Your awards" if message["role"] == "player" else f"Your partner {partner}'s awards"
         lines.append(f"{whose}: {held}." if held else f"{whose}: none.")
+    if "contracts" in message:  # a player's: the pair's, like the awards
+        results = "; ".join(contract_result(r) for r in message["contracts"])
+        whose = "Your contracts" if message["role"] == "player" else f"Your partner {partner}'s contracts"
+        lines.append(f"{whose}: {results}." if results else f"{whose}: none held.")
     return lines
