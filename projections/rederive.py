@@ -19,6 +19,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 
 import msgspec
 from msgspec.structs import astuple
+from matchledger.engine.announced import in_recorded_shape as in_recorded_shape_of
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.events import (
@@ -150,6 +151,7 @@ def rederivation(
                     return found
                 replayer.feed(seq, event, work)
                 if rules is not None:
+                    rules = in_recorded_shape(event, rules)
                     found = _announcement_finding(match_id, seq, event, salted(rules, event.salt) if event.salt else rules, None)
                     if found is not None:
                         return Rederived([found])
@@ -178,9 +180,21 @@ def _creation_finding(match_id: str, seq: int, game, created: MatchCreated, body
     return _difference(match_id, seq, created, made, body, "MatchCreated differs from what `new` records")
 
 
+def in_recorded_shape(event: Event, expected: Event) -> Event:
+    """``expected``, an outcome the rules give, in the shape of the recorded ``event``:
+    one recorded before contract results were announced is compared without them
+    (``engine.announced.in_recorded_shape``)."""
+    if isinstance(event, OutcomeAnnounced) and isinstance(expected, OutcomeAnnounced):
+        outcome, public = in_recorded_shape_of(event.outcome, expected.outcome, expected.public)
+        if outcome is not expected.outcome or public is not expected.public:
+            return msgspec.structs.replace(expected, outcome=outcome, public=public)
+    return expected
+
+
 def _decided_finding(match_id: str, seq: int, event: Event, decided: Event, body: str | None) -> Rederived | None:
     """``event`` compared with ``decided``, the event its command gives at this place: a
     difference in what an announcement announced is a dispute, any other a refusal."""
+    decided = in_recorded_shape(event, decided)
     kind = type(event)
     if kind in _TYPED and kind is type(decided) and astuple(event)[2:] == astuple(decided)[2:]:
         return None  # every field but the version and the salt equal (of types equal only when their JSON is)
