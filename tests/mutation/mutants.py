@@ -471,8 +471,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "edited-rows-served",
         "commands/service/reads.py",
-        "            self.app.forget(match_id)\n            cursor = self.app.reader.cursor(match_id)",
-        "            cursor = self.app.reader.cursor(match_id)",
+        "        self.app.forget(match_id)\n        cursor = self.app.reader.cursor(match_id)",
+        "        cursor = self.app.reader.cursor(match_id)",
         ("tests/service/test_hostile_clients.py::test_a_row_edited_while_serving_is_refused_at_the_next_request",),
         "a row edited behind the ledger's back while it serves is shown as if it were the log",
     ),
