@@ -29,12 +29,22 @@ def upcaster(kind: str, from_version: int):
     return register
 
 
+#: Every field a version 1 SubmissionRecorded was written with.
+_SUBMISSION_V1_FIELDS = frozenset({"type", "v", "salt", "player", "round", "tokens"})
+
+
 @upcaster("SubmissionRecorded", 1)
 def submission_v1_player_to_participant(body: dict) -> dict:
     """v1 (before guests existed) named the submitter ``player`` and kept the tokens as
     one space-separated string; v2 says ``participant`` and keeps a list."""
     if "player" not in body:
         raise CorruptLog("a version 1 SubmissionRecorded names its submitter `player`, and this one has no `player`")
+    foreign = sorted(set(body) - _SUBMISSION_V1_FIELDS)
+    if foreign:
+        # Renaming `player` would silently overwrite a `participant` it also holds: SQL
+        # (json_extract) would then read one submitter and replay another.
+        raise CorruptLog(f"a version 1 SubmissionRecorded has no field {', '.join(map(repr, foreign))} "
+                         f"(its fields: {', '.join(sorted(_SUBMISSION_V1_FIELDS))})")
     body = dict(body)
     body["participant"] = body.pop("player")
     tokens = body.get("tokens", "")

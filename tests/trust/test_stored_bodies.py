@@ -122,10 +122,13 @@ ODD_VERSIONS = [
     ('"v":2', '"v":3', "versions 1 to 2, not 3"),
     ('"v":2', '"v":0', "versions 1 to 2, not 0"),
     ('"v":2', '"v":true', "whole number, not True"),
+    # a v1 body naming two submitters: SQL reads `participant`, the upcaster renamed `player` over it
+    ('"v":2', '"v":1,"player":"bob"', "has no field 'participant'"),
 ]
 
 
-@pytest.mark.parametrize("old, new, fragment", ODD_VERSIONS, ids=["text", "v1-with-v2-fields", "future", "zero", "bool"])
+@pytest.mark.parametrize("old, new, fragment", ODD_VERSIONS,
+                         ids=["text", "v1-with-v2-fields", "future", "zero", "bool", "v1-naming-two-submitters"])
 @pytest.mark.guarantee("tamper.odd-version")
 def test_a_body_of_an_odd_version_is_a_finding_not_an_internal_error(tmp_path, old, new, fragment):
     db = submitted(tmp_path)
