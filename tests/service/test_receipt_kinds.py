@@ -6,9 +6,13 @@ receipt it checked."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from matchledger.commands.service import pages
-from matchledger.commands.service.reads import Receipt
+from matchledger.commands.service.reads import Reads, Receipt
+from matchledger.ledger.stores import open_store
+from matchledger.projections.application import Application
 
 from tests.helpers import invoke, read_json
 from tests.trust.common import new_pw
@@ -118,3 +122,20 @@ def test_a_refused_receipt_has_no_fate(undone):
     void = next(row for row in read_json(undone, "log", "p1") if row["kind"] == "SubmissionVoided")
     [checked] = read_json(undone, "verify", "p1", "--receipt", f"{void['seq']}:{void['hash']}", expect=3)["receipts_checked"]
     assert checked["ok"] is False and checked["fate"] is None
+
+
+def test_a_participants_page_tells_beside_each_receipt_what_became_of_that_submission(undone):
+    """Their page lists the receipt of every submission they made (it proves each was
+    recorded) and, as `log --as` marks it, which of them no longer count and why."""
+    reads = Reads(Application(open_store(str(undone), create=False)))
+    try:
+        drawn = {who: pages.live_html(reads.page("p1", who)) for who in ("ann", "bob")}
+    finally:
+        reads.app.store.close()
+    rows = {who: dict(re.findall(r'<tr data-seq="(\d+)">(.*?)</tr>', html)) for who, html in drawn.items()}
+    hashes = {row["seq"]: row["hash"] for row in read_json(undone, "log", "p1")}
+    for who, seq, status in (("ann", 2, "submitted, superseded by 4"), ("ann", 4, "submitted, corrected by 6"),
+                             ("bob", 3, "submitted, voided by 5"), ("bob", 7, "submitted")):
+        row = rows[who][str(seq)]
+        assert f"<td>{status}</td>" in row, row
+        assert f'<code class="receipt">{seq}:{hashes[seq]}</code>' in row
