@@ -49,8 +49,11 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     --receipt proves a participant's receipt: the event at SEQ must have HASH, the chain
     must hold up to it, and it must be a submission (SubmissionRecorded, the event the
     service hands out receipts for); each one proven is named with its participant and
-    round, and any other event is a finding saying what it is.  With --json,
-    "receipts_checked" lists every receipt (seq, hash, kind, participant, round, ok)
+    round and what became of that submission, as `log` marks it (`superseded by 7`,
+    `voided by 5`, `corrected by 9`, or `counts`): a receipt proves the submission was
+    recorded, not that it still counts.  Any other event is a finding saying what it
+    is.  With --json, "receipts_checked" lists every receipt (seq, hash, kind,
+    participant, round, ok, fate: {"voided_by": 5} with `log --json`'s key, or null)
     and "receipts" the findings among them.
 
     \b

@@ -46,7 +46,7 @@ from .comparison import Comparison, Side, compare
 from .fold import Replayer, replay
 from .public_head import ViewHeads, view_heads
 from .reading import Cursor, Reader
-from .receipts import ReceiptCheck, check_receipt, receipt_finding
+from .receipts import ReceiptCheck, check_receipt, receipt_finding, submission_fates
 from .rescore import rescore
 from .supersession import Fate, VoidEffect, fates, void_effect
 from .verification import MatchReport, VerifiedExport, verify_stored
@@ -499,12 +499,14 @@ class Application:
         return [finding for receipt in receipts if (finding := receipt_finding(match_id, rows, receipt))]
 
     def check_receipts(self, match_id: str, receipts: list[tuple[int, str]]) -> list[ReceiptCheck]:
-        """Each receipt (seq, hash) checked: the event it names, and why it is no
-        receipt in the verified chain where it is not."""
+        """Each receipt (seq, hash) checked: the event it names, why it is no receipt in
+        the verified chain where it is not, and what became of the submission where it is
+        (the account `log` marks)."""
         rows = self.store.rows(match_id)
         if not rows:
             raise self.store.unknown_match(match_id)
-        return [check_receipt(match_id, rows, receipt) for receipt in receipts]
+        account = submission_fates(match_id, rows)
+        return [check_receipt(match_id, rows, receipt, account) for receipt in receipts]
 
     def audit(self, match_id: str) -> Audit:
         """Who changed what, when and why, with the verdict of :meth:`verify`: of the

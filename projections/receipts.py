@@ -9,17 +9,26 @@ Only a submission is a receipt: the service hands out the seq and hash of the
 ``TurnResolved`` after it is the rules' doing, not the participant's).  Any other event
 of the chain carries a seq and hash too, and is refused as a finding that says what it
 is: otherwise a close's or the creation's hash would "prove" a submission nobody made.
+
+A proven receipt proves that the submission was recorded, not that it still counts:
+beside it stands what became of it (superseded by a later one, voided, corrected, or
+it counts), from the one account `log` marks and `audit` lists
+(projections.supersession), read from the events the chain vouches for.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from matchledger.engine.state import HOST
 from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError
 from matchledger.ledger.store import StoredEvent
 from matchledger.ledger.verify import Finding, parse_head, verify_chain
 
 from matchledger import engine
+
+from .fold import Replayer
+from .supersession import Fate, fates
 
 
 def parse_receipt(text: str) -> tuple[int, str]:
@@ -39,8 +48,9 @@ RECEIPT_KIND = "SubmissionRecorded"
 
 class ReceiptCheck(NamedTuple):
     """One receipt checked: the event it names (its kind, whose submission for which
-    round, where the log holds such an event), and what is wrong with it (None: it is a
-    submission in the verified chain)."""
+    round, where the log holds such an event), what is wrong with it (None: it is a
+    submission in the verified chain), and what became of that submission (None: it
+    counts, or the receipt is not proven)."""
 
     seq: int
     hash: str
@@ -49,6 +59,7 @@ class ReceiptCheck(NamedTuple):
     round: int | None
     finding: Finding | None
     round_word: str = "round"  # what ``round`` counts in the match's game: a round or a turn
+    fate: Fate | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,20 +67,47 @@ class ReceiptCheck(NamedTuple):
 
     def to_json(self) -> dict:
         return {"seq": self.seq, "hash": self.hash, "kind": self.kind, "participant": self.participant,
-                "round": self.round, "ok": self.ok}
+                "round": self.round, "ok": self.ok,
+                # the key `log --json` marks the submission with: {"voided_by": 5}
+                "fate": None if self.fate is None else {self.fate.key: self.fate.by}}
 
     def describe(self) -> str:
-        """What the receipt proves, for a receipt that is ok."""
-        return f"receipt {self.seq}: {self.participant}'s {self.kind} for {self.round_word} {self.round}, in the verified chain"
+        """What the receipt proves, for a receipt that is ok, and what became of the
+        submission since."""
+        fate = "counts" if self.fate is None else self.fate.describe()
+        return (f"receipt {self.seq}: {self.participant}'s {self.kind} for {self.round_word} {self.round}, "
+                f"in the verified chain; {fate}")
 
 
-def check_receipt(match_id: str, rows: list[StoredEvent], receipt: tuple[int, str]) -> ReceiptCheck:
-    """The receipt checked against ``rows`` (a match's whole log)."""
+def check_receipt(
+    match_id: str, rows: list[StoredEvent], receipt: tuple[int, str], account: dict[int, Fate] | None = None
+) -> ReceiptCheck:
+    """The receipt checked against ``rows`` (a match's whole log); ``account``: what
+    became of each event (:func:`submission_fates`, computed once for many receipts)."""
     seq, digest = receipt
     row = rows[seq - 1] if 1 <= seq <= len(rows) else None
     participant, round_no = _whose(row)
     finding = receipt_finding(match_id, rows, receipt)
-    return ReceiptCheck(seq, digest, None if row is None else row.kind, participant, round_no, finding, _round_word(rows))
+    fate = None
+    if finding is None:
+        fate = (submission_fates(match_id, rows) if account is None else account).get(seq)
+    return ReceiptCheck(seq, digest, None if row is None else row.kind, participant, round_no, finding,
+                        _round_word(rows), fate)
+
+
+def submission_fates(match_id: str, rows: list[StoredEvent]) -> dict[int, Fate]:
+    """What became of each submission that no longer counts (seq -> Fate), as `log`
+    marks it for the host: from the match as the events the chain vouches for leave it
+    (those before the first broken link; the fold stops before an event it refuses, as
+    the audit's account does), so no event a finding names decides a fate."""
+    broken = verify_chain(match_id, rows)
+    replayer = Replayer(match_id)
+    for row in rows[: broken[0].seq - 1] if broken else rows:
+        try:
+            replayer.feed(row.seq, row.event())
+        except MatchledgerError:
+            break
+    return {} if replayer.state is None else fates(replayer.state, HOST)
 
 
 def receipt_finding(match_id: str, rows: list[StoredEvent], receipt: tuple[int, str]) -> Finding | None:

@@ -48,13 +48,23 @@ def _receipt_cell(receipt: Receipt) -> str:
     return f'<td><code class="receipt">{text(receipt.text)}</code></td>'
 
 
+_KINDS = {"SubmissionRecorded": "submitted", "SubmissionCorrected": "corrected by the host", "SubmissionVoided": "voided by the host"}
+
+
+def _status(receipt: Receipt) -> str:
+    """What the row is, and for a submission that no longer counts what became of it
+    ("submitted, voided by 5"), as the participant's log marks it: its receipt still
+    proves it was recorded (projections.receipts), the mark says it does not count."""
+    status = _KINDS.get(receipt.kind, receipt.kind)
+    return status if receipt.fate is None else f"{status}, {receipt.fate.describe()}"
+
+
 def _receipts(receipts: list[Receipt]) -> str:
     if not receipts:
         return '<section class="receipts"><h2>Your submissions</h2><p>None yet.</p></section>'
-    kinds = {"SubmissionRecorded": "submitted", "SubmissionCorrected": "corrected by the host", "SubmissionVoided": "voided by the host"}
     rows = "".join(
         f'<tr data-seq="{r.seq}"><td>{r.seq}</td><td>{text(r.round if r.round is not None else "")}</td>'
-        f'<td>{text(kinds.get(r.kind, r.kind))}</td><td>{text(" ".join(r.tokens))}</td>'
+        f'<td>{text(_status(r))}</td><td>{text(" ".join(r.tokens))}</td>'
         f"{_receipt_cell(r)}</tr>"
         for r in receipts
     )

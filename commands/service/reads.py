@@ -44,6 +44,7 @@ from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, S
 from matchledger.projections.application import Application
 from matchledger.projections.public_head import ViewHeads
 from matchledger.projections.reading import Cursor
+from matchledger.projections.supersession import Fate
 from matchledger.projections.presentation.picture import read_models
 
 #: Matches whose folded state is kept between requests.
@@ -77,6 +78,7 @@ class Receipt:
     kind: str
     tokens: list[str]
     round: int | None
+    fate: Fate | None = None  # what became of it, as the participant's log marks it
 
     @property
     def text(self) -> str:
@@ -334,9 +336,10 @@ class Reads:
     def _receipts(self, match_id: str, participant: str, at: int | None) -> list[Receipt]:
         """The participant's own submissions and what became of them, each with the seq
         and hash of its event, as their log shows them."""
-        _view, entries = self.app.log(match_id, at, participant=participant)
+        view, entries = self.app.log(match_id, at, participant=participant)
+        marks = self.app.log_marks(match_id, view, at, [row for row, _shown in entries])
         return [
-            Receipt(row.seq, row.hash, row.kind, list(shown.get("tokens", [])), shown.get("round"))
+            Receipt(row.seq, row.hash, row.kind, list(shown.get("tokens", [])), shown.get("round"), marks.get(row.seq))
             for row, shown in entries
             if row.kind in _OWN_SUBMISSIONS
         ]
