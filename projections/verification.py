@@ -9,12 +9,17 @@ the first).  `verify`, `verify --all` (in parallel processes or not), `audit`, `
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
+
 import msgspec
+from msgspec import UNSET
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import VerificationFailed
-from matchledger.ledger.events import MatchAbandoned
+from matchledger.ledger.errors import MalformedInput, VerificationFailed
+from matchledger.ledger.events import SALT_BYTES, MatchAbandoned
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.log_store import LogStore, StoredEvent
+from matchledger.ledger.validation import check_actor, quoted
 from matchledger.ledger.verify import Finding, head_finding, verify_chain
 
 from . import snapshots
@@ -48,11 +53,48 @@ def verify_stored(store: LogStore, match_id: str, head: tuple[int, str] | None =
     events: list = []
     findings = verify_chain(match_id, rows, head, decoded=events)
     if not findings:
+        findings = envelope_findings(match_id, rows, events)
+    if not findings:
         revision = snapshots.revision()
         stored = store.snapshot(match_id, revision) if revision else None
         findings = rederive(match_id, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
     abandoned = next((seq for seq, event in events if isinstance(event, MatchAbandoned)), None)
     return MatchReport(match_id, len(rows), findings, abandoned)
+
+
+#: A time as the application records it (``utc_now``): UTC, to the second or finer.
+_RECORDED_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z")
+#: A salt as the application draws it (``new_salt``): lowercase hex.
+_SALT = re.compile(f"[0-9a-f]{{{2 * SALT_BYTES}}}")
+
+
+def envelope_findings(match_id: str, rows: list[StoredEvent], events: list) -> list[Finding]:
+    """The first envelope the command line would not have recorded: an actor it refuses
+    (``check_actor``: what `--actor` accepts), a time that is not one it writes, a salt
+    that is not one it draws.  Every way in meets the same checks (`import`, a foreign
+    database through `verify`)."""
+    actors: set[str] = set()  # checked already (a match has a few)
+    for row, (_seq, event) in zip(rows, events):
+        if row.actor not in actors:
+            try:
+                actors.add(check_actor(row.actor))
+            except MalformedInput as exc:
+                return [Finding(match_id, row.seq, f"the envelope's actor is not one the command line records: {exc}")]
+        if not (isinstance(row.recorded_at, str) and _RECORDED_AT.fullmatch(row.recorded_at) and _is_time(row.recorded_at)):
+            return [Finding(match_id, row.seq, f"recorded_at {quoted(row.recorded_at)} is not a UTC time as the ledger "
+                            "records it (2026-12-01T21:28:28.123456Z)")]
+        if event.salt is not UNSET and not _SALT.fullmatch(event.salt):
+            return [Finding(match_id, row.seq, f"the salt {quoted(event.salt)} is not one the ledger draws "
+                            f"({2 * SALT_BYTES} lowercase hex digits)")]
+    return []
+
+
+def _is_time(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
 
 
 class VerifiedExport(msgspec.Struct, frozen=True):
@@ -81,6 +123,10 @@ def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -
         raise VerificationFailed(
             f"{name} does not hold the head {head[0]}:{head[1]}, nothing imported: {unpinned[0].describe()}", unpinned
         )
+    envelope = envelope_findings(match_id, rows, events)
+    if envelope:
+        raise VerificationFailed(f"{name}: an event the command line would not have recorded, nothing imported: "
+                                 f"{envelope[0].describe()}", envelope)
     rederived = rederivation(match_id, events, bodies=[row.body for row in rows])
     if rederived.refused:
         # The rules would not have written this log: it enters no database.  (What a
