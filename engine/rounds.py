@@ -284,8 +284,33 @@ class RoundsGame(Game):
     def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
         if not cmd.reason.strip():
             raise MalformedInput("a void needs a --reason")
-        _target, before = self._correctable(state, cmd.seq, "voided", cmd.reopen, cmd.reason)
-        return before + [SubmissionVoided(target_seq=cmd.seq, reason=cmd.reason)]
+        target, before = self._correctable(state, cmd.seq, "voided", cmd.reopen, cmd.reason)
+        events = before + [SubmissionVoided(target_seq=cmd.seq, reason=cmd.reason)]
+        self.check_revived(state, target, events)
+        return events
+
+    def check_revived(self, state: MatchState, target: Submission, events: list[Event]) -> None:
+        """Voiding ``target`` makes its participant's earlier submission of that round
+        count again: refused unless the rules accept that submission in the match as it
+        will stand, as they would a resubmission (W3: the partner may have taken its
+        action type since)."""
+        current = state.current_submission(target.round, target.participant)
+        if current is None or current.seq != target.seq:
+            return  # a submission that no longer counted: voiding it brings nothing back
+        after = copy.deepcopy(state)
+        for event in events:
+            self.apply(after, after.last_seq + 1, event)
+        revived = after.current_submission(target.round, target.participant)
+        if revived is None:
+            return
+        try:
+            self.parse_submission(after, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq)
+        except (IllegalMove, MalformedInput) as exc:
+            raise IllegalMove(
+                f"voiding {target.seq} would make {revived.participant}'s submission {revived.seq} "
+                f"({' '.join(revived.tokens)}) count again, which the rules refuse now: {exc}. Void {revived.seq} "
+                f"first (then nothing counts again), or `correct {target.seq}` with tokens the rules accept"
+            ) from None
 
     @decides(Correct)
     def decide_correct(self, state: MatchState, cmd: Correct) -> list[Event]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from matchledger.ledger.events import Event, RoundReopened, SubmissionCorrected, SubmissionRecorded
+from matchledger.ledger.events import Event, RoundReopened, SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.ledger.store import Store
 
 from tests.helpers import invoke
@@ -191,3 +191,39 @@ def test_a_pw_log_whose_reopening_lets_a_pair_use_unique_three_times_is_a_findin
     events += [RoundReopened(round=2, reason="again"),
                SubmissionCorrected(target_seq=ann_second, tokens=["unique:bob", "unique:yan"], reason="misheard")]
     refused_everywhere(tmp_path, "p1", events, reopened_at, f"holds submissions (seq {reopened_at - 1} (ann))")
+
+
+# --------------------------------------------------------------------------- a void that brings back an illegal submission
+
+
+def pw_with_a_superseded_gift(db: Path) -> None:
+    """ann's gift (seq 2) superseded by a watch (seq 3); then her partner zed gives (seq 4),
+    legal while ann's counting submission holds no gift (W3)."""
+    new_pw(db, "p1")
+    for line in ["ann gift:bob learn:yan", "ann watch:bob learn:yan", "zed gift:bob swap:yan"]:
+        invoke(db, "submit", "p1", *line.split())
+
+
+@pytest.mark.ruling("W3")
+@pytest.mark.guarantee("tamper.illegal-move")
+def test_w3_a_void_that_would_bring_back_a_submission_the_rules_now_refuse_is_refused(tmp_path):
+    db = tmp_path / "h.db"
+    pw_with_a_superseded_gift(db)
+    before = rows(db)
+    result = invoke(db, "void", "p1", "3", "--reason", "typed for the wrong player", expect=1)
+    assert "would make ann's submission 2 (gift:bob learn:yan) count again" in result.stderr, result.stderr
+    assert "W3" in result.stderr and "Void 2 first" in result.stderr
+    assert rows(db) == before
+    invoke(db, "void", "p1", "2", "--reason", "superseded anyway")  # then nothing counts again
+    invoke(db, "void", "p1", "3", "--reason", "typed for the wrong player")
+
+
+@pytest.mark.ruling("W3")
+@pytest.mark.guarantee("tamper.illegal-move")
+def test_w3_a_log_whose_void_brings_back_a_submission_the_rules_refuse_is_a_finding(tmp_path):
+    """Before, such a round closed with the pair both giving, and `verify` said ok."""
+    db = tmp_path / "h.db"
+    pw_with_a_superseded_gift(db)
+    events = events_of(db, "p1")
+    events.append(SubmissionVoided(target_seq=3, reason="typed for the wrong player"))
+    refused_everywhere(tmp_path, "p1", events, 5, "count again")
