@@ -81,10 +81,16 @@ def first_difference(recorded: Any, recomputed: Any, path: str = "", ignored=_IG
             return f"{path}.length", len(recorded), len(recomputed)
         return None
     if recorded != recomputed or type(recorded) is not type(recomputed) and not (
-        isinstance(recorded, (int, float)) and isinstance(recomputed, (int, float))
+        _number(recorded) and _number(recomputed)
     ):
         return path, recorded, recomputed
     return None
+
+
+def _number(value: Any) -> bool:
+    """A JSON number (2 and 2.0 are one value); never a boolean, though Python counts
+    ``False == 0`` (JSON's ``false`` and ``0`` are two values, and SQL reads them apart)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 class Rederived(NamedTuple):

@@ -227,3 +227,14 @@ def test_w3_a_log_whose_void_brings_back_a_submission_the_rules_refuse_is_a_find
     events = events_of(db, "p1")
     events.append(SubmissionVoided(target_seq=3, reason="typed for the wrong player"))
     refused_everywhere(tmp_path, "p1", events, 5, "count again")
+
+
+@pytest.mark.guarantee("tamper.illegal-move")
+@pytest.mark.parametrize("value", [1, 0])
+def test_a_creation_holding_a_number_where_new_records_a_boolean_is_a_finding(tmp_path, value):
+    """`new --option diamond_center_must_be_empty=…` records true or false; 1 and 0 equal
+    them to Python, but not to JSON, nor to SQL's json_extract."""
+    events = lca_after(tmp_path / "h.db", rounds=1, closed=0)[:2]
+    options = dict(events[0].options, diamond_center_must_be_empty=value)
+    events[0] = msgspec.structs.replace(events[0], options=options)
+    refused_everywhere(tmp_path, "m1", events, 1, "options.diamond_center_must_be_empty")
