@@ -243,7 +243,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def _all_gone(self) -> None:
         """Every request of the connection learns its client is gone: the one answered
         (which uvicorn would not tell when others were pipelined behind it) and those waiting."""
-        for cycle in {id(c): c for c in (self._answering, self.cycle, *(c for c, _app in self.pipeline)) if c}.values():
+        cycles = [self._answering, self.cycle, *(cycle for cycle, _app in self.pipeline)]
+        for cycle in filter(None, cycles):  # one may be named twice: marking it again is harmless
             if not cycle.response_complete:
                 cycle.disconnected = True
             cycle.message_event.set()

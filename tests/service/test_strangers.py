@@ -195,6 +195,14 @@ def test_requests_pipelined_on_one_connection_and_never_read_keep_the_process_sm
                 time.sleep(0.01)
         grown = settled_mb(hurried.process.pid) - before
         assert hurried.client.get("/api/v1/matches/m1/head").status_code == 200  # others are still answered
+    with connect(hurried) as sock:  # a client that reads them has every answer, past held reads and slices
+        padded = PIPELINED.replace(b"\r\n\r\n", b"\r\nX-Pad: " + b"a" * 300 + b"\r\n\r\n")  # a head spans slices
+        sock.sendall(padded * 30)
+        answers = b""
+        while answers.count(b"HTTP/1.1 200 ") < 30:
+            chunk = sock.recv(65536)
+            assert chunk, answers.count(b"HTTP/1.1 200 ")
+            answers += chunk
     # ~12 MB is what answering a few thousand requests costs any client once (the kernel's
     # buffers take that many answers even unread); it stays there however many follow.
     assert grown < 24, f"{grown:.1f} MB after {sent / 1024:.0f} KB pipelined"
