@@ -432,7 +432,8 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
     db = tmp / "envelope.db"
     matches = build_matches(db, 1, rounds_played=0)
     mid = next(iter(matches))
-    log(f"service: {connections} half-sent requests, {pages} live pages, a header flood ...", file=sys.stderr)
+    log(f"service: {connections} half-sent requests, {pages} live pages, a header flood, a pipelining client ...",
+        file=sys.stderr)
     options = ("--max-connections", str(connections), "--streams-per-match", str(pages), "--streams-per-client", str(pages))
     with serve(db, None, *options) as (pid, url):
         hostname, port = _split(url)
@@ -489,6 +490,27 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
         before_flood, _ = memory_mb(pid)
         flooded = asyncio.run(flood())
         after_flood, peak = memory_mb(pid)
+
+        async def pipelined(count: int) -> int:
+            """One connection sends ``count`` requests at once and never reads an answer;
+            the bytes the server's side took in 3 s (the kernel's buffers included)."""
+            reader, writer = await asyncio.open_connection(hostname, port)
+            flood = _request("GET", f"/api/v1/matches/{mid}/head", f"{hostname}:{port}") * count
+            try:
+                writer.write(flood)
+                try:
+                    await asyncio.wait_for(writer.drain(), 3.0)
+                except asyncio.TimeoutError:
+                    pass  # the server stopped reading: what it was sent is what it holds
+                taken = len(flood) - writer.transport.get_write_buffer_size()
+                await asyncio.sleep(1.0)  # what was read is parsed, and answered as far as the socket takes
+                return taken
+            finally:
+                writer.close()
+
+        before_pipelined, _ = memory_mb(pid)
+        taken = asyncio.run(pipelined(200_000))
+        after_pipelined, _ = memory_mb(pid)
     return [
         Row("service", f"serve RSS holding {connections:,} half-sent requests (--max-connections) vs idle", None,
             None, with_heads, idle, with_heads / idle, "MB", None,
@@ -500,6 +522,9 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
         Row("service", "serve RSS after a header flood on one connection vs before it", None, None,
             after_flood, before_flood, after_flood / before_flood, "MB", None,
             f"closed after {flooded / 1024:.0f} KB were sent (the kernel's buffers included); peak {peak:.0f} MB"),
+        Row("service", "serve RSS after 200,000 requests pipelined on one connection, never read, vs before", None,
+            None, after_pipelined, before_pipelined, after_pipelined / before_pipelined, "MB", None,
+            f"{taken / 1024:.0f} KB taken in (the kernel's buffers included); at most 4 read ahead of the answers"),
     ]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import struct
 import time
 from pathlib import Path
 
@@ -40,9 +41,13 @@ def hurried(league):
         yield running
 
 
-def connect(server: Server) -> socket.socket:
+def address(server: Server) -> tuple[str, int]:
     host, _, port = server.url.removeprefix("http://").partition(":")
-    return socket.create_connection((host, int(port)), timeout=READ_TIMEOUT + SLACK)
+    return host, int(port)
+
+
+def connect(server: Server) -> socket.socket:
+    return socket.create_connection(address(server), timeout=READ_TIMEOUT + SLACK)
 
 
 def until_closed(sock: socket.socket) -> tuple[bytes, float]:
@@ -62,6 +67,18 @@ def until_closed(sock: socket.socket) -> tuple[bytes, float]:
 def resident_mb(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
     return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1]) / 1024
+
+
+def settled_mb(pid: int, deadline: float = 3.0) -> float:
+    """The process's resident memory once it stops growing (what it read is parsed)."""
+    end, last = time.monotonic() + deadline, resident_mb(pid)
+    while time.monotonic() < end:
+        time.sleep(0.25)
+        now = resident_mb(pid)
+        if now <= last:
+            return now
+        last = now
+    return last
 
 
 def records(server: Server, path: str, deadline: float = 5.0) -> list[dict]:
@@ -152,6 +169,61 @@ def test_a_client_leaving_mid_body_is_one_record_at_info(hurried, league):
     assert (record["level"], record["event"], record["status"]) == ("info", "request", 499)
     text = hurried.log()
     assert "request_failed" not in text and "Traceback" not in text
+
+
+#: One request a pipelining client sends again and again, never reading the answers.
+PIPELINED = b"GET /api/v1/matches/m1/head HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+@pytest.mark.guarantee("service.bounded-clients")
+def test_requests_pipelined_on_one_connection_and_never_read_keep_the_process_small(hurried):
+    """40,000 requests (2 MB) sent at once: the server reads a few ahead of its answers,
+    which it writes until the socket nobody reads is full, then reads no more (it held
+    every request it read, and read them all, before: 96 MB)."""
+    assert hurried.client.get("/api/v1/matches/m1/head").status_code == 200  # what serving it costs is not counted
+    before = resident_mb(hurried.process.pid)
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # few answers fit in the kernel's buffers
+        sock.connect(address(hurried))
+        sock.setblocking(False)
+        flood, sent = PIPELINED * 40_000, 0
+        deadline = time.monotonic() + 2.0  # what the kernel's buffers take, then nothing more is read
+        while sent < len(flood) and time.monotonic() < deadline:
+            try:
+                sent += sock.send(flood[sent:sent + 65536])
+            except BlockingIOError:
+                time.sleep(0.01)
+        grown = settled_mb(hurried.process.pid) - before
+        assert hurried.client.get("/api/v1/matches/m1/head").status_code == 200  # others are still answered
+    with connect(hurried) as sock:  # a client that reads them has every answer, past held reads and slices
+        padded = PIPELINED.replace(b"\r\n\r\n", b"\r\nX-Pad: " + b"a" * 300 + b"\r\n\r\n")  # a head spans slices
+        sock.sendall(padded * 30)
+        answers = b""
+        while answers.count(b"HTTP/1.1 200 ") < 30:
+            chunk = sock.recv(65536)
+            assert chunk, answers.count(b"HTTP/1.1 200 ")
+            answers += chunk
+    # ~12 MB is what answering a few thousand requests costs any client once (the kernel's
+    # buffers take that many answers even unread); it stays there however many follow.
+    assert grown < 24, f"{grown:.1f} MB after {sent / 1024:.0f} KB pipelined"
+
+
+@pytest.mark.guarantee("service.bounded-clients")
+def test_a_pipelining_client_leaving_mid_answer_leaves_records_at_info_never_a_traceback(hurried):
+    """Its answers (pages of 20 KB) fill the socket it does not read; it leaves with a
+    reset while one is being written.  Before, that answer's next write met the closed
+    transport: a request_failed record with a traceback, nearly every time."""
+    for _ in range(3):
+        with connect(hurried) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(b"GET /m/m1?pipelined HTTP/1.1\r\nHost: x\r\n\r\n" * 400)
+            time.sleep(0.3)  # the server's writes pause: the client's window is full
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset on close
+    found = records(hurried, "/m/m1")
+    time.sleep(0.3)  # a failure is logged after its access record
+    text = hurried.log()
+    assert "request_failed" not in text and "Traceback" not in text
+    assert found and {r["level"] for r in records(hurried, "/m/m1")} == {"info"}
 
 
 # --------------------------------------------------------------------------- how many at once
