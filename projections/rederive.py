@@ -146,9 +146,11 @@ def rederivation(
                     pending = list(zip(decision.events, decision.work, decision.rules))
                     pending.reverse()  # taken from the end, in the decision's order
                 decided, work, rules = pending.pop()
-                found = _decided_finding(match_id, seq, event, decided, body)
-                if found is not None:
-                    return found
+                kind = type(event)
+                if not (kind is type(decided) and kind in _TYPED and astuple(event)[2:] == astuple(decided)[2:]):
+                    found = _decided_finding(match_id, seq, event, decided, body)  # (the same test, and the rest)
+                    if found is not None:
+                        return found
                 replayer.feed(seq, event, work)
                 if rules is not None:
                     rules = in_recorded_shape(event, rules)
