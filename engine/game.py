@@ -74,6 +74,9 @@ from .state import HOST, PUBLIC, MatchState, Submission, View
 #: checked when decided, so the fold does not check its shape again (a replay does).
 CHECKED = "checked"
 
+#: Option defaults of these types need no copy: nothing can change them in place.
+_IMMUTABLE = frozenset({bool, int, float, str, type(None)})
+
 
 class Decision:
     """The events a command gives, and for each what deciding it already worked out
@@ -166,7 +169,11 @@ class Game:
     # ------------------------------------------------------------------ creation
 
     def parse_options(self, raw: dict[str, str]) -> dict[str, Any]:
-        options = {name: copy.deepcopy(spec.default) for name, spec in self.OPTIONS.items()}
+        # a default of an immutable type is shared as it is; any other is copied
+        options = {
+            name: spec.default if spec.default.__class__ in _IMMUTABLE else copy.deepcopy(spec.default)
+            for name, spec in self.OPTIONS.items()
+        }
         for key, text in raw.items():
             options[key] = self.parse_option(key, text)
         return options

@@ -102,9 +102,13 @@ class MatchState:
 
     def current_submission(self, round_no: int, participant: str) -> Submission | None:
         """The latest submission of ``participant`` for ``round_no`` that is not voided."""
-        for submission in reversed(self.submissions.get(round_no, {}).get(participant, [])):
-            if submission.seq not in self.voided:
-                return submission
+        by_participant = self.submissions.get(round_no)
+        listed = by_participant.get(participant) if by_participant else None
+        if listed:
+            voided = self.voided
+            for submission in reversed(listed):
+                if submission.seq not in voided:
+                    return submission
         return None
 
     def round_submissions(self, round_no: int) -> dict[str, Submission]:

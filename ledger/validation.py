@@ -105,6 +105,12 @@ def check_text(text: Any, what: str) -> str:
 def check_tokens(tokens: Iterable[Any], what: str = "submission") -> None:
     """At most TOKENS_MAX tokens, each printable and at most TOKEN_MAX_LENGTH characters."""
     tokens = list(tokens)
+    if len(tokens) <= TOKENS_MAX:  # the common case, in one pass; anything else is worded below
+        for token in tokens:
+            if token.__class__ is not str or len(token) > TOKEN_MAX_LENGTH or not token.isprintable():
+                break
+        else:
+            return
     if len(tokens) > TOKENS_MAX:
         raise MalformedInput(f"{what} of {len(tokens)} tokens: at most {TOKENS_MAX}")
     for token in tokens:

@@ -126,9 +126,10 @@ def check_submission(
 
     # W3: a pair may not share a type within a round (against the partner's current submission).
     partner_sub = state.current_submission(round_no, partner)
-    partner_types: set[str] = set()
+    partner_now: list[str] = []  # the types of the partner's counting submission this round
     if partner_sub is not None and partner_sub.seq != replacing:
-        partner_types = {a.type for a in split_tokens(partner_sub.tokens)[0]}
+        partner_now = [a.type for a in split_tokens(partner_sub.tokens)[0]]
+    partner_types = set(partner_now)
     for action in actions:
         if action.type in partner_types:
             raise IllegalMove(
@@ -137,14 +138,13 @@ def check_submission(
             )
 
     # W4: at most twice per type per pair over the match.
-    after: Counter[str] = Counter()
+    used = partner_now + [a.type for a in actions]  # counted once, in one pass
     for earlier in range(1, round_no):
         for member in (participant, partner):
             sub = state.current_submission(earlier, member)
             if sub is not None:
-                after.update([a.type for a in split_tokens(sub.tokens)[0]])
-    after.update(partner_types_list(state, round_no, partner, replacing))
-    after.update([a.type for a in actions])
+                used += [a.type for a in split_tokens(sub.tokens)[0]]
+    after: Counter[str] = Counter(used)
     over = [t for t in TYPES if after[t] > 2]
     if over:
         kind = over[0]
