@@ -297,14 +297,25 @@ class RoundsGame(Game):
         current = state.current_submission(target.round, target.participant)
         if current is None or current.seq != target.seq:
             return  # a submission that no longer counted: voiding it brings nothing back
-        after = copy.deepcopy(state)
-        for event in events:
-            self.apply(after, after.last_seq + 1, event)
-        revived = after.current_submission(target.round, target.participant)
-        if revived is None:
-            return
+        earlier = [s for s in state.submissions[target.round][target.participant] if s.seq < target.seq]
+        if not any(s.seq not in state.voided for s in earlier):
+            return  # nothing of theirs counts again
         try:
-            self.parse_submission(after, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq)
+            if len(events) > 1:  # reopened first: judged in the match as it will then stand
+                after = copy.deepcopy(state)
+                for event in events:
+                    self.apply(after, after.last_seq + 1, event)
+                revived = after.current_submission(target.round, target.participant)
+                self.parse_submission(after, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq)
+            else:
+                # The open round: the void's whole effect on what counts is that one seq
+                # (a copy of the match would cost more than the check), put back at once.
+                state.voided.add(target.seq)
+                try:
+                    revived = state.current_submission(target.round, target.participant)
+                    self.parse_submission(state, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq)
+                finally:
+                    state.voided.discard(target.seq)
         except (IllegalMove, MalformedInput) as exc:
             raise IllegalMove(
                 f"voiding {target.seq} would make {revived.participant}'s submission {revived.seq} "
