@@ -427,7 +427,7 @@ def bench_memory(tmp: Path, count: int, log) -> list[Row]:
     ]
 
 
-def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
+def bench_envelope(tmp: Path, connections: int, pages: int, log, pipelined: int = 200_000) -> list[Row]:
     """The memory of a serve process holding what strangers may make it hold."""
     db = tmp / "envelope.db"
     matches = build_matches(db, 1, rounds_played=0)
@@ -491,7 +491,7 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
         flooded = asyncio.run(flood())
         after_flood, peak = memory_mb(pid)
 
-        async def pipelined(count: int) -> int:
+        async def pipelining(count: int) -> int:
             """One connection sends ``count`` requests at once and never reads an answer;
             the bytes the server's side took in 3 s (the kernel's buffers included)."""
             reader, writer = await asyncio.open_connection(hostname, port)
@@ -509,7 +509,7 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
                 writer.close()
 
         before_pipelined, _ = memory_mb(pid)
-        taken = asyncio.run(pipelined(200_000))
+        taken = asyncio.run(pipelining(pipelined))
         after_pipelined, _ = memory_mb(pid)
     return [
         Row("service", f"serve RSS holding {connections:,} half-sent requests (--max-connections) vs idle", None,
@@ -522,7 +522,7 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log) -> list[Row]:
         Row("service", "serve RSS after a header flood on one connection vs before it", None, None,
             after_flood, before_flood, after_flood / before_flood, "MB", None,
             f"closed after {flooded / 1024:.0f} KB were sent (the kernel's buffers included); peak {peak:.0f} MB"),
-        Row("service", "serve RSS after 200,000 requests pipelined on one connection, never read, vs before", None,
+        Row("service", f"serve RSS after {pipelined:,} requests pipelined on one connection, never read, vs before", None,
             None, after_pipelined, before_pipelined, after_pipelined / before_pipelined, "MB", None,
             f"{taken / 1024:.0f} KB taken in (the kernel's buffers included); at most 4 read ahead of the answers"),
     ]

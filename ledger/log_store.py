@@ -153,6 +153,11 @@ class LogStore(ABC):
 
     # ---- transactions
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (an outer one decides what a conflict undoes)."""
+        return self._depth > 0
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All appends inside are written together or not at all (nests)."""

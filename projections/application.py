@@ -22,7 +22,7 @@ from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability, new_token, token_hash, well_formed
 from matchledger.ledger.codec import decode_json
-from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, VerificationFailed
+from matchledger.ledger.errors import CorruptLog, IllegalMove, LogConflict, MalformedInput, VerificationFailed
 from matchledger.ledger.events import (
     Event,
     OutcomeAnnounced,
@@ -54,6 +54,9 @@ from .views import event_view, resolve_view
 
 #: The read models a front door may ask for by name.
 READ_MODELS = ("status", "scores", "outcome", "reveals", "knowledge")
+#: How often a command that lost the race for the log is decided again before its
+#: writer is told the match moved on (``LogConflict``).
+DECISION_ATTEMPTS = 8
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
@@ -389,6 +392,21 @@ class Application:
         participant's own submission as theirs); the command that finishes a match also
         records a checkpoint of its state."""
         actor = check_actor(self.actor if actor is None else actor)
+        if self.store.in_transaction:  # inside another's transaction: a conflict is the outer writer's to answer
+            return self._execute_once(match_id, cmd, actor)
+        for attempt in range(1, DECISION_ATTEMPTS + 1):
+            try:
+                return self._execute_once(match_id, cmd, actor)
+            except LogConflict:
+                # Another writer appended between this decision and its append (a back
+                # end whose transaction takes the match's lock only to append): decided
+                # again against the log as it now stands, so a legal command never fails
+                # for being stale (DESIGN.md, "Store"); one the rules now refuse is refused.
+                if attempt == DECISION_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _execute_once(self, match_id: str, cmd, actor: str) -> list[StoredEvent]:
         decided = False
         try:
             # The write lock is taken before the state is read, so a command is decided
