@@ -52,7 +52,6 @@ from matchledger.ledger.events import (
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 from matchledger.ledger.validation import check_distinct_names, check_json, check_match_id, check_name
 
-from .announced import in_recorded_shape
 from .commands import (
     Abandon,
     AddNote,
@@ -443,6 +442,8 @@ class Game:
     def _rederive_outcome(self, state: MatchState, seq: int, event: OutcomeAnnounced) -> Event:
         # in the recorded outcome's shape: one recorded before contract results were
         # announced is re-derived without them (announced.in_recorded_shape)
+        from .announced import in_recorded_shape  # here: not every command's start-up
+
         outcome, public = in_recorded_shape(event.outcome, *self.final_outcome(state))
         # folded unchecked: verify reports where it differs from the rules, whatever its shape
         state.last_seq = seq

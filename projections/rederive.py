@@ -19,7 +19,6 @@ from typing import Any, Iterable, NamedTuple, Sequence
 
 import msgspec
 from msgspec.structs import astuple
-from matchledger.engine.announced import in_recorded_shape as in_recorded_shape_of
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.events import (
@@ -193,6 +192,9 @@ def in_recorded_shape(event: Event, expected: Event) -> Event:
     one recorded before contract results were announced is compared without them
     (``engine.announced.in_recorded_shape``)."""
     if isinstance(event, OutcomeAnnounced) and isinstance(expected, OutcomeAnnounced):
+        # imported here: the first outcome compared pays for it, not every command's start-up
+        from matchledger.engine.announced import in_recorded_shape as in_recorded_shape_of
+
         outcome, public = in_recorded_shape_of(event.outcome, expected.outcome, expected.public)
         if outcome is not expected.outcome or public is not expected.public:
             return msgspec.structs.replace(expected, outcome=outcome, public=public)
