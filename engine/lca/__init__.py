@@ -20,6 +20,13 @@ Decisions where the rules leave room (each also noted at its code):
 - With 2 or 3 players the "two lowest-ranked" ECs are taken literally (they may hold a ToL).
 """
 
-from .game import GAME, LcaGame
-
 __all__ = ["GAME", "LcaGame"]
+
+def __getattr__(name: str):
+    # The rules load when first asked for, not with the package: the game's spec
+    # (``.spec``) is read at every start-up and must import nothing of them.
+    if name in __all__:
+        from . import game
+
+        return getattr(game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -138,3 +138,6 @@ class PhotographerGame(TurnsGame):
         from .sample import sample  # not loaded with the game: only tests and the benchmark play samples
 
         return sample(rng, match_id, **knobs)
+
+
+GAME = PhotographerGame()

@@ -103,3 +103,5 @@ class ParallelWorlds(RoundsGame):
 
         return sample(rng, match_id, **knobs)
 
+
+GAME = ParallelWorlds()

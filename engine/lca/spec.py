@@ -1,0 +1,26 @@
+"""The declaration of Lights, Camera, Action! (read at start-up: imports nothing of the rules)."""
+
+from matchledger.engine.declaration import GameSpec, SetupParameter
+
+#: Bytes of a studio file at most.
+STUDIO_FILE_MAX_BYTES = 64 * 1024
+
+SPEC = GameSpec(
+    name="lca",
+    title="Lights, Camera, Action!",
+    kind="rounds",
+    summary="three simultaneous rounds on a studio map: lights, cameras, actions",
+    engine="matchledger.engine.lca.game:GAME",
+    setup=(
+        SetupParameter(
+            "studio",
+            "file",
+            help="the studio map, one line per row: '.' floor, '#' wall",
+            example="--studio studio.txt",
+            max_bytes=STUDIO_FILE_MAX_BYTES,
+        ),
+    ),
+    presentation="matchledger.projections.presentation.games.lca",
+    rules="matchledger.engine.lca:rules.md",
+    code=("matchledger.engine.lca",),
+)

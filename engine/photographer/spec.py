@@ -1,0 +1,32 @@
+"""The declaration of Фотограф (read at start-up: imports nothing of the rules)."""
+
+from matchledger.engine.declaration import GameSpec, SetupParameter
+
+#: Bytes of a deck file at most.
+DECK_FILE_MAX_BYTES = 64 * 1024
+
+SPEC = GameSpec(
+    name="photographer",
+    title="Фотограф",
+    kind="turns",
+    summary="turn-based card drafting from a shared table into hidden hands",
+    engine="matchledger.engine.photographer.game:GAME",
+    setup=(
+        SetupParameter(
+            "seed",
+            "seed",
+            help="shuffle the deck from this seed (left out: a secret 64-bit seed is drawn and recorded)",
+            example="--seed 42",
+        ),
+        SetupParameter(
+            "deck",
+            "file",
+            help="the whole deck, top card first",
+            example="--deck deck.txt",
+            max_bytes=DECK_FILE_MAX_BYTES,
+        ),
+    ),
+    presentation="matchledger.projections.presentation.games.photographer",
+    rules="matchledger.engine.photographer:rules.md",
+    code=("matchledger.engine.photographer",),
+)
