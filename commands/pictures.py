@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 from matchledger.projections.presentation.events import event_summary
-from matchledger.projections.presentation.picture import picture_svg, pictures_of, read_models
+from matchledger.projections.presentation.picture import picture_svg, read_models
 from matchledger.projections.presentation.png import PNG_FONT, render_png
 from matchledger.projections.presentation.report import Step, report_html
 from matchledger.projections.presentation.wording import plural
@@ -36,8 +36,9 @@ def render_cmd(match_id, public, as_participant, at, output):
     The host's view (default), the public's (--public) or one participant's (--as NAME).
     lca: the studio (walls, lights, brightness, camera blocks; actions and owners for
     the host). photographer: the table and every film row. pw: the per-round action
-    totals (and, with --as, that participant's notices). A public picture shows only
-    what the public read models hold.
+    totals (and, with --as, that participant's notices). A game without pictures of
+    its own: its rounds, what each announced, the status, the scores and the outcome.
+    A public picture shows only what the public read models hold.
 
     A PNG needs the system library libcairo (Debian/Ubuntu: apt-get install libcairo2);
     an SVG needs nothing.  The PNG's font (DejaVu Sans) has no CJK glyphs: a character
@@ -84,8 +85,6 @@ def report_cmd(match_id, public, as_participant, output):
     view, steps = application.history(match_id, public=public, participant=as_participant)
     frames = []
     for row, state, shown in steps:
-        if not frames:
-            pictures_of(state.game)  # fails early for a game without pictures
         models = read_models(application.game_of(state), state, view)
         frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)

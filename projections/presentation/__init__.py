@@ -15,10 +15,13 @@ Shared modules, each with one job:
 - ``panels``: titled text tables beside a picture (and in the replay page), with the
   score and outcome panels the games share;
 - ``picture``: a view's read models, and the whole picture of a match drawn from them;
+- ``generic_picture`` / ``generic_messages``: the picture and the messages of a game
+  without its own;
 - ``png``: SVG to PNG;
 - ``report``: the self-contained HTML replay page.
 
-Each game's own presentation is the package ``games/<name>/``, named as the engine
-registers the game (see :mod:`.games`); a game without one gets the generic text and
-no pictures.
+Each game's own presentation is the package its declaration names
+(``GameSpec.presentation``, installed anywhere; the built-in games keep theirs in
+``games/<name>/``), found through the engine's registry (see :mod:`.games`); a game
+without one, or without one of its modules, gets the generic text, picture and messages.
 """

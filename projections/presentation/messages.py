@@ -3,10 +3,10 @@ and one message per participant, ready to paste into a chat.
 
 Each message is built from one read model only: the public post from `reveals --public`,
 a participant's message from their `knowledge --as` (as both stood once the close was
-recorded), by the game's ``messages`` module (:mod:`.games`); the text is then written
-from that message alone.  So no message can say more than its read model, which is
-allow-listed for its viewer.  A game without a ``messages`` module sends the read models
-whole.
+recorded), by the game's ``messages`` module (:mod:`.games`), or for a game without
+one by the generic messages (:mod:`.generic_messages`); the text is then written from
+that message alone.  So no message can say more than its read model, which is
+allow-listed for its viewer.
 
 The JSON form (`messages --json`)::
 
@@ -17,11 +17,14 @@ The JSON form (`messages --json`)::
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
+from matchledger import engine
+
+from . import generic_messages
 from .games import presentation_module
 from .printable import printable, printable_data
-from .text import generic_text
 
 
 class Message(NamedTuple):
@@ -36,33 +39,56 @@ class Message(NamedTuple):
         return "public post" if self.recipient is None else f"to {printable(self.recipient)}"
 
 
+class _Generic:
+    """The generic messages in the words of ``game`` (a round, or a turn)."""
+
+    def __init__(self, word: str):
+        self.word = word
+        self.public_message = generic_messages.public_message
+        self.participant_message = generic_messages.participant_message
+
+    def public_lines(self, match: str, message: dict) -> list[str]:
+        return generic_messages.public_lines(match, message, self.word)
+
+    def participant_lines(self, match: str, name: str, message: dict) -> list[str]:
+        return generic_messages.participant_lines(match, name, message, self.word)
+
+
+@functools.cache
+def _generic(word: str) -> _Generic:
+    return _Generic(word)
+
+
+def messages_of(game: str):
+    """``game``'s messages module: its own, else the generic messages."""
+    return presentation_module(game, "messages") or _generic(engine.get(game).ROUND_WORD)
+
+
 def compose(match: str, game: str, round_no: int, seq: int, public: dict | None, knowledge: dict[str, dict]) -> dict:
     """The messages of round (or turn) ``round_no``, as JSON: the public post from
     ``public`` (`reveals --public`; None: not asked for) and each participant's message
     from their ``knowledge``, in the order given."""
-    own = presentation_module(game, "messages")
+    own = messages_of(game)
     data: dict = {"match": match, "game": game, "round": round_no, "seq": seq}
     if public is not None:
-        data["public"] = own.public_message(public, round_no) if own else public
+        data["public"] = own.public_message(public, round_no)
     if knowledge:
-        data["participants"] = {
-            name: own.participant_message(known, round_no) if own else known for name, known in knowledge.items()
-        }
+        data["participants"] = {name: own.participant_message(known, round_no) for name, known in knowledge.items()}
     return data
 
 
 def messages(data: dict) -> list[Message]:
     """Each message of :func:`compose`'s ``data`` as text, its stored names escaped."""
-    own = presentation_module(data["game"], "messages")
+    own = messages_of(data["game"])
     match = printable(data["match"])
     out = []
     if "public" in data:
         public = printable_data(data["public"])
-        body = own.public_lines(match, public) if own else [generic_text(public)]
+        body = own.public_lines(match, public)
         out.append(Message(None, "\n".join(body)))
     for name, message in data.get("participants", {}).items():
         message = printable_data(message)
-        body = own.participant_lines(match, printable(name), message) if own else [generic_text(message)]
+        body = own.participant_lines(match, printable(name), message)
         out.append(Message(name, "\n".join(body)))
     return out
 

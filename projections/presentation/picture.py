@@ -1,5 +1,6 @@
 """The picture of a match in one view: a title line, the board or table with its legend,
-and the side panels, drawn by the game's ``picture`` module (:mod:`.games`).  A picture
+and the side panels, drawn by the game's ``picture`` module (:mod:`.games`), or for a
+game without one by the generic picture (:mod:`.generic_picture`).  A picture
 is drawn only from the read models of the chosen view, so a public picture can show
 nothing the public read models do not hold.  :func:`read_models` is the one place that
 looks at a state, and it only asks the game for its read models in that view.
@@ -9,9 +10,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from matchledger.ledger.errors import MalformedInput
-
-from .games import games_with, presentation_module
+from . import generic_picture
+from .games import presentation_module
 from .panels import Panel, draw_panels, panels_size
 from .svg import Canvas, attrs, text_width
 
@@ -19,11 +19,8 @@ GAP = 24
 
 
 def pictures_of(game: str) -> ModuleType:
-    """``game``'s picture module; an error naming the games that have one if it has none."""
-    module = presentation_module(game, "picture")
-    if module is None:
-        raise MalformedInput(f"no pictures for game {game!r} (pictures exist for: {', '.join(games_with('picture'))})")
-    return module
+    """``game``'s picture module: its own, else the generic one."""
+    return presentation_module(game, "picture") or generic_picture
 
 
 def read_models(game, state, view) -> dict:
