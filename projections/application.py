@@ -453,7 +453,7 @@ class Application:
         if not snapshots.can_snapshot(state):
             raise IllegalMove(
                 f"match {match_id!r}: no snapshot can be stored (game {state.game!r} has none, or this "
-                "installation cannot read the engine's source to stamp its revision)"
+                "installation cannot read the game's source to stamp its revision)"
             )
         try:
             snapshots.encode_state(state)
@@ -633,18 +633,21 @@ class Application:
         if body is None:
             return []
         seq, digest = cursor.seq, cursor.hash
-        event = StateCheckpointed(seq=seq, revision=snapshots.revision(), digest=snapshots.digest(body))
+        revision = snapshots.revision(cursor.state.game)
+        event = StateCheckpointed(seq=seq, revision=revision, digest=snapshots.digest(body))
         rows = self._append(cursor.match_id, seq + 1, [event], actor)
-        self.store.save_snapshot(cursor.match_id, seq, digest, snapshots.revision(), body)
+        self.store.save_snapshot(cursor.match_id, seq, digest, revision, body)
         cursor.follow(rows)
         return rows
 
     def _store_imported_snapshot(self, export: VerifiedExport) -> None:
         """The snapshot an imported log's last checkpoint vouches for, if this engine
         encodes the replayed state to exactly those bytes (else reads replay it)."""
-        revision = snapshots.revision()
         checkpoints = [(row, row.event()) for row in export.rows if row.kind == "StateCheckpointed"]
-        if not checkpoints or revision is None:
+        if not checkpoints:
+            return
+        revision = snapshots.revision(export.rows[0].event().game)  # a verified log starts with MatchCreated
+        if revision is None:
             return
         row, event = checkpoints[-1]
         if event.revision != revision:

@@ -5,8 +5,8 @@ naming the first bad seq) rather than show data the chain does not vouch for: a 
 or a hash that does not hold, a read up to an event that is no longer there, or a
 checkpoint that records another seq than the event before it.  A stored
 snapshot is only a cache: a read starts from it only when the log vouches for it, that
-is when the event after the snapshot's is a ``StateCheckpointed`` recording this engine
-revision and the sha256 of exactly the snapshot's bytes.  Then only that event and the
+is when the event after the snapshot's is a ``StateCheckpointed`` recording the
+revision of the code this installation folds the match's game with and the sha256 of exactly the snapshot's bytes.  Then only that event and the
 ones after it need their hashes checked and their bodies folded; the snapshot stands for
 the rest.  A forged snapshot, or one the log does not vouch for, changes nothing anyone
 sees: the read replays from the first event instead.
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from matchledger.engine.state import MatchState
 from matchledger.ledger.codec import GENESIS_HASH
-from matchledger.ledger.errors import CorruptLog, MalformedInput, VerificationFailed
-from matchledger.ledger.events import StateCheckpointed
+from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError, VerificationFailed
+from matchledger.ledger.events import MatchCreated, StateCheckpointed
 from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
 
@@ -160,10 +160,24 @@ class Reader:
         cursor.follow(self.store.rows(match_id, upto=upto))
         return cursor
 
+    def _game(self, match_id: str) -> str | None:
+        """The game the match's first event names (whose code's revision its snapshot
+        must be of); None when it names none.  Only a cache key: the snapshot found must
+        hold a state of that game, and the events after it are checked against the chain."""
+        rows = self.store.rows(match_id, upto=1)
+        try:
+            created = rows[0].event() if rows else None
+        except MatchledgerError:  # an undecodable body: the replay names it
+            return None
+        return created.game if isinstance(created, MatchCreated) else None
+
     def _vouched(self, match_id: str, upto: int | None) -> Cursor | None:
         """A cursor resumed from the stored snapshot and carried to ``upto``, if the
         event after the snapshot's vouches for exactly its bytes; else None."""
-        revision = snapshots.revision() if self.use_snapshots else None
+        if not self.use_snapshots:
+            return None
+        game = self._game(match_id)
+        revision = snapshots.revision(game) if game is not None else None
         if revision is None:
             return None
         found = self.store.snapshot(match_id, revision, None if upto is None else upto - 1)
@@ -177,7 +191,7 @@ class Reader:
             state = snapshots.decode_state(body)
         except snapshots.SnapshotUnusable:
             return None
-        if state.match_id != match_id or state.last_seq != seq:
+        if state.match_id != match_id or state.last_seq != seq or state.game != game:
             return None
         cursor = Cursor(match_id, Replayer.resume(state), seq, digest)
         checkpoint = _decoded_checkpoint(rows[0])

@@ -163,7 +163,7 @@ def rederivation(
                     if found is not None:
                         return Rederived([found])
             else:
-                found = _checkpoint_finding(match_id, seq, event, snapshot_seq, snapshot_body)
+                found = _checkpoint_finding(match_id, seq, event, replayer.state.game, snapshot_seq, snapshot_body)
                 if found is not None:
                     return Rederived([found], refused=True)
                 replayer.feed(seq, event)
@@ -256,14 +256,14 @@ def _unbidden(match_id: str, seq: int, event: Event) -> Finding:
 
 
 def _checkpoint_finding(
-    match_id: str, seq: int, event: StateCheckpointed, snapshot_seq: int | None, snapshot_body: bytes
+    match_id: str, seq: int, event: StateCheckpointed, game: str, snapshot_seq: int | None, snapshot_body: bytes
 ) -> Finding | None:
     """A checkpoint records the state right before it; and the stored snapshot of that
     state, by this engine, must be the very bytes it vouches for (reads trust nothing else)."""
     misplaced = checkpoint_out_of_place(match_id, seq, event)
     if misplaced is not None:
         return misplaced
-    if snapshot_seq == event.seq and event.revision == snapshots.revision() and snapshots.digest(snapshot_body) != event.digest:
+    if snapshot_seq == event.seq and event.revision == snapshots.revision(game) and snapshots.digest(snapshot_body) != event.digest:
         return Finding(
             match_id,
             seq,

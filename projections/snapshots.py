@@ -5,8 +5,10 @@ and otherwise ignored (the match is replayed from its first event):
 
 - the event it was taken after is still in the log with the same hash (so any change to
   the log, even a consistent rewrite, makes it stale);
-- it was written by the same engine revision (a hash of the engine's source, the event
-  types and this module), so a rules fix never reads results the old code computed;
+- it was written by the same revision of the code its game's fold runs (a hash of the
+  core's engine modules, the event types, this module, and the game's own code wherever
+  it is installed: :func:`revision`), so a rules fix never reads results the old code
+  computed, and a fix to one game leaves the other games' snapshots in use;
 - it decodes into the game's exactly-typed state (``Game.STATE_TYPE``).
 
 ``verify`` never starts from a snapshot, and reports one that differs from the state the
@@ -23,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -35,8 +38,11 @@ from matchledger import engine
 
 FORMAT = 1
 
-_PACKAGES = ("engine",)
-_MODULES = ("ledger/events.py", "ledger/upcasters.py", "projections/snapshots.py", "projections/fold.py")
+#: The core's code that decides what any game's fold computes: the modules of the engine
+#: package itself (not its games' packages), the event types and their upcasters, the
+#: fold, and this module (the snapshot format).
+_CORE_PACKAGE = "matchledger.engine"
+_CORE_MODULES = ("matchledger.ledger.events", "matchledger.ledger.upcasters", "matchledger.projections.fold", __name__)
 
 
 class SnapshotUnusable(Exception):
@@ -80,29 +86,70 @@ def _game_state_decoder(state_type: type) -> msgspec.msgpack.Decoder:
     return msgspec.msgpack.Decoder(state_type, dec_hook=_dec_hook)
 
 
-@functools.cache
-def revision() -> str | None:
-    """A digest of everything that decides what a fold computes: the engine's source,
-    the event types and the snapshot format.  Snapshots of another revision are ignored.
-    None when the source cannot be read (an install without .py files): snapshots are
-    then neither written nor used, as a change of rules could not be told apart."""
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(f"matchledger snapshot format {FORMAT}\n".encode())
-    files = [path for package in _PACKAGES for path in sorted((root / package).rglob("*.py"))]
-    files += [root / name for name in _MODULES]
-    if len(files) <= len(_MODULES):
-        return None
+def revision(game: str) -> str | None:
+    """A digest of everything that decides what a fold of ``game`` computes: the core's
+    code (:data:`_CORE_MODULES`, the engine package's own modules), the snapshot format,
+    and the game's own code, each package or module its declaration names
+    (``GameSpec.code``), found where it is installed.  Snapshots of another revision are
+    ignored.  None when some of that source cannot be read (an install without .py
+    files), or for a game that is not installed: snapshots are then neither written nor
+    used, as a change of rules could not be told apart."""
     try:
-        for path in files:
-            digest.update(str(path.relative_to(root)).encode() + b"\0")
+        code = tuple(engine.spec(game).code)
+    except MalformedInput:
+        return None
+    return _revision(code)
+
+
+@functools.cache
+def _revision(code: tuple[str, ...]) -> str | None:
+    core = _core_files()
+    own = [_source_files(name, every_level=True) for name in code]
+    if core is None or not own or any(files is None for files in own):
+        return None
+    digest = hashlib.sha256(f"matchledger snapshot format {FORMAT}\n".encode())
+    try:
+        for label, path in [*core, *(pair for files in own for pair in files)]:
+            digest.update(label.encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     except OSError:
         return None
     return digest.hexdigest()[:32]
 
 
+@functools.cache
+def _core_files() -> list[tuple[str, Path]] | None:
+    parts = [_source_files(_CORE_PACKAGE, every_level=False), *(_source_files(name) for name in _CORE_MODULES)]
+    return None if any(files is None for files in parts) else [pair for files in parts for pair in files]
+
+
+def _source_files(name: str, every_level: bool = True) -> list[tuple[str, Path]] | None:
+    """(label, path) of each source file of the module or package ``name`` where it is
+    installed: a module's file; a package's ``.py`` files, in its subpackages too unless
+    ``every_level`` is false, sorted.  A label is the file's place inside the package,
+    never where it is installed, so the same code gives the same revision on every
+    machine (an exported checkpoint is taken up by the importer's).  None when there is
+    no source to read."""
+    try:
+        found = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if found is None:
+        return None
+    if found.submodule_search_locations is not None:  # a package
+        files = []
+        for folder in found.submodule_search_locations:
+            root = Path(folder)
+            paths = root.rglob("*.py") if every_level else root.glob("*.py")
+            files += [(f"{name}/{path.relative_to(root).as_posix()}", path) for path in sorted(paths)]
+        return files or None
+    if not found.origin or not found.origin.endswith(".py"):
+        return None  # built in, compiled, or bytecode only
+    return [(name, Path(found.origin))]
+
+
 def can_snapshot(state: MatchState) -> bool:
-    return revision() is not None and engine.get(state.game).STATE_TYPE is not None
+    return revision(state.game) is not None and engine.get(state.game).STATE_TYPE is not None
 
 
 def encode_state(state: MatchState) -> bytes:

@@ -16,7 +16,7 @@ import msgspec
 from msgspec import UNSET
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import MalformedInput, VerificationFailed
-from matchledger.ledger.events import SALT_BYTES, MatchAbandoned
+from matchledger.ledger.events import SALT_BYTES, MatchAbandoned, MatchCreated
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.validation import check_actor, quoted
@@ -55,7 +55,8 @@ def verify_stored(store: LogStore, match_id: str, head: tuple[int, str] | None =
     if not findings:
         findings = envelope_findings(match_id, rows, events)
     if not findings:
-        revision = snapshots.revision()
+        created = events[0][1] if events else None
+        revision = snapshots.revision(created.game) if isinstance(created, MatchCreated) else None
         stored = store.snapshot(match_id, revision) if revision else None
         findings = rederive(match_id, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
     abandoned = next((seq for seq, event in events if isinstance(event, MatchAbandoned)), None)

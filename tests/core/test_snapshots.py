@@ -4,8 +4,12 @@ after it gives exactly the full rebuild -- the state and every read model in eve
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import random
+import shutil
 import sqlite3
+import sys
 from pathlib import Path
 
 import msgspec
@@ -131,7 +135,7 @@ def test_finishing_a_match_records_a_checkpoint_that_reads_start_from(finished):
     pairs = _log(finished)
     last_seq, checkpoint = pairs[-1]
     assert isinstance(checkpoint, StateCheckpointed) and last_seq == seq + 1
-    assert (checkpoint.seq, checkpoint.revision) == (seq, revision) == (seq, snapshots.revision())
+    assert (checkpoint.seq, checkpoint.revision) == (seq, revision) == (seq, snapshots.revision("lca"))
     conn = sqlite3.connect(finished)
     [(body,)] = conn.execute("SELECT body FROM snapshots").fetchall()
     conn.close()
@@ -245,7 +249,7 @@ def test_checkpoint_command(tmp_path, finished):
     _put_snapshot(finished, revision="old")  # as if written by an older engine
     invoke(finished, "checkpoint", "--all")
     [(_, seq, _, revision)] = _snapshot_rows(finished)
-    assert revision == snapshots.revision() and seq == events  # after the old checkpoint
+    assert revision == snapshots.revision("lca") and seq == events  # after the old checkpoint
     assert len(_log(finished)) == events + 1 and _fresh_state(finished)[1] == seq
 
 
@@ -312,7 +316,7 @@ def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
     other = tmp_path / "auditor.db"
     invoke(other, "import", exported)
     [(match_id, seq, _, revision)] = _snapshot_rows(other)
-    assert (match_id, revision) == ("card11", snapshots.revision())
+    assert (match_id, revision) == ("card11", snapshots.revision("lca"))
     assert _snapshot_rows(other) == _snapshot_rows(finished)  # the one the imported checkpoint vouches for
     state, resumed_from = _fresh_state(other)
     assert resumed_from == seq == state.last_seq - 1
@@ -322,7 +326,7 @@ def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
 
 @pytest.mark.guarantee("log.snapshot-needs-source")
 def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written(finished, monkeypatch):
-    monkeypatch.setattr(snapshots, "revision", lambda: None)
+    monkeypatch.setattr(snapshots, "revision", lambda game: None)
     before = _snapshot_rows(finished)
     events = len(_log(finished))
     state, resumed_from = _fresh_state(finished)
@@ -381,3 +385,59 @@ def test_a_state_that_cannot_be_stored_is_recorded_without_a_snapshot(tmp_path):
     assert "cannot be stored as a snapshot" in result.output and _snapshot_rows(db) == []
     invoke(db, "submit", "m1", "ann", "B2", "C3", "D4", "E5", "F6")
     assert _fresh_state(db, "m1")[0].last_seq == 2
+
+
+# --------------------------------------------------------------------------- revisions
+
+
+def _game_package(folder: Path, name: str) -> str:
+    """A copy of the toy game as a package of its own in ``folder`` (on sys.path):
+    its rules module and a helper module beside it."""
+    package = folder / name
+    package.mkdir()
+    (package / "__init__.py").write_text('"""A game installed from elsewhere."""\n')
+    (package / "rules.py").write_text((REPO / "tests" / "core" / "toygame.py").read_text())
+    (package / "helpers").mkdir()
+    (package / "helpers" / "__init__.py").write_text("")
+    (package / "helpers" / "points.py").write_text("FACTOR = 1\n")
+    return name
+
+
+@pytest.mark.guarantee("log.unfit-snapshot-ignored")
+def test_a_games_revision_covers_its_own_code_wherever_installed_and_no_other_games(tmp_path, monkeypatch):
+    import dataclasses
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = _game_package(tmp_path, "elsewhere_toy_game")
+    spec = dataclasses.replace(engine.spec("toy"), code=(package,))
+    monkeypatch.setitem(engine._SPECS, "toy", spec)
+    monkeypatch.setattr(snapshots, "_revision", functools.cache(snapshots._revision.__wrapped__))
+    before = {name: snapshots.revision(name) for name in ("toy", "lca", "pw")}
+    assert None not in before.values() and len(set(before.values())) == 3
+    nested = tmp_path / package / "helpers" / "points.py"
+    nested.write_text("FACTOR = 2\n")  # a fix deep inside the game's own package
+    snapshots._revision.cache_clear()  # (what a new process sees)
+    after = {name: snapshots.revision(name) for name in ("toy", "lca", "pw")}
+    assert after["toy"] != before["toy"]
+    assert (after["lca"], after["pw"]) == (before["lca"], before["pw"])
+    # the revision names the files by their place in the package, not where it lies
+    moved = tmp_path / "other-place"
+    moved.mkdir()
+    shutil.copytree(tmp_path / package, moved / package)
+    monkeypatch.syspath_prepend(str(moved))
+    importlib.invalidate_caches()
+    monkeypatch.delitem(sys.modules, package, raising=False)
+    snapshots._revision.cache_clear()
+    assert importlib.util.find_spec(package).origin.startswith(str(moved))
+    assert snapshots.revision("toy") == after["toy"]
+
+
+@pytest.mark.guarantee("log.snapshot-needs-source")
+def test_a_game_whose_source_cannot_be_read_takes_no_snapshot(monkeypatch):
+    import dataclasses
+
+    for code in (("sys",), ("no_such_game_package_anywhere",)):  # built in: no .py; not installed
+        monkeypatch.setitem(engine._SPECS, "toy", dataclasses.replace(engine.spec("toy"), code=code))
+        assert snapshots.revision("toy") is None
+    assert snapshots.revision("lca") is not None
+    assert snapshots.revision("no-such-game") is None
