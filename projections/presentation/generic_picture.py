@@ -105,12 +105,12 @@ def _announced_panel(models: dict) -> Panel:
         rows = [[f"{word} {e['round']}", _cell(pairs_text(e["public"]) if isinstance(e.get("public"), dict) else e.get("public"))]
                 for e in entries]
         return Panel("Announced", None, rows, key="reveals")
-    if _entries_free(models["reveals"]):
+    if _holds_anything(models["reveals"]):
         return data_panel("Announced", models["reveals"], "reveals", "nothing yet")
     return Panel("Announced", None, [["nothing yet"]], key="reveals")
 
 
-def _entries_free(reveals) -> bool:
+def _holds_anything(reveals) -> bool:
     """Whether a reveals read model holds something other than an empty ``rounds``."""
     return isinstance(reveals, dict) and any(v not in ([], {}, None) for v in reveals.values())
 
@@ -178,7 +178,8 @@ def panels(models: dict) -> list[Panel]:
         out.append(told)
     outcome = models.get("outcome") or {}
     standings = outcome.get("standings") or []
-    score_keys = list((standings[0].get("scores") or {}) if standings and isinstance(standings[0], dict) else [])
+    scores = standings[0].get("scores") if standings and isinstance(standings[0], dict) else None
+    score_keys = list(scores) if isinstance(scores, dict) else []
     out += outcome_panels(outcome, score_keys)
     return out
 

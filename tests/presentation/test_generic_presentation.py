@@ -167,3 +167,37 @@ def test_a_presentation_module_that_fails_to_import_raises(monkeypatch):
         monkeypatch.setitem(engine._SPECS, "toy", dataclasses.replace(engine.spec("toy"), presentation=package))
         with pytest.raises(ModuleNotFoundError):
             presentation_module("toy", "picture")
+
+
+@pytest.mark.parametrize("game", [name for name in engine.names() if name != "toy"])
+def test_the_generic_picture_and_messages_draw_any_games_read_models(game):
+    """Knowing no game, the generic presentation must not fail on read models of shapes
+    it was not written for: every installed game's, in every view, as a match opens and ends."""
+    import random
+
+    from matchledger.engine.state import HOST, PUBLIC, as_participant
+    from matchledger.projections.fold import play
+    from matchledger.projections.presentation import generic_messages, generic_picture
+    from matchledger.projections.presentation.picture import read_models
+
+    rules = engine.get(game)
+    drawn = []
+
+    def draw(match):
+        state = match.state
+        if len(drawn) > 12 and not state.finished:  # the opening, and the end, are enough
+            return
+        for view in (HOST, PUBLIC, as_participant(state.participants[0])):
+            models = read_models(rules, state, view)
+            board = generic_picture.board(models)
+            panels = generic_picture.panels(models)
+            assert board.width > 0 and panels and generic_picture.headline(models)
+            public = generic_messages.public_message(models["reveals"], 1)
+            assert generic_messages.public_lines("m", public)[0] == "m: round 1 is closed."
+            if view.kind == "participant":
+                own = generic_messages.participant_message(models["knowledge"], 1)
+                assert generic_messages.participant_lines("m", view.participant, own)[0] == "m: round 1 is closed."
+        drawn.append(state.last_seq)
+
+    play(rules.sample(random.Random(7)), observe=draw)
+    assert len(drawn) > 3
