@@ -31,7 +31,8 @@ def play(db, lines: str) -> None:
     import shlex
 
     for text in lines.strip().splitlines():
-        invoke(db, *shlex.split(text))
+        if text.strip():
+            invoke(db, *shlex.split(text))
 
 
 @pytest.fixture
