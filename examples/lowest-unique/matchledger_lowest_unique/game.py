@@ -178,11 +178,13 @@ class LowestUnique(RoundsGame):
 
     def choices(self, state: MatchState, participant: str) -> dict | None:
         """What ``participant`` may submit now (U3, U4: again while the round is open), as
-        the legal-choices description; None once there is nothing to submit.  It depends
-        on nothing but the round and its `highest`, facts every viewer knows (U9)."""
+        the legal-choices description (``{"none": why}`` once there is nothing to submit).
+        It depends on nothing but the round and its `highest`, facts every viewer knows (U9)."""
         state.require_participant(participant)
-        if state.abandoned is not None or state.finished or self.play_is_over(state) or participant not in state.players:
-            return None
+        if state.abandoned is not None:
+            return {"none": f"match {state.match_id!r} was abandoned"}
+        if state.finished or self.play_is_over(state):
+            return {"none": f"match {state.match_id!r} is over: every round is closed"}
         highest = state.options_for(state.round)["highest"]
         return {
             "prompt": f"Round {state.round}: one number from 1 to {highest}",
