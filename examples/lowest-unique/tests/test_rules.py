@@ -84,3 +84,26 @@ def test_the_game_is_found_through_its_entry_point():
     spec = engine.spec("lowest-unique")
     assert spec.kind == "rounds" and spec.game().name == "lowest-unique"
     assert spec.code == ("matchledger_lowest_unique",)
+
+
+def test_a_state_snapshot_decodes_back_into_an_equal_state():
+    import random
+
+    from matchledger.projections import snapshots
+    from matchledger.projections.fold import play
+
+    match = play(engine.get("lowest-unique").sample(random.Random(5), "snap", n_players=5, rounds=3))
+    assert match.state.g.results, "the sampled match closed no round"
+    assert snapshots.can_snapshot(match.state)
+    assert snapshots.decode_state(snapshots.encode_state(match.state)) == match.state
+
+
+def test_the_snapshot_revision_covers_this_games_own_code():
+    import inspect
+
+    from matchledger.projections import snapshots
+
+    if "game" not in inspect.signature(snapshots.revision).parameters:
+        pytest.skip("this matchledger's snapshot revision hashes only its own engine/, not an installed game's code")
+    ours = snapshots.revision("lowest-unique")
+    assert ours is not None and ours != snapshots.revision("pw")
