@@ -141,3 +141,20 @@ def test_u12_highest_is_not_lowered_under_a_counting_number(db):
     invoke(db, "submit", "m1", "ann", "3")
     refused = invoke(db, "amend", "m1", "--option", "highest=9", "--from-round", "3", "--reason", "r", expect=1)
     assert "2 rounds" in refused.output
+
+
+def test_u7_u8_a_hand_made_announcement_is_checked_and_a_wrong_one_is_a_finding(db, tmp_path):
+    play(db, ROUND_1)
+    shapeless = tmp_path / "shapeless.json"
+    shapeless.write_text('{"public": {"numbers": [2, 2, 4]}, "private": {}}')
+    refused = invoke(db, "close", "m1", "--announced", shapeless, expect=1)
+    assert "lowest_unique" in refused.output
+    stranger = tmp_path / "stranger.json"
+    stranger.write_text('{"public": {"numbers": [2, 2, 4], "lowest_unique": 4}, "private": {"zed": {"number": 1, "won": true}}}')
+    assert "zed" in invoke(db, "close", "m1", "--announced", stranger, expect=1).output
+    assert read_json(db, "status", "m1")["closed"] == []
+    wrong = tmp_path / "wrong.json"  # the host gave ann the point: the rules give it to cat (U6)
+    wrong.write_text('{"public": {"numbers": [2, 2, 4], "lowest_unique": 2}, "private": {"ann": {"number": 2, "won": true}}}')
+    invoke(db, "close", "m1", "--announced", wrong)
+    finding = invoke(db, "verify", "m1", expect=3).output
+    assert "seq 5" in finding and "recomputed" in finding
