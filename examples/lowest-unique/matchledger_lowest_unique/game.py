@@ -199,7 +199,7 @@ class LowestUnique(RoundsGame):
                 }
             ],
             "constraints": [],
-            "typed": f"one whole number from 1 to {highest}, e.g. 3",
+            "typed": str(min(3, highest)),  # an example of the notation, to type instead
         }
 
     def sample(self, rng: random.Random, match_id: str = "m1", **knobs: Any) -> Sample:

@@ -5,43 +5,9 @@ presentation for a game that brings none of its own."""
 
 from __future__ import annotations
 
-import selectors
-import subprocess
-import sys
-
 import pytest
 
-from conftest import invoke, play, read_json
-
-httpx = pytest.importorskip("httpx")
-
-START_SECONDS = 30
-
-
-@pytest.fixture
-def served(tmp_path):
-    db = tmp_path / "served.db"
-    play(db, """
-    new lowest-unique s1 --players ann,bob,cat
-    submit s1 bob 2
-    """)
-    token = read_json(db, "invite", "s1", "--as", "ann", "--submit")["token"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "matchledger", "--db", str(db), "serve", "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tmp_path,
-    )
-    try:
-        selector = selectors.DefaultSelector()
-        selector.register(process.stdout, selectors.EVENT_READ)
-        assert selector.select(START_SECONDS), "serve printed nothing"
-        line = process.stdout.readline().decode()
-        url = line.split(" on ", 1)[1].split()[0].rstrip(";")
-        with httpx.Client(base_url=url, timeout=30) as client:
-            yield db, client, token
-    finally:
-        process.terminate()
-        process.wait(15)
-
+from conftest import read_json
 
 def test_u9_a_number_submitted_through_the_api_is_the_players_alone(served):
     db, client, token = served
