@@ -158,3 +158,20 @@ def test_u7_u8_a_hand_made_announcement_is_checked_and_a_wrong_one_is_a_finding(
     invoke(db, "close", "m1", "--announced", wrong)
     finding = invoke(db, "verify", "m1", expect=3).output
     assert "seq 5" in finding and "recomputed" in finding
+
+
+def test_u6_a_closed_round_reopened_and_corrected_is_scored_again(db):
+    play(db, """
+    new lowest-unique m1 --players ann,bob,cat --option rounds=1
+    submit m1 ann 2
+    submit m1 bob 2
+    submit m1 cat 4
+    close m1
+    """)
+    assert read_json(db, "outcome", "m1", "--public")["standings"][0] == {"participant": "cat", "rank": 1, "total": 1}
+    invoke(db, "correct", "m1", "4", "2", "--reopen", "--reason", "cat meant 2")
+    assert read_json(db, "scores", "m1")["scores"][2] == {"participant": "cat", "total": 0}
+    assert read_json(db, "outcome", "m1", "--public")["standings"] == []  # the match is open again
+    invoke(db, "close", "m1")
+    assert [s["rank"] for s in read_json(db, "outcome", "m1", "--public")["standings"]] == [1, 1, 1]
+    assert "ok" in invoke(db, "verify", "m1").output

@@ -107,3 +107,17 @@ def test_the_snapshot_revision_covers_this_games_own_code():
         pytest.skip("this matchledger's snapshot revision hashes only its own engine/, not an installed game's code")
     ours = snapshots.revision("lowest-unique")
     assert ours is not None and ours != snapshots.revision("pw")
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 19, 20])
+def test_u11_the_outcome_is_announced_once_with_the_last_close_whatever_the_rounds(rounds):
+    import random
+
+    from matchledger.ledger.events import OutcomeAnnounced, RoundClosed
+    from matchledger.projections.fold import play
+
+    match = play(engine.get("lowest-unique").sample(random.Random(rounds), "m", n_players=3, rounds=rounds))
+    kinds = [type(event) for event in match.events]
+    assert kinds.count(RoundClosed) == rounds
+    assert kinds.count(OutcomeAnnounced) == 1 and kinds[-1] is OutcomeAnnounced
+    assert match.state.finished
