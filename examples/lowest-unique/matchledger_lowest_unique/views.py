@@ -82,14 +82,13 @@ def status(state: MatchState, view: View) -> dict:
 
 def scores(state: MatchState, view: View) -> dict:
     g: LowestUniqueState = state.g
+    me = state.require_participant(view.participant) if view.kind == "participant" else None
     if view.is_host or finished(state):
-        shown = list(state.players)
+        shown = list(state.players)  # U10, U11: every total once the match is over
     elif view.is_public:
         shown = []  # U10
     else:
-        shown = [state.require_participant(view.participant)]
-    if not view.is_host and not view.is_public:
-        state.require_participant(view.participant)
+        shown = [me]
     return {**_head(state), "scores": [{"participant": p, "total": g.totals[p]} for p in shown]}
 
 
