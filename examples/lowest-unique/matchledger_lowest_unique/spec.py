@@ -1,0 +1,13 @@
+"""The declaration of Lowest Unique (read at start-up: imports nothing of the rules)."""
+
+from matchledger.engine.declaration import GameSpec
+
+SPEC = GameSpec(
+    name="lowest-unique",
+    title="Lowest Unique",
+    kind="rounds",
+    summary="each round every player secretly names a number; the lowest one nobody else named wins",
+    engine="matchledger_lowest_unique.game:GAME",
+    rules="matchledger_lowest_unique:rules.md",
+    code=("matchledger_lowest_unique",),
+)
