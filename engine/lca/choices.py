@@ -39,12 +39,12 @@ def choices(game, state: MatchState, participant: str) -> dict:
     elif round_no == 2:
         cells = [cell for cell in studio.cells() if block_inside(studio, cell)]  # L4: walls and lights too
         part = _part("cameras", "camera centres", CAMERAS, False, studio, cells, lights)
-        prompt = f"Round 2: pick {CAMERAS} camera centres (their 3x3 blocks may not share a cell)"
+        prompt = f"Round 2: pick {CAMERAS} camera centres, no two of their 3x3 blocks sharing a cell"
         constraints = [{"kind": "apart", "parts": ["cameras"], "distance": CAMERAS_APART}]
     else:
         cells = [cell for cell in studio.cells() if not studio.is_wall(cell) and cell not in lights]
         part = _part("actions", "action cells", ACTIONS, False, studio, cells, lights)
-        prompt = f"Round 3: pick {ACTIONS} action cells (empty cells: no wall, no light)"
+        prompt = f"Round 3: pick {ACTIONS} action cells, each empty: no wall, no light"
         constraints = []
     typed = " ".join(cell_name(cell) for cell in _example(cells, part["max"], round_no == 2))
     return {"prompt": prompt, "parts": [part], "constraints": constraints, "typed": typed}

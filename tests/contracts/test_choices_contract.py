@@ -30,6 +30,8 @@ from matchledger.projections.fold import InMemoryMatch
 
 from matchledger import engine
 
+pytestmark = pytest.mark.guarantee("log.choices-contract")
+
 SEEDS = range(1, 4)
 #: Submissions drawn from each description.
 DRAWS = 3

@@ -16,6 +16,8 @@ from tests.helpers import invoke
 
 from .support import STUDIO, Server, bearer, cli_json, invite
 
+pytestmark = pytest.mark.guarantee("service.forms-from-choices")
+
 ROUND_1 = {"ann": "G4 A1 B1 C1 D1", "bob": "F2 A1 B1 C1 D1"}
 ROUND_2 = {"ann": "B2 E2 H2", "bob": "B5 E5 H5"}
 FORM = re.compile(r'<section id="form-area">(.*?)</section>', re.S)
