@@ -147,6 +147,10 @@ class Game:
     #: outcome)`` and ``check_public_outcome(state, outcome)``; None: an announcement
     #: must be a JSON object (an outcome one with ``standings``).
     announcement_shapes: ClassVar[Any] = None
+    #: The rulings by which a submission the game's choices offer may still be refused,
+    #: because what they check is hidden from the participant (another participant's
+    #: submission): the choices never reveal it (:mod:`.choices`).
+    CHOICES_HIDDEN: ClassVar[tuple[str, ...]] = ()
 
     _deciders: ClassVar[dict[type, Callable]] = {}
     _appliers: ClassVar[dict[type, Callable]] = {}
@@ -490,6 +494,12 @@ class Game:
 
     def knowledge(self, state: MatchState, participant: str) -> dict:
         return self.views.knowledge(state, participant)
+
+    def choices(self, state: MatchState, participant: str) -> dict | None:
+        """What ``participant`` may submit now, as the data of :mod:`.choices` (computed
+        only from what they may know), or ``{"none": why}``; None: the game describes
+        nothing, and only its typed notation can be submitted."""
+        return None
 
     def explain(self, state: MatchState, participant: str) -> dict:
         """``participant``'s points line by line, with the rule behind each (host view)."""

@@ -1,153 +1,245 @@
-"""The submission form of a participant's page, per game, and the tokens a filled form
-stands for.  Each form works without script (lists to choose from, or the notation
-typed); `assets/live.js` only adds picking lca cells on a grid.
+"""The submission form of a participant's page, drawn from the game's legal choices
+(:mod:`matchledger.engine.choices`) alone, and the tokens a filled form stands for.
 
-A form is drawn from the participant's own status read model (what they may know), and
-the tokens it posts are checked by the game like any other submission.
+Nothing here knows a game or its notation.  Each part of the description becomes:
+
+- a part whose options have cells on a grid: a table of tappable cells
+  (``assets/live.js`` keeps the tap order and stops at ``max``); the taps fill the
+  part's text field, which is the typed field itself when the part is the only one;
+- a part whose options carry ``fields``: one list per field (``PART_FIELD``), the values
+  chosen picking the option;
+- any other: a list to choose from (``PART``), checkboxes when more than one may be
+  chosen in any order, one list per place (``PART_1``, ``PART_2``...) when in order.
+
+The typed field (``tokens``) always stays: typed, it wins over the lists, and without
+script it is how a grid's cells are given.  Every form works without script.  What the
+form posts is checked by the game like any other submission; a list's choice that is
+no option (the choices moved on since the page was drawn) is refused, naming it.
 """
 
 from __future__ import annotations
 
 from html import escape
+from typing import Iterable
 
-from matchledger.engine.lca.studio import column_name
+from matchledger.engine.choices import is_nothing
+from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.printable import printable
 
-#: lca: how many cells each round takes, and what they are.
-LCA_ROUNDS = {1: (5, "light priorities, highest first"), 2: (3, "camera centres"), 3: (3, "action cells")}
-PW_TYPES = ("gift", "learn", "predict", "swap", "unique", "watch")
-#: Characters of one form field at most (a token is at most 64; a long pw submission
+#: Characters of one form field at most (a token is at most 64; a long submission
 #: typed in one field stays well under): longer is refused, never cut short.
 FIELD_MAX = 2048
+TYPED = "tokens"
+BLANK = "\u2014"
 
 
 def text(value) -> str:
     return escape(printable(str(value)))
 
 
-def _options(values, selected: str = "", blank: str | None = None) -> str:
-    items = [] if blank is None else [f'<option value="">{text(blank)}</option>']
-    for value in values:
-        chosen = " selected" if str(value) == selected else ""
-        items.append(f'<option value="{text(value)}"{chosen}>{text(value)}</option>')
-    return "".join(items)
+def _words(option: dict) -> str:
+    return " ".join(option["tokens"])
 
 
-def _select(name: str, values, label: str, selected: str = "", blank: str | None = None) -> str:
-    return f'<label>{text(label)} <select name="{name}">{_options(values, selected, blank)}</select></label>'
+def is_over(status: dict) -> bool:
+    """Whether a status read model says the match is over (for a game that describes
+    no choices)."""
+    return bool(status.get("finished") or status.get("phase") == "finished")
 
 
-def _typed(typed: str, hint: str) -> str:
+def form_html(description: dict | None, typed: str = "", over: bool = False) -> str:
+    """The form for what the participant may submit now, from ``description`` (the
+    game's choices); with none, the typed field alone (or, ``over``, why nothing)."""
+    if is_nothing(description):
+        return f'<p class="closed">{text(description["none"])}</p>'
+    if description is None:
+        if over:
+            return '<p class="closed">The match is over: nothing more to submit.</p>'
+        body = _typed(typed, "Your submission, as the game writes it:", "")
+    else:
+        body = _described(description, typed)
+    return f'<form method="post" class="submit" id="submit-form">{body}<button type="submit">Submit</button></form>'
+
+
+def _described(description: dict, typed: str) -> str:
+    parts = description["parts"]
+    sole_grid = len(parts) == 1 and _is_grid(parts[0])
+    hint = " (tap cells in order, or type them)" if sole_grid else ""
+    html = [f'<p class="prompt">{text(description["prompt"])}{hint}.</p>']
+    for part in parts:
+        html.append(_part(part, TYPED if sole_grid else part["name"], sole_grid))
+    label = f'{parts[0]["label"].capitalize()}:' if sole_grid else "Or type it:"
+    html.append(_typed(typed, label, description.get("typed", "")))
+    return "".join(html)
+
+
+def _is_grid(part: dict) -> bool:
+    return "grid" in part and bool(part["options"]) and all("cell" in option for option in part["options"])
+
+
+def _has_fields(part: dict) -> bool:
+    return bool(part["options"]) and all("fields" in option for option in part["options"])
+
+
+def _typed(typed: str, label: str, example: str) -> str:
+    placeholder = f' placeholder="e.g. {text(example)}"' if example else ""
     return (
-        f'<label class="typed">{text(hint)} <input name="tokens" value="{text(typed)}" '
+        f'<label class="typed">{text(label)} <input name="{TYPED}" value="{text(typed)}"{placeholder} '
         f'maxlength="{FIELD_MAX}" autocomplete="off" autocapitalize="characters" spellcheck="false"></label>'
     )
 
 
-def form_html(status: dict, participant: str, typed: str = "") -> str:
-    """The form for what ``participant`` may submit now ('' when nothing)."""
-    if status.get("finished") or status.get("phase") == "finished":
-        return '<p class="closed">The match is over: nothing more to submit.</p>'
-    body = {"lca": _lca, "pw": _pw, "photographer": _photographer}.get(status.get("game"), _generic)(status, participant, typed)
-    if isinstance(body, _Nothing):
-        return f'<p class="closed">{text(body.why)}</p>'
-    return f'<form method="post" class="submit" id="submit-form">{body}<button type="submit">Submit</button></form>'
+def _part(part: dict, into: str, sole: bool) -> str:
+    if _is_grid(part):
+        body = _grid(part, into)
+        if not sole:  # a text field of its own, which the taps fill
+            body += (f'<label>{text(part["label"])}: <input name="{text(part["name"])}" maxlength="{FIELD_MAX}" '
+                     'autocomplete="off" spellcheck="false"></label>')
+        return f'<div class="part grid">{body}</div>'
+    if _has_fields(part):
+        body = "".join(_field_lists(part, slot) for slot in _slots(part))
+    elif part["max"] > 1 and not part["ordered"]:
+        body = "".join(
+            f'<label class="check"><input type="checkbox" name="{text(part["name"])}" value="{text(_words(o))}"> '
+            f'{text(o["label"])}</label>' for o in part["options"])
+    else:
+        body = "".join(_list(part, slot) for slot in _slots(part))
+    return f'<fieldset class="part"><legend>{text(part["label"])}</legend>{body}</fieldset>'
 
 
-class _Nothing:
-    """Nothing to submit now, and why."""
-
-    def __init__(self, why: str):
-        self.why = why
-
-
-def _generic(status: dict, participant: str, typed: str) -> str:
-    return _typed(typed, "Your submission, as the game writes it:")
+def _slots(part: dict) -> list[str]:
+    """The form name of each place a part's choices take: the part's own, or one per
+    place when it takes several."""
+    name = part["name"]
+    return [name] if part["max"] <= 1 else [f"{name}_{i}" for i in range(1, part["max"] + 1)]
 
 
-def _lca(status: dict, participant: str, typed: str) -> str:
-    count, what = LCA_ROUNDS.get(status.get("round"), (0, ""))
-    if not count:
-        return _Nothing("Nothing to submit now.")
+def _blank(part: dict) -> str:
+    return "no choice" if part["min"] == 0 else BLANK
+
+
+def _list(part: dict, slot: str) -> str:
+    items = [f'<option value="">{text(_blank(part))}</option>']
+    items += [f'<option value="{text(_words(o))}">{text(o["label"])}</option>' for o in part["options"]]
+    label = "" if slot == part["name"] else f'{slot.rpartition("_")[2]}. '
+    return f'<label>{text(label)}<select name="{text(slot)}">{"".join(items)}</select></label>'
+
+
+def field_names(part: dict) -> list[tuple[str, str]]:
+    """(name, label) of each field of a part's options, in the part's order (then in
+    the order the options first carry them)."""
+    listed = [(f["name"], f.get("label", f["name"])) for f in part.get("fields", [])]
+    known = {name for name, _label in listed}
+    for option in part["options"]:
+        for name in option["fields"]:
+            if name not in known:
+                known.add(name)
+                listed.append((name, name))
+    return listed
+
+
+def _field_lists(part: dict, slot: str) -> str:
+    lists = []
+    for name, label in field_names(part):
+        values: list[str] = []
+        for option in part["options"]:
+            if name in option["fields"] and str(option["fields"][name]) not in values:
+                values.append(str(option["fields"][name]))
+        items = [f'<option value="">{text(_blank(part))}</option>']
+        items += [f'<option value="{text(v)}">{text(v)}</option>' for v in values]
+        lists.append(f'<label>{text(label)} <select name="{text(slot)}_{text(name)}">{"".join(items)}</select></label>')
+    return f'<span class="slot">{"".join(lists)}</span>'
+
+
+def _grid(part: dict, into: str) -> str:
+    grid = part["grid"]
+    at = {tuple(option["cell"]): option for option in part["options"]}
+    marked: dict[tuple, dict] = {}
+    for mark in grid.get("marks", []):
+        for cell in mark.get("cells", []):
+            marked.setdefault(tuple(cell), mark)
     rows = []
-    for y, line in enumerate(status.get("studio") or []):
+    for y in range(grid["height"]):
         cells = []
-        for x, mark in enumerate(line):
-            name = f"{column_name(x)}{y + 1}"
-            if mark == "#":
-                cells.append('<td class="wall"></td>')
+        for x in range(grid["width"]):
+            option, mark = at.get((x, y)), marked.get((x, y))
+            if option is not None:
+                name = text(option["label"])
+                what = f', {text(mark.get("label", ""))}' if mark else ""
+                symbol = f'<span class="sym">{text(mark.get("symbol", ""))}</span>' if mark else ""
+                marking = f' data-mark="{text(mark.get("name", ""))}"' if mark else ""
+                cells.append(f'<td><button type="button" class="cell"{marking} data-cell="{name}" '
+                             f'data-tokens="{text(_words(option))}" aria-label="{name}{what}">{name}{symbol}</button></td>')
+            elif mark is not None:
+                cells.append(f'<td class="mark" data-mark="{text(mark.get("name", ""))}" title="{text(mark.get("label", ""))}">'
+                             f'{text(mark.get("symbol", ""))}</td>')
             else:
-                cells.append(f'<td><button type="button" class="cell" data-cell="{name}" aria-label="{name}">{name}</button></td>')
+                cells.append("<td></td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
+    legend = " \u00b7 ".join(f'{text(m.get("symbol", ""))} {text(m.get("label", ""))}' for m in grid.get("marks", []))
+    ordered = "true" if part["ordered"] else "false"
     return (
-        f'<p>Round {status.get("round")}: pick {count} {text(what)} (tap cells in order, or type them).</p>'
-        f'<table class="pick" data-count="{count}">{"".join(rows)}</table>'
-        + _typed(typed, "Cells:")
+        f'<div class="scroll"><table class="pick" data-count="{part["max"]}" data-min="{part["min"]}" '
+        f'data-ordered="{ordered}" data-into="{text(into)}">{"".join(rows)}</table></div>'
+        + (f'<p class="marks">{legend}</p>' if legend else "")
     )
 
 
-def _pw(status: dict, participant: str, typed: str) -> str:
-    others = [p for p in [*status.get("players", []), *status.get("guests", [])] if p != participant]
-    parts = [f'<p>Round {status.get("round")}: two actions.</p>']
-    for i in (1, 2):
-        parts.append(
-            f'<fieldset><legend>Action {i}</legend>'
-            + _select(f"a{i}_type", PW_TYPES, "type", blank="—")
-            + _select(f"a{i}_target", others, "on", blank="—")
-            + _select(f"a{i}_predict", [t for t in PW_TYPES if t != "predict"], "predicted type (predict only)", blank="—")
-            + "</fieldset>"
-        )
-    if status.get("round") == status.get("rounds"):
-        mine_players = status.get("role") == "player"
-        same, other = ("players", "guests") if mine_players else ("guests", "players")
-        guessed = [p for p in status.get(same, []) if p != participant]
-        rows = "".join(_select(f"guess_{p}", status.get(other, []), f"{p}'s partner", blank="no guess") for p in guessed)
-        parts.append(f"<fieldset><legend>Guesses</legend>{rows}</fieldset>")
-    parts.append(_typed(typed, "Or type the tokens:"))
-    return "".join(parts)
+# --------------------------------------------------------------------------- back to tokens
 
 
-def _photographer(status: dict, participant: str, typed: str) -> str:
-    if status.get("to_play") != participant:
-        return _Nothing(f"Waiting for {status.get('to_play') or '—'} to play.")
-    hand = len(status.get("hand") or [])
-    positions = list(range(1, hand + 4))
-    wind = (
-        _select("wind_from", positions, "wind from", blank="—") + _select("wind_to", positions, "to", blank="—")
-    )
-    if status.get("phase") == "end":
-        return f"<p>End phase: wind one card (positions from 1 at the bottom).</p><fieldset>{wind}</fieldset>" + _typed(typed, "Or type:")
-    rows = list(range(1, len(status.get("table") or []) + 1))
-    take = (
-        _select("row", rows, "take from row") + _select("end", ("left", "right"), "end") + _select("count", (1, 2, 3), "cards")
-    )
-    return (
-        "<p>Your turn: take cards from a row, then wind one card up your hand (positions from 1 at the bottom).</p>"
-        f"<fieldset>{take}</fieldset><fieldset>{wind}</fieldset>" + _typed(typed, "Or type:")
-    )
-
-
-def tokens_from_form(game: str, fields: dict[str, str]) -> list[str]:
+def tokens_from_form(description: dict | None, fields: Iterable[tuple[str, str]]) -> list[str]:
     """The submission a filled form stands for: the typed notation when given, else the
-    tokens its lists make."""
-    typed = fields.get("tokens", "").split()
-    if typed:
+    tokens its lists and grids make, through ``description``.  MalformedInput when a
+    list's choice is none of its part's options."""
+    posted: dict[str, list[str]] = {}
+    for key, value in fields:
+        posted.setdefault(key, []).append(value)
+    typed = " ".join(posted.get(TYPED, [])).split()
+    if typed or description is None or is_nothing(description):
         return typed
-    if game == "pw":
+    tokens: list[str] = []
+    for part in description["parts"]:
+        tokens += _part_tokens(part, posted)
+    return tokens
+
+
+def _one(posted: dict[str, list[str]], key: str) -> str:
+    values = posted.get(key, [])
+    return values[-1].strip() if values else ""
+
+
+def _part_tokens(part: dict, posted: dict[str, list[str]]) -> list[str]:
+    if _is_grid(part):
+        return " ".join(posted.get(part["name"], [])).split()  # cells as typed or tapped: the game reads them
+    by_words = {_words(option): option for option in part["options"]}
+    if _has_fields(part):
         tokens = []
-        for i in (1, 2):
-            kind, target, predicted = (fields.get(f"a{i}_{part}", "") for part in ("type", "target", "predict"))
-            if kind and target:
-                tokens.append(f"predict:{target}={predicted}" if kind == "predict" else f"{kind}:{target}")
-        for key, partner in sorted(fields.items()):
-            if key.startswith("guess_") and partner:
-                tokens.append(f"guess:{key[len('guess_'):]}={partner}")
+        for slot in _slots(part):
+            chosen = {name: _one(posted, f"{slot}_{name}") for name, _label in field_names(part)}
+            if any(chosen.values()):
+                tokens += _matching(part, chosen)["tokens"]
         return tokens
-    if game == "photographer":
-        tokens = []
-        if fields.get("row"):
-            tokens += ["take", fields["row"], fields.get("end", ""), fields.get("count", "")]
-        if fields.get("wind_from") and fields.get("wind_to"):
-            tokens += ["wind", f"{fields['wind_from']}:{fields['wind_to']}"]
-        return tokens
-    return []
+    if part["max"] > 1 and not part["ordered"]:
+        picked = [value for value in posted.get(part["name"], []) if value]
+    else:
+        picked = [value for value in (_one(posted, slot) for slot in _slots(part)) if value]
+    tokens = []
+    for value in picked:
+        option = by_words.get(value)
+        if option is None:
+            raise MalformedInput(f"{part['label']}: {value!r} is not one of its choices now")
+        tokens += option["tokens"]
+    return tokens
+
+
+def _matching(part: dict, chosen: dict[str, str]) -> dict:
+    """The option whose every field is as chosen (the one naming the most fields: a
+    field chosen that an option does not have, such as a value only another kind of
+    option takes, is left aside)."""
+    fits = [o for o in part["options"] if all(str(v) == chosen.get(k, "") for k, v in o["fields"].items())]
+    if not fits:
+        labels = dict(field_names(part))
+        shown = ", ".join(f"{labels[k]} {v}" for k, v in chosen.items() if v) or "nothing"
+        raise MalformedInput(f"{part['label']}: no choice is {shown}; choose every list it needs")
+    return max(fits, key=lambda o: len(o["fields"]))

@@ -13,9 +13,9 @@ from typing import Any, AsyncIterator
 from urllib.parse import parse_qsl
 
 import msgspec
-from matchledger.engine.state import PUBLIC
+from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
-from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.errors import MalformedInput, MatchledgerError
 from matchledger.projections.presentation.printable import printable
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -26,7 +26,7 @@ from starlette.routing import Route
 from . import pages
 from .connections import TIMED_OUT
 from .errors import Refused, refused
-from .forms import FIELD_MAX, form_html, tokens_from_form
+from .forms import FIELD_MAX, form_html, is_over, tokens_from_form
 from .live import Live
 from .openapi import openapi
 from .reads import Reads, to_json
@@ -86,8 +86,10 @@ class Service:
             Route("/api/v1/matches/{match}/public", self.api_public),
             Route("/api/v1/matches/{match}/submissions", self.api_submit, methods=["POST"]),
             Route("/api/v1/matches/{match}/head", self.api_head),
+            Route("/api/v1/matches/{match}/choices", self.api_choices),
             Route("/m/{match}", self.public_page),
             Route("/p/{token}/events", self.participant_events),
+            Route("/p/{token}/choices", self.participant_choices),
             Route("/m/{match}/events", self.public_events),
             Route("/assets/{name}", self.asset),
             Route("/", self.index),
@@ -123,7 +125,7 @@ class Service:
         return request.url.path.startswith("/api/")
 
     async def refusal(self, request: Request, exc: Refused) -> Response:
-        if self._is_api(request) or request.url.path.endswith(("/events", "/export")):
+        if self._is_api(request) or request.url.path.endswith(("/events", "/export", "/choices")):
             return json_answer(to_json({"error": exc.message}), exc.status, exc.headers)
         title = {403: "This link opens nothing", 404: "Not found"}.get(exc.status, "Not possible")
         response = html_answer(pages.message_page(title, exc.message), exc.status)
@@ -205,6 +207,12 @@ class Service:
         capability, _token = self._bearer(request, match_id)
         self._participant(capability)
         return json_answer(self._reading(self.reads.me, capability, self._at(request), match_id=match_id))
+
+    async def api_choices(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        capability, _token = self._bearer(request, match_id)
+        self._participant(capability)
+        return json_answer(self._reading(self._choices_json, capability, self._at(request), match_id=match_id))
 
     async def api_export(self, request: Request) -> Response:
         match_id = request.path_params["match"]
@@ -304,24 +312,48 @@ class Service:
                              match_id=match_id)
         return Response(body, media_type="text/html; charset=utf-8")
 
+    def _choices_json(self, capability: Capability, at: int | None = None) -> bytes:
+        """``{"participant", "choices"}``: what the participant may submit (the game's
+        legal choices, from what they may know), kept until their view's head moves."""
+        match_id, me = capability.match_id, capability.participant
+
+        def make() -> bytes:
+            state = self.reads.app.state(match_id, at)
+            return to_json({"participant": me, "choices": self.reads.app.game_of(state).choices(state, me)})
+
+        if at is not None:
+            self.reads.check_at(match_id, as_participant(me), at)
+            return make()
+        return self.reads.rendered(("choices", match_id, me), match_id, make, me)
+
     def _form(self, capability: Capability, page, typed: str = "") -> str:
         if not capability.can_submit:
             return '<p class="closed">This link reads only.</p>'
-        form = form_html(page.models["status"], capability.participant, typed)
+        description = msgspec.json.decode(self._choices_json(capability))["choices"]
+        form = form_html(description, typed, over=is_over(page.models["status"]))
         key = hashlib.sha256(form.encode("utf-8")).hexdigest()[:16]
         return f'<div data-form="{key}">{form}</div>'
+
+    async def participant_choices(self, request: Request) -> Response:
+        """The participant's legal choices as JSON (docs/service.md, "The JSON API")."""
+        capability = self._link(request.path_params["token"], PARTICIPANT)
+        at = self._at(request)
+        return json_answer(self._reading(self._choices_json, capability, at, match_id=capability.match_id))
 
     async def _form_submitted(self, request: Request, token: str, capability: Capability) -> Response:
         match_id, me = capability.match_id, capability.participant
         self._participant(capability, submit=True)
         # The body may come long after the headers: the writer checks the link again.
-        fields = dict(parse_qsl((await self._body(request)).decode("utf-8", "replace")))
-        too_long = sorted(key for key, value in fields.items() if len(value) > FIELD_MAX)
+        fields = parse_qsl((await self._body(request)).decode("utf-8", "replace"))
+        too_long = sorted(key for key, value in fields if len(value) > FIELD_MAX)
         if too_long:  # cut short, it would record something else than what was sent
             raise Refused(400, f"the form's field {printable(too_long[0][:40])!r} is longer than {FIELD_MAX} characters; "
                                "nothing was recorded")
-        page = self._reading(self.reads.page, match_id, me, match_id=match_id)
-        tokens = tokens_from_form(page.models["game"], fields)
+        description = msgspec.json.decode(self._reading(self._choices_json, capability, match_id=match_id))["choices"]
+        try:
+            tokens = tokens_from_form(description, fields)
+        except MalformedInput as exc:  # a list's choice that is no option now: refused as the rules refuse
+            return self._refused_form(token, capability, "", str(exc))
         try:
             row = await self._submit(match_id, me, tokens, token)
         except LinkClosed:
@@ -329,11 +361,16 @@ class Service:
         except Refused as exc:
             if exc.status != 422:
                 raise
-            page = self._reading(self.reads.page, match_id, me, match_id=match_id)
-            form = self._form(capability, page, " ".join(tokens))
-            body = pages.participant_page(token, match_id, page, form, pages.error_notice(exc.message))
-            return html_answer(body, 422)
+            return self._refused_form(token, capability, " ".join(tokens), exc.message)
         return Response(status_code=303, headers={"Location": f"{token}?recorded={row.seq}"})
+
+    def _refused_form(self, token: str, capability: Capability, typed: str, message: str) -> Response:
+        """The page again, saying why nothing was recorded, keeping what was sent."""
+        match_id, me = capability.match_id, capability.participant
+        page = self._reading(self.reads.page, match_id, me, match_id=match_id)
+        form = self._form(capability, page, typed)
+        body = pages.participant_page(token, match_id, page, form, pages.error_notice(message))
+        return html_answer(body, 422)
 
     async def auditor_page(self, request: Request) -> Response:
         token = request.path_params["token"]

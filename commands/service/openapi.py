@@ -19,6 +19,13 @@ _AT = {
     "seq is one and the same 400, which names no head.",
 }
 _TOKEN = [{"token": []}]
+_LINK = {"name": "token", "in": "path", "required": True, "schema": {"type": "string"},
+         "description": "A participant's link token (`invite --as NAME`)."}
+_CHOICES = {
+    "type": "object", "required": ["participant", "choices"],
+    "properties": {"participant": {"type": "string"}, "choices": {"oneOf": [
+        {"type": "null"}, {"$ref": "#/components/schemas/Nothing"}, {"$ref": "#/components/schemas/Choices"}]}},
+}
 
 
 def _json(description: str, schema: dict) -> dict:
@@ -72,6 +79,20 @@ def openapi(base_url: str) -> dict:
                     "properties": {"participant": {"type": "string"}, "knowledge": read_model}}),
                     **_errors(400, 401, 403, 409)},
             }},
+            "/api/v1/matches/{match}/choices": {"get": {
+                "summary": "What the token's participant may submit now: the game's legal choices, from what they "
+                "may know (docs/service.md, \"Legal choices\"); `choices` is null where the game describes none (the "
+                "notation typed is then the only way).",
+                "security": _TOKEN,
+                "parameters": [_MATCH, _AT],
+                "responses": {"200": _json("The participant's choices.", _CHOICES), **_errors(400, 401, 403, 409)},
+            }},
+            "/p/{token}/choices": {"get": {
+                "summary": "The same as `/api/v1/matches/{match}/choices`, for the participant whose link this is "
+                "(the token in the path, as on their page).",
+                "parameters": [_LINK, _AT],
+                "responses": {"200": _json("The participant's choices.", _CHOICES), **_errors(400, 403, 409)},
+            }},
             "/api/v1/matches/{match}/submissions": {"post": {
                 "summary": "Record the token's participant's own submission (a token issued with --submit).",
                 "security": _TOKEN,
@@ -104,6 +125,38 @@ def openapi(base_url: str) -> dict:
                 "Receipt": {"type": "object", "required": ["seq", "hash"], "properties": {
                     "seq": {"type": "integer", "minimum": 1}, "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}},
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+                "Nothing": {"type": "object", "required": ["none"], "additionalProperties": False,
+                            "properties": {"none": {"type": "string", "description": "Why nothing may be submitted now."}}},
+                "Choices": {
+                    "type": "object", "required": ["prompt", "parts", "constraints", "typed"],
+                    "description": "A submission offered: for each part in order, min to max distinct options of it, "
+                    "their tokens one after another, every constraint and every option's `when` holding "
+                    "(matchledger.engine.choices).",
+                    "properties": {
+                        "prompt": {"type": "string"},
+                        "typed": {"type": "string", "description": "An example of the notation, to type instead."},
+                        "parts": {"type": "array", "items": {"$ref": "#/components/schemas/ChoicePart"}},
+                        "constraints": {"type": "array", "items": {"type": "object", "required": ["kind", "parts"], "properties": {
+                            "kind": {"enum": ["distinct", "at_most", "apart"]},
+                            "parts": {"type": "array", "items": {"type": "string"}},
+                            "field": {"type": "string"}, "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "distance": {"type": "integer"}}}},
+                    },
+                },
+                "ChoicePart": {
+                    "type": "object", "required": ["name", "label", "min", "max", "ordered", "options"],
+                    "properties": {
+                        "name": {"type": "string"}, "label": {"type": "string"},
+                        "min": {"type": "integer", "minimum": 0}, "max": {"type": "integer", "minimum": 0},
+                        "ordered": {"type": "boolean"},
+                        "fields": {"type": "array", "items": {"type": "object", "required": ["name"]}},
+                        "grid": {"type": "object", "required": ["width", "height"]},
+                        "options": {"type": "array", "items": {"type": "object", "required": ["tokens", "label"], "properties": {
+                            "tokens": {"type": "array", "items": {"type": "string"}}, "label": {"type": "string"},
+                            "cell": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+                            "fields": {"type": "object"}, "when": {"type": "object"}}}},
+                    },
+                },
             },
             "responses": {"Error": _json(
                 "400 bad input, 401 no token or one that opens nothing here, 403 a token without that right, "

@@ -133,6 +133,11 @@ class PhotographerGame(TurnsGame):
     def explain(self, state: MatchState, participant: str) -> dict:
         return explain(state, participant)
 
+    def choices(self, state: MatchState, participant: str) -> dict:
+        from .choices import choices  # only the service and its tests ask
+
+        return choices(self, state, participant)
+
     def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
         """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""
         from .sample import sample  # not loaded with the game: only tests and the benchmark play samples

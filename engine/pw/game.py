@@ -30,6 +30,7 @@ class ParallelWorlds(RoundsGame):
     OPTIONS = {}
     MIN_PLAYERS = 2  # each participant needs two targets outside their own pair
     ALL_MUST_SUBMIT = "W5"  # actions are mandatory: no round closes with anyone missing
+    CHOICES_HIDDEN = ("W3", "W4")  # they check the partner's submissions, which the choices never reveal
 
     # ---- creation
 
@@ -96,6 +97,11 @@ class ParallelWorlds(RoundsGame):
 
     def explain(self, state: MatchState, participant: str) -> dict:
         return explain(state, participant)
+
+    def choices(self, state: MatchState, participant: str) -> dict:
+        from .choices import choices  # only the service and its tests ask
+
+        return choices(self, state, participant)
 
     def sample(self, rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
         """A random legal match of this game (knobs: :func:`.sample.sample`'s)."""

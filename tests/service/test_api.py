@@ -20,6 +20,7 @@ LCA_ROUND_1 = {"ann": "G4 A1 B1 C1 D1", "bob": "F2 A1 B1 C1 D1"}
 API = {
     "/api/v1/matches/{match}/public", "/api/v1/matches/{match}/head", "/api/v1/matches/{match}/me",
     "/api/v1/matches/{match}/submissions", "/api/v1/matches/{match}/export", "/api/v1/openapi.json",
+    "/api/v1/matches/{match}/choices", "/p/{token}/choices",
 }
 
 
@@ -168,9 +169,9 @@ def test_a_participants_form_records_their_submission_and_shows_the_receipt(serv
 def test_a_photographers_form_takes_from_a_row_and_winds_and_waits_when_it_is_not_their_turn(server, db):
     ann, bob = (invite(db, "g1", "--as", who, "--submit")["token"] for who in ("ann", "bob"))
     page = server.client.get(f"/p/{ann}").text
-    assert all(f'name="{field}"' in page for field in ("row", "end", "count", "wind_from", "wind_to"))
+    assert all(f'name="{field}"' in page for field in ("take_row", "take_end", "take_count", "wind_from", "wind_to"))
     assert "Waiting for ann to play." in server.client.get(f"/p/{bob}").text
-    answer = server.client.post(f"/p/{ann}", data={"row": "1", "end": "left", "count": "1", "wind_from": "1", "wind_to": "3"})
+    answer = server.client.post(f"/p/{ann}", data={"take_row": "1", "take_end": "left", "take_count": "1", "wind_from": "1", "wind_to": "3"})
     assert answer.status_code == 303, answer.text
     [row] = [r for r in cli_json(db, "log", "g1") if r["kind"] == "SubmissionRecorded"]
     assert (row["actor"], row["event"]["tokens"]) == ("ann", ["take", "1", "left", "1", "wind", "1:3"])

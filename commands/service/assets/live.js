@@ -1,42 +1,81 @@
 // matchledger serve: the only script of every page (no inline script anywhere).
 // Follows the page's stream (server-sent events) and redraws its live part, and its
-// form when what may be submitted changes; on an lca form, tapping cells fills the
-// tokens field in order.  Without this script every page and form still works.
+// form when what may be submitted changes; on a form's grid, tapping cells fills the
+// grid's field in order.  Without this script every page and form still works.
 (function () {
   'use strict';
   var body = document.body;
 
-  function wirePicker(area) {
-    var grid = area.querySelector('table.pick');
-    var input = area.querySelector('input[name=tokens]');
-    if (!grid || !input) return;
+  // A grid of the form (table.pick, drawn from the game's choices): each cell button
+  // carries its option's tokens (data-tokens); a tap adds it to the text field the grid
+  // names (data-into), in tap order, up to data-count; a second tap takes it out.
+  // Typing in that field marks the cells it names.
+  function wireGrid(area, grid) {
+    var input = null;
+    var fields = area.querySelectorAll('input');
+    for (var f = 0; f < fields.length; f++) {
+      if (fields[f].name === grid.getAttribute('data-into')) { input = fields[f]; break; }
+    }
+    if (!input) return;
     var want = parseInt(grid.getAttribute('data-count'), 10) || 0;
-    function chosen() {
-      var value = input.value.trim().toUpperCase();
-      return value ? value.split(/\s+/) : [];
+    var ordered = grid.getAttribute('data-ordered') === 'true';
+    var cells = grid.querySelectorAll('button.cell');
+    function words(button) { return button.getAttribute('data-tokens').split(' '); }
+    function matches(list, at, tokens, fold) {
+      for (var k = 0; k < tokens.length; k++) {
+        var typed = list[at + k];
+        if (typed === undefined) return false;
+        if (fold ? typed.toLowerCase() !== tokens[k].toLowerCase() : typed !== tokens[k]) return false;
+      }
+      return true;
+    }
+    function chosen() {  // the cells the field names, in its order (other words left aside)
+      var list = input.value.trim() ? input.value.trim().split(/\s+/) : [];
+      var found = [];
+      var at = 0;
+      while (at < list.length) {
+        var hit = null;
+        for (var pass = 0; pass < 2 && !hit; pass++) {
+          for (var i = 0; i < cells.length; i++) {
+            if (found.indexOf(cells[i]) < 0 && matches(list, at, words(cells[i]), pass === 1)) { hit = cells[i]; break; }
+          }
+        }
+        if (hit) { found.push(hit); at += words(hit).length; } else { at += 1; }
+      }
+      return found;
     }
     function mark() {
       var list = chosen();
-      var cells = grid.querySelectorAll('button.cell');
       for (var i = 0; i < cells.length; i++) {
-        var at = list.indexOf(cells[i].getAttribute('data-cell'));
-        if (at >= 0) { cells[i].classList.add('chosen'); cells[i].setAttribute('data-order', String(at + 1)); }
-        else { cells[i].classList.remove('chosen'); cells[i].removeAttribute('data-order'); }
+        var at = list.indexOf(cells[i]);
+        if (at >= 0) {
+          cells[i].classList.add('chosen');
+          cells[i].setAttribute('aria-pressed', 'true');
+          if (ordered) cells[i].setAttribute('data-order', String(at + 1));
+        } else {
+          cells[i].classList.remove('chosen');
+          cells[i].setAttribute('aria-pressed', 'false');
+          cells[i].removeAttribute('data-order');
+        }
       }
     }
     grid.addEventListener('click', function (event) {
       var button = event.target.closest('button.cell');
       if (!button) return;
       var list = chosen();
-      var cell = button.getAttribute('data-cell');
-      var at = list.indexOf(cell);
+      var at = list.indexOf(button);
       if (at >= 0) list.splice(at, 1);
-      else if (list.length < want) list.push(cell);
-      input.value = list.join(' ');
+      else if (list.length < want) list.push(button);
+      input.value = list.map(function (cell) { return cell.getAttribute('data-tokens'); }).join(' ');
       mark();
     });
     input.addEventListener('input', mark);
     mark();
+  }
+
+  function wirePicker(area) {
+    var grids = area.querySelectorAll('table.pick');
+    for (var i = 0; i < grids.length; i++) wireGrid(area, grids[i]);
   }
 
   function formKey(area) {

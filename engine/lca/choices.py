@@ -1,0 +1,73 @@
+"""lca's legal choices (:mod:`matchledger.engine.choices`): the cells each round takes.
+
+Round 1: 5 distinct floor cells in priority order.  Round 2: 3 camera centres, any cell
+(wall or light included) whose 3x3 block lies inside the studio (L4), no two of a
+player's own blocks sharing a cell: centres at a Chebyshev distance of 3 or more.
+Round 3: 3 distinct empty cells (not a wall, not a light).  Everything here is public
+to every player: the studio, and after Round 1 the lights' cells.
+"""
+
+from __future__ import annotations
+
+from matchledger.engine.choices import cell_option, nothing
+from matchledger.engine.state import MatchState
+
+from .actions import ACTIONS
+from .cameras import CAMERAS, block_inside
+from .lights import PRIORITIES
+from .studio import Studio, cell_name
+
+#: A player's own cameras may not share a cell: two 3x3 blocks are disjoint when their
+#: centres are this far apart (Chebyshev).
+CAMERAS_APART = 3
+
+
+def choices(game, state: MatchState, participant: str) -> dict:
+    state.require_participant(participant)
+    if state.abandoned is not None:
+        return nothing("The match was abandoned: nothing more can be submitted.")
+    if state.finished or game.play_is_over(state):
+        return nothing("The match is over: nothing more to submit.")
+    studio: Studio = state.g.studio
+    lights = set(state.g.lights.owner) if state.g.lights is not None else set()
+    round_no = state.round
+    if round_no == 1:
+        cells = [cell for cell in studio.cells() if not studio.is_wall(cell)]
+        part = _part("lights", "light priorities, highest first", PRIORITIES, True, studio, cells, lights)
+        prompt = f"Round 1: pick {PRIORITIES} light priorities, highest first"
+        constraints = []
+    elif round_no == 2:
+        cells = [cell for cell in studio.cells() if block_inside(studio, cell)]  # L4: walls and lights too
+        part = _part("cameras", "camera centres", CAMERAS, False, studio, cells, lights)
+        prompt = f"Round 2: pick {CAMERAS} camera centres, no two of their 3x3 blocks sharing a cell"
+        constraints = [{"kind": "apart", "parts": ["cameras"], "distance": CAMERAS_APART}]
+    else:
+        cells = [cell for cell in studio.cells() if not studio.is_wall(cell) and cell not in lights]
+        part = _part("actions", "action cells", ACTIONS, False, studio, cells, lights)
+        prompt = f"Round 3: pick {ACTIONS} action cells, each empty: no wall, no light"
+        constraints = []
+    typed = " ".join(cell_name(cell) for cell in _example(cells, part["max"], round_no == 2))
+    return {"prompt": prompt, "parts": [part], "constraints": constraints, "typed": typed}
+
+
+def _example(cells, count: int, apart: bool) -> list:
+    """The first cells in reading order that make a submission (kept apart for cameras)."""
+    picked: list = []
+    for cell in cells:
+        if len(picked) < count and not (apart and any(max(abs(cell[0] - p[0]), abs(cell[1] - p[1])) < CAMERAS_APART
+                                                        for p in picked)):
+            picked.append(cell)
+    return picked
+
+
+def _part(name: str, label: str, count: int, ordered: bool, studio: Studio, cells, lights) -> dict:
+    marks = [{"name": "wall", "label": "wall", "symbol": "\u25a0",
+              "cells": [[c, r] for r, c in sorted(studio.walls)]}]
+    if lights:
+        marks.append({"name": "light", "label": "light", "symbol": "\u2726",
+                      "cells": [[c, r] for r, c in sorted(lights)]})
+    return {
+        "name": name, "label": label, "min": count, "max": count, "ordered": ordered,
+        "options": [cell_option(cell_name(cell), cell[1], cell[0]) for cell in cells],
+        "grid": {"width": studio.width, "height": studio.height, "marks": marks},
+    }
