@@ -85,8 +85,8 @@ def rejected_commands(state, legal) -> list[Callable[[], Submit]]:
     who = legal.participant if isinstance(legal, Submit) else state.participants[0]
     return [
         lambda: Submit("nobody-here", ["B2"]),
-        lambda: Submit(who, ["?!", "take", "-1"]),
-        lambda: Submit(who, ["\x00", "?!", "take", "-1"]),
+        lambda: Submit(who, ["?!", "no-such-move", "-1"]),
+        lambda: Submit(who, ["\x00", "?!", "no-such-move", "-1"]),
     ]
 
 
@@ -96,7 +96,7 @@ def illegal_submissions(state, legal: SubmissionRecorded) -> dict[str, Submissio
     return {
         "a stranger": msgspec.structs.replace(legal, participant="nobody-here"),
         "a round not open": msgspec.structs.replace(legal, round=state.round + 1),
-        "garbage tokens": msgspec.structs.replace(legal, tokens=["?!", "take", "-1"]),
+        "garbage tokens": msgspec.structs.replace(legal, tokens=["?!", "no-such-move", "-1"]),
     }
 
 
