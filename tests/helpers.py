@@ -63,6 +63,14 @@ def installed_games() -> list[str]:
     return [name for name in engine.names() if name in installed]
 
 
+def builtin_games() -> list[str]:
+    """The installed games whose rules are in this repository (``matchledger.engine``):
+    the ones its fixtures are recorded for."""
+    from matchledger import engine
+
+    return [name for name in installed_games() if engine.spec(name).engine.startswith("matchledger.")]
+
+
 def sampled_games() -> list[str]:
     """Every game in the registry whose rules offer ``sample`` (random legal matches)."""
     from matchledger import engine

@@ -28,6 +28,7 @@ help may show a game as its example; the game's own help comes from its spec).
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -51,12 +52,24 @@ BY_CHANCE = {
     ("src/matchledger/testing/postgres_server.py", "pw_uid"): "a field of the password database (pwd)",
     ("src/matchledger/testing/postgres_server.py", "pw_gid"): "a field of the password database (pwd)",
 }
-#: Who is removing what remains (issue 25): the checker reports every line either way.
-REMAINING = (
-    "game names and setup words still in commands/host.py, commands/completion.py, commands/listing.py and "
-    "ledger/limits.py (declared setup), commands/service/forms.py and commands/service/http.py (legal choices), "
-    "projections/presentation/ (generic presentation), projections/snapshots.py (snapshot revision)"
-)
+#: What still names a game while issue 25's other parts remove it (the declared setup,
+#: the legal choices, the generic presentation, the snapshot revision): the whole check
+#: is expected to fail until then, and every other file of the core is held to it now.
+REMAINING = {
+    "commands/host.py": "declared setup (`new`'s options)",
+    "commands/completion.py": "declared setup",
+    "commands/listing.py": "declared setup",
+    "ledger/limits.py": "declared setup (a game's limits)",
+    "commands/cli.py": "declared setup (the lines `--help` lists for `new` and `reopen`, equal to host.py's)",
+    "commands/service/forms.py": "legal choices (forms)",
+    "commands/service/http.py": "legal choices (forms)",
+    "projections/presentation/": "generic presentation",
+    "projections/snapshots.py": "snapshot revision",
+}
+
+
+def _remaining(relative: str) -> bool:
+    return any(relative == name or name.endswith("/") and relative.startswith(name) for name in REMAINING)
 
 
 @dataclass(frozen=True)
@@ -67,6 +80,7 @@ class Words:
     tokens: frozenset[str]  # token words, matched as a whole string constant
 
     @classmethod
+    @functools.cache
     def of_the_registry(cls) -> Words:
         vocabulary = set(PARAMETER_KINDS) | {f"--{kind}" for kind in PARAMETER_KINDS}
         names = set(engine.names())
@@ -107,23 +121,22 @@ def _words_of_identifier(name: str) -> set[str]:
     return {part for part in name.lower().split("_") if part}
 
 
-def _help_and_docstrings(tree: ast.AST) -> set[int]:
-    """The ids of the string nodes that are docstrings or help texts."""
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-                skipped.add(id(first.value))
-        if isinstance(node, ast.keyword) and node.arg in HELP_ARGUMENTS:
-            skipped |= {id(inner) for inner in ast.walk(node.value)}
-    return skipped
+def _skipped_inside(node: ast.AST) -> list[ast.AST]:
+    """The string nodes that ``node`` makes a docstring or a help text (``ast.walk``
+    meets ``node`` before them: parents come first)."""
+    if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+        first = node.body[0]
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            return [first.value]
+    if isinstance(node, ast.keyword) and node.arg in HELP_ARGUMENTS:
+        return list(ast.walk(node.value))
+    return []
 
 
 def offences(source: str, words: Words) -> list[tuple[int, str]]:
     """(line, what) for every place in ``source`` that names a game."""
     tree = ast.parse(source)
-    skipped = _help_and_docstrings(tree)
+    skipped: set[int] = set()
     found: list[tuple[int, str]] = []
 
     def identifier(node: ast.AST, name: str | None, what: str) -> None:
@@ -131,6 +144,7 @@ def offences(source: str, words: Words) -> list[tuple[int, str]]:
             found.append((node.lineno, f"{word!r} in the {what} {name!r}"))
 
     for node in ast.walk(tree):
+        skipped.update(id(inner) for inner in _skipped_inside(node))
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
             if node.value.lower() in words.tokens:
                 found.append((node.lineno, f"the token word {node.value!r}"))
@@ -170,6 +184,7 @@ def core_files() -> list[Path]:
     return files
 
 
+@functools.cache
 def report(words: Words) -> list[str]:
     found = []
     for path in core_files():
@@ -180,9 +195,14 @@ def report(words: Words) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(strict=False, reason=f"not yet removed: {REMAINING}")
+@pytest.mark.xfail(strict=False, reason="not yet removed from: " + "; ".join(f"{k} ({v})" for k, v in REMAINING.items()))
 def test_the_core_names_no_game():
     found = report(Words.of_the_registry())
+    assert not found, f"{len(found)} places in the core name a game:\n" + "\n".join(found)
+
+
+def test_the_core_but_what_remains_names_no_game():
+    found = [line for line in report(Words.of_the_registry()) if not _remaining(line.split(":", 1)[0])]
     assert not found, f"{len(found)} places in the core name a game:\n" + "\n".join(found)
 
 
