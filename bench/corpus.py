@@ -213,9 +213,21 @@ def _create_line(create: CreateMatch) -> str:
 GENERATED = [(seed, seed) for seed in (1, 2, 3, 4)]
 
 
+def sample_at(game: str, seed: int, match_id: str, scale):
+    """The random legal match the game's sampler draws from ``seed`` at ``scale``; None
+    where the sampler takes no ``scale`` (a game that declares no sizes)."""
+    try:
+        return engine.get(game).sample(random.Random(seed), match_id, scale=scale)
+    except TypeError as exc:
+        if "scale" not in str(exc):
+            raise
+        return None
+
+
 def generated(game: str, seed: int, scale) -> Template:
-    """The random legal match the game's sampler draws from ``seed`` at ``scale``."""
-    sample = engine.get(game).sample(random.Random(seed), "g", scale=scale)
+    """The random legal match the game's sampler draws from ``seed`` at ``scale`` (with
+    its default knobs where it takes no ``scale``)."""
+    sample = sample_at(game, seed, "g", scale) or engine.get(game).sample(random.Random(seed), "g")
     commands = play(sample).commands
     template = Template(f"{game}:gen{seed}x{len(sample.create.players)}", game, sample.create, commands,
                         create_line=_create_line(sample.create), lines=_lines_for(commands))

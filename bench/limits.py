@@ -14,12 +14,12 @@ limits cost.  Nothing is asserted.
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from . import corpus
 from .measure import Row, fresh_database
 from .processes import _cli_command
 
@@ -51,7 +51,7 @@ def _play(path: Path, sample, note: str) -> None:
 
 def build(tmp: Path, largest: bool) -> dict[str, tuple[Path, str, str]]:
     """{game: (database, match id, a participant)} for the largest or the small match of
-    every game in the registry whose sampler draws them (the knob ``scale``,
+    every game in the registry whose sampler draws them (it takes the knob ``scale``,
     :mod:`matchledger.engine.sample`); the participant is the last one seated."""
     from matchledger import engine
     from matchledger.ledger.limits import TEXT_MAX_LENGTH
@@ -60,10 +60,9 @@ def build(tmp: Path, largest: bool) -> dict[str, tuple[Path, str, str]]:
     label = "largest" if largest else "small"
     out = {}
     for game in engine.names():
-        rules = engine.get(game)
-        if not hasattr(rules, "sample"):
-            continue
-        sample = rules.sample(random.Random(7), match_id=game, scale=label)
+        sample = corpus.sample_at(game, 7, game, label) if hasattr(engine.get(game), "sample") else None
+        if sample is None:
+            continue  # no sampler, or one that declares no sizes: its largest input is unknown here
         path = tmp / f"{game}-{label}.db"
         _play(path, sample, note)
         out[game] = (path, game, _participants(sample)[-1])

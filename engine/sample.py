@@ -4,11 +4,12 @@ A sample is for tests and benchmarks that need matches nobody wrote by hand.  It
 pure as the rest of the engine: every choice comes from the ``random.Random`` the caller
 passed in (so a seed gives the same match again), nothing reads a clock or a file.
 
-The knob every sampler takes, ``scale``, is what the benchmark asks for (``bench/``),
-so that it needs to know nothing of a game: ``1`` to ``4``, the corpus's four matches
-from small to large (sizes like the game's fixtures'); ``"small"``, a small match;
-``"largest"``, the largest input the limits allow (the most participants, the longest
-names, the largest set-up).  A sampler that has no sizes ignores it.
+The knob ``scale`` is what the benchmark asks a sampler for (``bench/``), so that it
+needs to know nothing of a game: ``1`` to ``4``, the corpus's four matches from small to
+large (sizes like the game's fixtures'); ``"small"``, a small match; ``"largest"``, the
+largest input the limits allow (the most participants, the longest names:
+:func:`longest_names`, the largest set-up).  A sampler that takes no ``scale`` is
+benchmarked at its default size and left out of ``bench --limits``.
 """
 
 from __future__ import annotations

@@ -92,13 +92,15 @@ def test_generated_matches_record_the_same_events_from_their_script_lines(tmp_pa
 
 def test_every_sampler_draws_the_benchmarks_small_and_largest_matches():
     """What `bench --limits` asks each game for: a small match and the largest input the
-    limits allow, both played to their end (knob ``scale``, matchledger.engine.sample)."""
+    limits allow, both played to their end (knob ``scale``, matchledger.engine.sample;
+    a game whose sampler takes no ``scale`` is left out of `--limits`)."""
     from matchledger.ledger.limits import NAME_MAX_LENGTH, PARTICIPANTS_MAX
 
-    for game in sampled_games():
-        rules = engine.get(game)
-        small = play(rules.sample(random.Random(7), "m1", scale="small"))
-        largest = play(rules.sample(random.Random(7), "m1", scale="largest"))
+    scaled = [game for game in sampled_games() if corpus.sample_at(game, 7, "m1", "small") is not None]
+    assert set(builtin_games()) <= set(scaled)
+    for game in scaled:
+        small = play(corpus.sample_at(game, 7, "m1", "small"))
+        largest = play(corpus.sample_at(game, 7, "m1", "largest"))
         assert small.state.finished and largest.state.finished, game
         assert len(small.state.participants) < len(largest.state.participants) <= PARTICIPANTS_MAX, game
         assert {len(name) for name in largest.state.participants} == {NAME_MAX_LENGTH}, game
@@ -148,3 +150,26 @@ def test_the_corpus_takes_every_game_of_the_registry_at_the_sizes_its_sampler_gi
     assert [template.name for template in by_game[SAMPLED_TOY.name]] == [
         "sampled-toy:gen1x2", "sampled-toy:gen2x3", "sampled-toy:gen3x4", "sampled-toy:gen4x5"]
     assert {template.game for template in corpus.mix(by_game, 4 * len(by_game))} == set(by_game)
+
+
+class UnscaledToy(SampledToy):
+    """A sampler that declares no sizes (takes no ``scale``)."""
+
+    name = "unscaled-toy"
+
+    def sample(self, rng, match_id="m1"):
+        return super().sample(rng, match_id)
+
+
+UNSCALED_TOY = UnscaledToy()
+
+
+def test_a_game_whose_sampler_takes_no_scale_is_in_the_corpus_at_its_default_size_and_not_in_limits(monkeypatch, tmp_path):
+    from bench import limits
+
+    monkeypatch.setattr(engine, "_REGISTERED", dict(engine._REGISTERED))
+    engine.register(UNSCALED_TOY.name, __name__, "UNSCALED_TOY")
+    assert corpus.sample_at(UNSCALED_TOY.name, 1, "m1", 1) is None
+    assert [t.name for t in corpus.templates()[UNSCALED_TOY.name]] == [f"{UNSCALED_TOY.name}:gen{seed}x2" for seed in (1, 2, 3, 4)]
+    monkeypatch.setattr(engine, "names", lambda: [UNSCALED_TOY.name])
+    assert limits.build(tmp_path, largest=True) == {}
