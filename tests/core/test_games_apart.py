@@ -106,15 +106,24 @@ def token_words(game: str, seeds=range(1, 9)) -> set[str]:
     return words
 
 
+def _runs(parts: list[str]) -> set[str]:
+    """Every run of consecutive parts joined by ``-``: a hyphenated game name
+    (``lowest-unique``) is a word of ``lowest_unique_rounds`` and of ``"a lowest-unique match"``."""
+    return {"-".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
+
+
 def _words_of_text(text: str) -> set[str]:
-    """``"--studio FILE"`` -> {"--studio", "studio", "file"}; ``"lca:card-11"`` -> {"lca", "card", "11", ...}."""
+    """``"--studio FILE"`` -> {"--studio", "studio", "file"}; ``"lca:card-11"`` -> {"lca", "card", "11", "card-11", ...}."""
     lowered = text.lower()
-    return set(re.findall(r"--[a-z0-9][a-z0-9-]*", lowered)) | set(re.findall(r"[a-z0-9]+", lowered))
+    words = set(re.findall(r"--[a-z0-9][a-z0-9-]*", lowered))
+    for run in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", lowered):
+        words |= _runs(run.split("-"))
+    return words
 
 
 def _words_of_identifier(name: str) -> set[str]:
-    """``STUDIO_MAX_SIDE`` -> {"studio", "max", "side"}; ``lcaSample`` is one word."""
-    return {part for part in name.lower().split("_") if part}
+    """``STUDIO_MAX_SIDE`` -> {"studio", "max", "side", "studio-max", ...}; ``lcaSample`` is one word."""
+    return _runs([part for part in name.lower().split("_") if part])
 
 
 def _skipped_inside(node: ast.AST) -> list[ast.AST]:
@@ -212,6 +221,15 @@ def test_the_words_come_from_the_registry():
     assert not words.names & set(PARAMETER_KINDS)  # the core's own vocabulary
     for game in engine.names():
         assert token_words(game) - words.names <= words.tokens
+
+
+def test_a_hyphenated_game_name_is_found_in_strings_and_identifiers():
+    words = Words(names=frozenset({"lowest-unique"}), tokens=frozenset())
+    source = 'LOWEST_UNIQUE_ROUNDS = 3\nkind = "a lowest-unique match"\nlowest = unique = "lowest unique"\n'
+    assert offences(source, words) == [
+        (1, "'lowest-unique' in the name 'LOWEST_UNIQUE_ROUNDS'"),
+        (2, "'lowest-unique' in the string 'a lowest-unique match'"),
+    ]
 
 
 def test_the_check_finds_a_game_in_code_and_not_in_docstrings_comments_or_help():
