@@ -107,13 +107,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     script_files = []
     for index, template in enumerate(chosen):
         mid = corpus.match_id(index, template)
-        files = {}
-        setup = template.create.setup
-        if "studio" in setup or "deck" in setup:
-            setup_file = scripts / f"{mid}.setup.txt"
-            setup_file.write_text(setup.get("studio") or setup.get("deck"), encoding="utf-8")
-            files["setup_file"] = str(setup_file)
-        script_files.append(template.script(mid, files))
+        script_files.append(template.script(mid, template.write_setup_files(scripts, mid)))
     script_path = scripts / "all.txt"
     script_path.write_text("".join(script_files), encoding="utf-8")
 

@@ -1,19 +1,21 @@
 """Realistic matches for the benchmark, played by the engines themselves.
 
-The corpus holds, for each game, templates from two sources:
+The corpus holds, for each game in the registry (``engine.names()``), templates from two
+sources:
 
 - every recorded fixture (``fixtures/<game>/*.txt``; not the hand-scored audit fixtures
   ``disputed-*``), parsed with :mod:`shlex` the way ``matchledger script`` splits its
-  lines, turned into engine commands and played with
-  :class:`projections.fold.InMemoryMatch`: 3 lca, 3 pw and 4 photographer matches;
+  lines, its set-up read by the game's declared setup parameters, turned into engine
+  commands and played with :class:`projections.fold.InMemoryMatch` (the built-in games:
+  3 lca, 3 pw and 4 photographer matches);
 - four random legal matches per game from the game's own sampler, reached through the
-  registry (``engine.get(game).sample``) with fixed seeds and sizes like the fixtures':
-  lca with 3, 5, 8 and 11 players on random studios (contracts, amendments, voids,
-  corrections, reopened rounds and notes as the sampler draws them), pw with 4 to 7
-  pairs, photographer with 2 to 4 players.
+  registry (``engine.get(game).sample``) with the seeds 1 to 4 and the sampler's knob
+  ``scale`` 1 to 4, the four sizes the game declares for the benchmark
+  (:mod:`matchledger.engine.sample`; the built-in games: lca with 3, 5, 8 and 11
+  players on random studios, pw with 4 to 7 pairs, photographer with 2 to 4 players).
 
-A database of N matches cycles through the templates game by game (lca, pw,
-photographer, lca, ...) under fresh match ids; the events of each match are appended with
+A database of N matches cycles through the templates game by game in the registry's
+order under fresh match ids; the events of each match are appended with
 :meth:`ledger.store.Store.append`, one call (one transaction) per host command, exactly
 as the CLI writes them.
 """
@@ -54,9 +56,30 @@ class Template:
         return [event for group in self.groups for event in group]
 
     def script(self, match_id: str, files: dict[str, str]) -> str:
-        """The match as a ``matchledger script`` file (set-up files already written)."""
+        """The match as a ``matchledger script`` file (set-up files already written:
+        ``files`` as :meth:`write_setup_files` gives them)."""
         head = self.create_line.format(match=match_id, **files)
         return "\n".join([head] + [line.format(match=match_id) for line in self.lines]) + "\n"
+
+    def setup_files(self) -> dict[str, str]:
+        """{placeholder of the ``new`` line: the text of the file} of each set-up
+        parameter the game reads from a file."""
+        return {_placeholder(parameter): self.create.setup[parameter.name]
+                for parameter in engine.spec(self.game).setup
+                if parameter.kind == "file" and parameter.name in self.create.setup}
+
+    def write_setup_files(self, folder: Path, match_id: str) -> dict[str, str]:
+        """The set-up files written into ``folder``: what :meth:`script` takes."""
+        written = {}
+        for placeholder, text in self.setup_files().items():
+            path = Path(folder) / f"{match_id}.{placeholder}.txt"
+            path.write_text(text, encoding="utf-8")
+            written[placeholder] = str(path)
+        return written
+
+
+def _placeholder(parameter) -> str:
+    return f"setup_{parameter.name}"
 
 
 def _play(template: Template) -> Template:
@@ -78,6 +101,27 @@ def _options(args: list[str], flag: str) -> list[str]:
     return [args[i + 1] for i, a in enumerate(args) if a == flag]
 
 
+def _setup(game: str, args: list[str], create_args: list[str]) -> dict:
+    """The set-up a fixture's ``new`` line gives, read by the game's declared setup
+    parameters; each one also added to ``create_args`` (a file as its placeholder)."""
+    setup: dict = {}
+    for parameter in engine.spec(game).setup:
+        values = _options(args, parameter.flag)
+        if not values:
+            continue
+        if parameter.kind == "file":
+            setup[parameter.name] = (ROOT / values[0]).read_text(encoding="utf-8")
+            create_args += [parameter.flag, "{%s}" % _placeholder(parameter)]
+        elif parameter.kind == "pairs":
+            setup[parameter.name] = dict(value.split("=", 1) for value in values)
+            for value in values:
+                create_args += [parameter.flag, value]
+        else:
+            setup[parameter.name] = int(values[0]) if parameter.kind in ("integer", "seed") else values[0]
+            create_args += [parameter.flag, values[0]]
+    return setup
+
+
 def parse_fixture(path: Path) -> Template:
     """A fixture script as engine commands (new, contract, submit, close, amend)."""
     template = None
@@ -91,23 +135,10 @@ def parse_fixture(path: Path) -> Template:
             game, match_id = rest[0], rest[1]
             players = _options(rest, "--players")[0].split(",")
             options = dict(o.split("=", 1) for o in _options(rest, "--option"))
-            setup: dict = {}
             create_args = ["new", game, "{match}", "--players", ",".join(players)]
             for o in _options(rest, "--option"):
                 create_args += ["--option", o]
-            if _options(rest, "--studio"):
-                setup["studio"] = (ROOT / _options(rest, "--studio")[0]).read_text(encoding="utf-8")
-                create_args += ["--studio", "{setup_file}"]
-            if _options(rest, "--deck"):
-                setup["deck"] = (ROOT / _options(rest, "--deck")[0]).read_text(encoding="utf-8")
-                create_args += ["--deck", "{setup_file}"]
-            if _options(rest, "--seed"):
-                setup["seed"] = int(_options(rest, "--seed")[0])
-                create_args += ["--seed", _options(rest, "--seed")[0]]
-            if _options(rest, "--pair"):
-                setup["pairs"] = dict(p.split("=", 1) for p in _options(rest, "--pair"))
-                for p in _options(rest, "--pair"):
-                    create_args += ["--pair", p]
+            setup = _setup(game, rest, create_args)
             create = CreateMatch(match_id=match_id, game=game, players=players, options=options, setup=setup)
             template = Template(f"{game}:{path.stem}", game, create, create_line=" ".join(create_args))
             continue
@@ -158,56 +189,85 @@ def _lines_for(commands) -> list[str]:
 
 
 def _create_line(create: CreateMatch) -> str:
-    """The ``new`` line of a script for ``create`` (a studio or deck in ``{setup_file}``)."""
+    """The ``new`` line of a script for ``create`` (a set-up file as its placeholder)."""
     args = ["new", create.game, "{match}", "--players", ",".join(create.players)]
     for key, value in create.options.items():
         args += ["--option", f"{key}={value}"]
-    for flag in ("studio", "deck"):
-        if flag in create.setup:
-            args += [f"--{flag}", "{setup_file}"]
-    if "seed" in create.setup:
-        args += ["--seed", str(create.setup["seed"])]
-    for player, guest in create.setup.get("pairs", {}).items():
-        args += ["--pair", f"{player}={guest}"]
+    for parameter in engine.spec(create.game).setup:
+        if parameter.name not in create.setup:
+            continue
+        value = create.setup[parameter.name]
+        if parameter.kind == "file":
+            args += [parameter.flag, "{%s}" % _placeholder(parameter)]
+        elif parameter.kind == "pairs":
+            for key, paired in value.items():
+                args += [parameter.flag, f"{key}={paired}"]
+        else:
+            args += [parameter.flag, shlex.quote(str(value))]
     return " ".join(args)
 
 
 # --------------------------------------------------------------------------- generated
 
-#: game -> (seed, the sampler's knobs) of each generated match
-GENERATED = {
-    # seeds 27 and 6 draw a void, a correction and a reopened round among other extras
-    "lca": [(1, {"n_players": 3}), (27, {"n_players": 5}), (3, {"n_players": 8}), (6, {"n_players": 11})],
-    "pw": [(1, {"n": 4}), (2, {"n": 5}), (3, {"n": 6}), (4, {"n": 7})],
-    # each deck shuffled from the seed of its moves, under the default rules
-    "photographer": [(seed, {"n_players": n, "seed": seed, "options": {}}) for seed, n in ((1, 2), (2, 3), (3, 4), (4, 2))],
-}
+#: The corpus's generated matches of each game: (seed, the sampler's ``scale``).
+GENERATED = [(seed, seed) for seed in (1, 2, 3, 4)]
 
 
-def generated(game: str, seed: int, knobs: dict) -> Template:
-    """The random legal match the game's sampler draws from ``seed`` with ``knobs``."""
-    sample = engine.get(game).sample(random.Random(seed), "g", **knobs)
+def sample_at(game: str, seed: int, match_id: str, scale):
+    """The random legal match the game's sampler draws from ``seed`` at ``scale``; None
+    where the sampler takes no ``scale`` (a game that declares no sizes)."""
+    try:
+        return engine.get(game).sample(random.Random(seed), match_id, scale=scale)
+    except TypeError as exc:
+        if "scale" not in str(exc):
+            raise
+        return None
+
+
+def generated(game: str, seed: int, scale) -> Template:
+    """The random legal match the game's sampler draws from ``seed`` at ``scale`` (with
+    its default knobs where it takes no ``scale``)."""
+    sample = sample_at(game, seed, "g", scale) or engine.get(game).sample(random.Random(seed), "g")
     commands = play(sample).commands
-    size = knobs.get("n_players", knobs.get("n"))
-    template = Template(f"{game}:gen{seed}x{size}", game, sample.create, commands,
+    template = Template(f"{game}:gen{seed}x{len(sample.create.players)}", game, sample.create, commands,
                         create_line=_create_line(sample.create), lines=_lines_for(commands))
     return _play(template)
 
 
+def fixture_paths(game: str) -> list[Path]:
+    """The game's recorded fixtures that are played matches (not set-up files, not the
+    hand-scored audit fixtures)."""
+    paths = []
+    for path in sorted((FIXTURES / game).glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        if not any(line.startswith("new ") for line in text.splitlines()):
+            continue  # a set-up file (a studio or a deck), not a script
+        if path.stem.startswith("disputed-"):
+            continue  # hand-scored on purpose wrong: an audit fixture, not a played match
+        paths.append(path)
+    return paths
+
+
 def templates() -> dict[str, list[Template]]:
-    """Every template, by game."""
-    by_game: dict[str, list[Template]] = {"lca": [], "pw": [], "photographer": []}
-    for game in by_game:
-        for path in sorted((FIXTURES / game).glob("*.txt")):
-            text = path.read_text(encoding="utf-8")
-            if not any(line.startswith("new ") for line in text.splitlines()):
-                continue  # a set-up file (a studio or a deck), not a script
-            if path.stem.startswith("disputed-"):
-                continue  # hand-scored on purpose wrong: an audit fixture, not a played match
-            by_game[game].append(parse_fixture(path))
-    for game, drawn in GENERATED.items():
-        by_game[game] += [generated(game, seed, knobs) for seed, knobs in drawn]
+    """Every template, by game, for every game in the registry that has fixtures or a
+    sampler."""
+    by_game: dict[str, list[Template]] = {}
+    for game in engine.names():
+        found = [parse_fixture(path) for path in fixture_paths(game)]
+        if hasattr(engine.get(game), "sample"):
+            found += [generated(game, seed, scale) for seed, scale in GENERATED]
+        if found:
+            by_game[game] = found
     return by_game
+
+
+def long_match() -> Template:
+    """The match the latency and service benchmarks repeat: the recorded fixture with
+    the most players among the games whose rounds the host closes (the built-in games:
+    lca's eleven-player card)."""
+    fixtures = [template for game, found in templates().items() if engine.spec(game).kind == "rounds"
+                for template in found if ":gen" not in template.name]
+    return max(fixtures, key=lambda template: len(template.create.players))
 
 
 def mix(by_game: dict[str, list[Template]], n: int) -> list[Template]:

@@ -1,50 +1,29 @@
 """Every command on the largest input the limits allow, next to the same command on a
 small match: elapsed time and peak memory of each process.
 
-``python -m bench --limits`` builds, for each game, a match at the limits of
-``ledger/limits.py`` (lca: a 40 x 40 studio and 26 players; pw: 13 pairs; photographer:
-4 players; every name 40 characters long, the actor 64, a 2,000-character note after
-every command) and a small match of the same game (3 players or pairs, short names, the
-a 6 x 6 studio), plays both to the end, and runs each read and audit
-command once on each in a fresh process.  The ratio column is largest / small: what the
+``python -m bench --limits`` builds, for each game in the registry, the largest match
+its sampler draws (``scale="largest"``: the built-in games' at the limits, lca a 40 x 40
+studio and 26 players, pw 13 pairs, photographer 4 players, every name 40 characters
+long) with the actor 64 characters long and a 2,000-character note after every command,
+and the small match of the same game (``scale="small"``: 3 players or pairs, or 2, short
+names, lca a 6 x 6 studio), plays both to the end, and runs each read and audit command
+once on each in a fresh process.  The ratio column is largest / small: what the
 limits cost.  Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import os
-import random
-import string
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
+from . import corpus
 from .measure import Row, fresh_database
 from .processes import _cli_command
 
 LONG_ACTOR = "h" * 64
-
-
-def _long_names(count: int, prefix: str) -> list[str]:
-    """``count`` distinct names of the longest length allowed (40)."""
-    from matchledger.ledger.limits import NAME_MAX_LENGTH
-
-    return [f"{prefix}{i:02d}".ljust(NAME_MAX_LENGTH, string.ascii_lowercase[i % 26]) for i in range(count)]
-
-
-@contextmanager
-def _names(module, **lists):
-    """The sampler module's name lists replaced for one build (samplers draw names from them)."""
-    saved = {key: getattr(module, key) for key in lists}
-    for key, value in lists.items():
-        setattr(module, key, value)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            setattr(module, key, value)
 
 
 def _play(path: Path, sample, note: str) -> None:
@@ -70,44 +49,30 @@ def _play(path: Path, sample, note: str) -> None:
     app.store.close()
 
 
-def _studio(width: int, height: int) -> str:
-    return "".join("." * width + "\n" for _ in range(height))
-
-
 def build(tmp: Path, largest: bool) -> dict[str, tuple[Path, str, str]]:
-    """{game: (database, match id, a participant)} for the largest or the small matches."""
+    """{game: (database, match id, a participant)} for the largest or the small match of
+    every game in the registry whose sampler draws them (it takes the knob ``scale``,
+    :mod:`matchledger.engine.sample`); the participant is the last one seated."""
     from matchledger import engine
-    from matchledger.engine.lca import sample as lca_sample
-    from matchledger.engine.photographer import sample as photo_sample
-    from matchledger.engine.pw import sample as pw_sample
-    from matchledger.ledger.limits import PARTICIPANTS_MAX, STUDIO_MAX_SIDE, TEXT_MAX_LENGTH
+    from matchledger.ledger.limits import TEXT_MAX_LENGTH
 
-    rng = random.Random(7)
     note = ("n" * TEXT_MAX_LENGTH) if largest else ""
     label = "largest" if largest else "small"
     out = {}
-
-    players = _long_names(PARTICIPANTS_MAX, "p") if largest else ["ann", "bob", "cat"]
-    side = STUDIO_MAX_SIDE if largest else 6
-    with _names(lca_sample, PLAYERS=players):
-        lca = engine.get("lca").sample(rng, match_id="lca", n_players=len(players), studio=_studio(side, side))
-    _play(tmp / f"lca-{label}.db", lca, note)
-    out["lca"] = (tmp / f"lca-{label}.db", "lca", players[0])
-
-    pairs = PARTICIPANTS_MAX // 2 if largest else 3
-    hosts = _long_names(pairs, "p") if largest else pw_sample.PLAYERS[:pairs]
-    guests = _long_names(pairs, "g") if largest else pw_sample.GUESTS[:pairs]
-    with _names(pw_sample, PLAYERS=hosts, GUESTS=guests):
-        pw = engine.get("pw").sample(rng, match_id="pw", n=pairs)
-    _play(tmp / f"pw-{label}.db", pw, note)
-    out["pw"] = (tmp / f"pw-{label}.db", "pw", guests[0])
-
-    seats = _long_names(4, "p") if largest else ["ann", "bob"]
-    with _names(photo_sample, PLAYERS=seats):
-        photo = engine.get("photographer").sample(rng, match_id="ph", n_players=len(seats), seed=11, options={})
-    _play(tmp / f"photographer-{label}.db", photo, note)
-    out["photographer"] = (tmp / f"photographer-{label}.db", "ph", seats[0])
+    for game in engine.names():
+        sample = corpus.sample_at(game, 7, game, label) if hasattr(engine.get(game), "sample") else None
+        if sample is None:
+            continue  # no sampler, or one that declares no sizes: its largest input is unknown here
+        path = tmp / f"{game}-{label}.db"
+        _play(path, sample, note)
+        out[game] = (path, game, _participants(sample)[-1])
     return out
+
+
+def _participants(sample) -> list[str]:
+    from matchledger.projections.fold import InMemoryMatch
+
+    return InMemoryMatch(sample.create).state.participants
 
 
 def _commands(match_id: str, participant: str, out: Path) -> list[tuple[str, list[str]]]:

@@ -32,13 +32,14 @@ def _process_time(argv: list[str], runs: int, cwd: Path) -> float:
 
 
 def long_match(tmp: Path, name: str, length: int, db: str | None = None) -> tuple[str, list[float], list[str]]:
-    """A database holding one lca match (11 players, the card's studio) that has had
-    ``length`` host commands: contracts, then Round-1 resubmissions (each supersedes).
+    """A database holding the corpus's long match (:func:`corpus.long_match`: lca's
+    eleven-player card) that has had ``length`` host commands: its commands up to its
+    first close (contracts, submissions), then Round-1 resubmissions (each supersedes).
     ``db``: an empty database to use (a PostgreSQL URL) instead of a new file in ``tmp``."""
     from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
-    card = next(t for t in corpus.templates()["lca"] if t.name.endswith("card-11-players"))
+    card = corpus.long_match()
     if db is None:
         path = tmp / f"{name}.db"
         fresh_database(path)

@@ -47,7 +47,7 @@ from .measure import Row, machine, table
 
 @functools.cache
 def _card():
-    return next(t for t in corpus.templates()["lca"] if t.name.endswith("card-11-players"))
+    return corpus.long_match()
 
 
 def _rounds(card) -> list[list]:
@@ -63,8 +63,8 @@ def _rounds(card) -> list[list]:
 
 
 def build_matches(path: Path, count: int, *, rounds_played: int) -> dict[str, list]:
-    """``count`` copies of the eleven-player lca card in round ``rounds_played + 1``; the
-    card's commands each still has to play, by match id."""
+    """``count`` copies of the corpus's long match (lca's eleven-player card) in round
+    ``rounds_played + 1``; the card's commands each still has to play, by match id."""
     from matchledger.ledger.store import Store
     from matchledger.projections.application import Application
 

@@ -3,6 +3,13 @@
 A sample is for tests and benchmarks that need matches nobody wrote by hand.  It is as
 pure as the rest of the engine: every choice comes from the ``random.Random`` the caller
 passed in (so a seed gives the same match again), nothing reads a clock or a file.
+
+The knob ``scale`` is what the benchmark asks a sampler for (``bench/``), so that it
+needs to know nothing of a game: ``1`` to ``4``, the corpus's four matches from small to
+large (sizes like the game's fixtures'); ``"small"``, a small match; ``"largest"``, the
+largest input the limits allow (the most participants, the longest names:
+:func:`longest_names`, the largest set-up).  A sampler that takes no ``scale`` is
+benchmarked at its default size and left out of ``bench --limits``.
 """
 
 from __future__ import annotations
@@ -12,6 +19,17 @@ from typing import Callable
 
 from .commands import Command, CreateMatch
 from .state import MatchState
+
+#: The values of the ``scale`` knob (see the module).
+SCALES = (1, 2, 3, 4, "small", "largest")
+
+
+def longest_names(count: int, prefix: str) -> list[str]:
+    """``count`` distinct participant names of the longest length allowed."""
+    from matchledger.ledger.limits import NAME_MAX_LENGTH
+
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return [f"{prefix}{i:02d}".ljust(NAME_MAX_LENGTH, letters[i % 26]) for i in range(count)]
 
 
 @dataclass(frozen=True)

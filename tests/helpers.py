@@ -44,3 +44,35 @@ def needs_png():
 
     reason = png_unavailable()
     return pytest.mark.skipif(reason is not None, reason=f"no PNG here: {reason}")
+
+
+def games() -> list[str]:
+    """Every game in the registry: the installed ones (entry points) and any a test
+    registered.  A test about every game iterates this, never a list of names."""
+    from matchledger import engine
+
+    return engine.names()
+
+
+def installed_games() -> list[str]:
+    """Every game installed through the entry-point group (not a test's toy game)."""
+    from matchledger import engine
+    from matchledger.engine.discovery import game_entry_points
+
+    installed = game_entry_points()
+    return [name for name in engine.names() if name in installed]
+
+
+def builtin_games() -> list[str]:
+    """The installed games whose rules are in this repository (``matchledger.engine``):
+    the ones its fixtures are recorded for."""
+    from matchledger import engine
+
+    return [name for name in installed_games() if engine.spec(name).engine.startswith("matchledger.")]
+
+
+def sampled_games() -> list[str]:
+    """Every game in the registry whose rules offer ``sample`` (random legal matches)."""
+    from matchledger import engine
+
+    return [name for name in engine.names() if hasattr(engine.get(name), "sample")]

@@ -24,7 +24,7 @@ from matchledger.engine.commands import (
     Submit,
     Void,
 )
-from matchledger.engine.sample import Sample
+from matchledger.engine.sample import SCALES, Sample, longest_names
 from matchledger.engine.state import MatchState
 
 from .actions import ACTIONS
@@ -48,18 +48,51 @@ MAX_CORRECTIONS = 4  # corrections, voids and reopenings, together
 MAX_RESUBMISSIONS = 2  # submissions in a round beyond one a player
 
 
-def sample(rng: random.Random, match_id: str = "m1", n_players: int | None = None, studio: str | None = None) -> Sample:
+#: ``scale`` 1 to 4: the players of the benchmark's corpus matches (as the fixtures').
+SCALE_PLAYERS = {1: 3, 2: 5, 3: 8, 4: 11}
+
+
+def sample(
+    rng: random.Random,
+    match_id: str = "m1",
+    n_players: int | None = None,
+    studio: str | None = None,
+    scale: int | str | None = None,
+) -> Sample:
     """A random legal match of ``n_players`` (drawn from 2–11 when None) in ``studio`` (a
     map's text, drawn when None; a given one needs room for three cameras apart, five
-    floor cells and, after the lights, three cells for each player's actions)."""
+    floor cells and, after the lights, three cells for each player's actions).
+
+    ``scale`` (:mod:`matchledger.engine.sample`): 1 to 4, 3 to 11 players on a random
+    studio; ``"small"``, 3 players on a 6 x 6 floor; ``"largest"``, the most participants
+    with the longest names on the largest floor."""
+    players = PLAYERS
+    if scale in SCALE_PLAYERS:
+        n_players = SCALE_PLAYERS[scale]
+    elif scale == "small":
+        n_players, studio = 3, _floor(6)
+    elif scale == "largest":
+        from matchledger.ledger.limits import PARTICIPANTS_MAX
+
+        from .playable import STUDIO_MAX_SIDE
+
+        players = longest_names(PARTICIPANTS_MAX, "p")
+        n_players, studio = len(players), _floor(STUDIO_MAX_SIDE)
+    elif scale is not None:
+        raise ValueError(f"scale {scale!r} is not one of {SCALES}")
     if n_players is None:
         n_players = rng.randint(2, len(PLAYERS))
     text = _random_studio(rng, n_players) if studio is None else studio
     options = {name: rng.choice(values) for name, values in OPTION_VALUES.items() if rng.random() < 0.2}
     create = CreateMatch(
-        match_id=match_id, game="lca", players=PLAYERS[:n_players], options=options, setup={"studio": text}
+        match_id=match_id, game="lca", players=players[:n_players], options=options, setup={"studio": text}
     )
     return Sample(create, _Chooser(rng, Studio.from_rows(parse_studio_text(text))).choose)
+
+
+def _floor(side: int) -> str:
+    """A square studio of floor cells only."""
+    return ("." * side + "\n") * side
 
 
 def _random_studio(rng: random.Random, n_players: int) -> str:

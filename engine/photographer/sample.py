@@ -12,12 +12,14 @@ import random
 from typing import Any
 
 from matchledger.engine.commands import CreateMatch, Submit
-from matchledger.engine.sample import Sample
+from matchledger.engine.sample import SCALES, Sample, longest_names
 from matchledger.engine.state import MatchState
 
 PLAYERS = ["ann", "bob", "cat", "dan"]  # seat order
 #: A house rulebook's film-row table, to score some samples under another ``row_points``.
 STEEP_ROW_POINTS = "1:1,2:2,3:4,4:7,5:11,6:16,7:22"
+#: ``scale`` 1 to 4: the players of the benchmark's corpus matches (as the fixtures').
+SCALE_PLAYERS = {1: 2, 2: 3, 3: 4, 4: 2}
 
 
 def sample(
@@ -27,11 +29,26 @@ def sample(
     seed: int | None = None,
     deck: str | None = None,
     options: dict[str, str] | None = None,
+    scale: int | str | None = None,
 ) -> Sample:
     """A random legal match of ``n_players`` (2–4) dealt from ``deck`` (a deck file's
     text) or from ``seed``, under ``options`` (raw KEY=VALUE text).  What is not given is
     drawn from ``rng`` first (a seed when there is no deck); with everything given, the
-    turns take ``rng``'s draws from the first one on."""
+    turns take ``rng``'s draws from the first one on.
+
+    ``scale`` (:mod:`matchledger.engine.sample`), each under the default rules: 1 to 4,
+    2, 3, 4 and 2 players dealt from the seed ``scale``; ``"small"``, 2 players, and
+    ``"largest"``, 4 with the longest names, dealt from the seed 11."""
+    players = PLAYERS
+    if scale in SCALE_PLAYERS:
+        n_players, seed, options = SCALE_PLAYERS[scale], scale, {}
+    elif scale == "small":
+        n_players, seed, options = 2, 11, {}
+    elif scale == "largest":
+        players = longest_names(len(PLAYERS), "p")
+        n_players, seed, options = len(players), 11, {}
+    elif scale is not None:
+        raise ValueError(f"scale {scale!r} is not one of {SCALES}")
     if n_players is None:
         n_players = rng.randint(2, 4)
     if options is None:
@@ -40,7 +57,7 @@ def sample(
         setup: dict[str, Any] = {"deck": deck}
     else:
         setup = {"seed": rng.randrange(1 << 32) if seed is None else seed}
-    create = CreateMatch(match_id=match_id, game="photographer", players=PLAYERS[:n_players], options=options, setup=setup)
+    create = CreateMatch(match_id=match_id, game="photographer", players=players[:n_players], options=options, setup=setup)
     return Sample(create, lambda state: random_turn(state, rng))
 
 

@@ -14,7 +14,7 @@ import itertools
 import random
 
 from matchledger.engine.commands import CloseRound, Command, CreateMatch, RecordContract, Submit
-from matchledger.engine.sample import Sample
+from matchledger.engine.sample import SCALES, Sample, longest_names
 from matchledger.engine.state import MatchState
 
 from .notation import TYPES
@@ -53,6 +53,8 @@ def plan(
     twin: tuple[str, str] | None = None,
     contracts: bool = True,
     guesses: bool = True,
+    players: list[str] | None = None,
+    guests: list[str] | None = None,
 ) -> tuple[CreateMatch, list[Command]]:
     """(create command, every command in playing order) of a random legal match of ``n``
     pairs: contracts (with ``contracts``), then each round's submissions in a shuffled
@@ -60,10 +62,11 @@ def plan(
 
     ``pairs``: the pairing (else drawn); ``forbid``: participant -> names they must not
     target; ``twin=(p, q)``: pairs p and q get identical type schedules, so exchanging
-    their guests keeps every submission legal (with ``forbid`` keeping targets legal too)."""
-    players = PLAYERS[:n]
+    their guests keeps every submission legal (with ``forbid`` keeping targets legal too).
+    ``players``, ``guests``: the names to seat (else the first ``n`` of PLAYERS, GUESTS)."""
+    players = (players or PLAYERS)[:n]
     if pairs is None:
-        guests = GUESTS[:n]
+        guests = list((guests or GUESTS)[:n])
         rng.shuffle(guests)
         pairs = dict(zip(players, guests))
     forbid = forbid or {}
@@ -102,8 +105,22 @@ def plan(
     return create, commands
 
 
-def sample(rng: random.Random, match_id: str = "m1", **knobs) -> Sample:
-    """A random legal match (the knobs are :func:`plan`'s), played in :func:`plan`'s order."""
+def sample(rng: random.Random, match_id: str = "m1", scale: int | str | None = None, **knobs) -> Sample:
+    """A random legal match (the knobs are :func:`plan`'s), played in :func:`plan`'s order.
+
+    ``scale`` (:mod:`matchledger.engine.sample`): 1 to 4, 4 to 7 pairs; ``"small"``, 3
+    pairs; ``"largest"``, the most participants, in pairs, with the longest names."""
+    if scale in (1, 2, 3, 4):
+        knobs["n"] = 3 + scale
+    elif scale == "small":
+        knobs["n"] = 3
+    elif scale == "largest":
+        from matchledger.ledger.limits import PARTICIPANTS_MAX
+
+        n = PARTICIPANTS_MAX // 2
+        knobs.update(n=n, players=longest_names(n, "p"), guests=longest_names(n, "g"))
+    elif scale is not None:
+        raise ValueError(f"scale {scale!r} is not one of {SCALES}")
     create, commands = plan(rng, match_id, **knobs)
     return Sample(create, _following(commands))
 

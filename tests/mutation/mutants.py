@@ -23,7 +23,7 @@ class Mutant:
 
 PHOTO_RULES = "tests/photographer/test_rules.py"
 PHOTO_SCORING = "tests/photographer/test_scoring.py"
-STORE = "tests/contracts/test_store_contract.py"
+STORE = "tests/contracts/test_store_contract.py::TestStoreContract"
 LCA_LIGHTS = "tests/lca/test_lights.py"
 LCA_ENDGAME = "tests/lca/test_endgame.py"
 LCA_ROUNDS = "tests/lca/test_cameras_actions.py"

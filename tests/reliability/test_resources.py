@@ -20,7 +20,7 @@ from matchledger.ledger.store import Store
 from matchledger.projections.fold import InMemoryMatch, play
 
 from matchledger import engine
-from tests.helpers import REPO
+from tests.helpers import REPO, builtin_games, sampled_games
 
 from .support import T
 
@@ -127,9 +127,9 @@ def test_memory_of_a_long_match_and_a_file_of_many(tmp_path):
 @pytest.mark.reliability
 @pytest.mark.guarantee("resources.limits")
 def test_every_read_and_audit_command_on_the_largest_input_the_limits_allow_stays_within_the_budget(tmp_path):
-    """The matches `python -m bench --limits` builds at the limits of ledger/limits.py
-    (26 players of 40-character names in a 40 x 40 studio, 13 pw pairs, 4 photographers,
-    a 2,000-character note after every command): every read and audit command finishes
+    """The matches `python -m bench --limits` builds at the limits, each game's sampler's
+    ``scale="largest"`` (26 players of 40-character names in a 40 x 40 studio, 13 pw
+    pairs, 4 photographers, a 2,000-character note after every command): every read and audit command finishes
     (exit 0) in a child process whose peak memory stays within the budget.  Not timed."""
     from bench.limits import _commands, _run, build
 
@@ -138,10 +138,12 @@ def test_every_read_and_audit_command_on_the_largest_input_the_limits_allow_stay
     outputs = tmp_path / "outputs"
     outputs.mkdir()
     peaks = {}
-    for game, (db, match_id, participant) in build(tmp_path, largest=True).items():
+    built = build(tmp_path, largest=True)
+    for game, (db, match_id, participant) in built.items():
         for name, args in _commands(match_id, participant, outputs):
             _elapsed, peak_mb, code = _run(_cli_command() + ["--db", str(db), *args], tmp_path)
             assert code == 0, f"{game} {name} exited {code}"
             peaks[f"{game} {name}"] = round(peak_mb, 1)
     assert max(peaks.values()) < BUDGET_MB, peaks
-    assert len(peaks) == 36
+    assert set(builtin_games()) <= set(built) <= set(sampled_games())  # every game whose sampler draws its largest match
+    assert len(peaks) == len(built) * len(_commands("m", "p", outputs))

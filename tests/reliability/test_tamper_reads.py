@@ -21,7 +21,7 @@ import pytest
 
 from tests.helpers import invoke
 
-from .support import copy_db
+from .support import FIXTURE_MATCHES, copy_db
 from .tampering import (
     FORGED,
     FORGED_NOTE,
@@ -37,7 +37,7 @@ from .tampering import (
     run,
 )
 
-LABELS = [f"{game}-{state}" for game in ("lca", "pw", "photographer") for state in ("finished", "open")]
+LABELS = [f"{game}-{state}" for game in FIXTURE_MATCHES for state in ("finished", "open")]
 
 
 @pytest.fixture(scope="module")

@@ -124,3 +124,20 @@ def helper(): pass
         ("ruling", "W9", "m/test_m.py::test_w9_x"),
     ]
     assert found.problems == ["m/test_m.py:11: a ruling marker on no test function"]
+
+
+def test_a_shipped_suite_s_tests_and_class_markers_count_as_the_importing_module_s():
+    runner = "from matchledger.testing.game_contract import GameContract\nclass TestMine(GameContract):\n    game = 'x'\n"
+    suites = trace.shipped_suites(runner)
+    assert [path.name for path in suites] == ["game_contract.py"]
+    found = trace.Citations()
+    trace.read_module("contracts/test_mine.py", runner, found)
+    for suite in suites:
+        trace.read_module("contracts/test_mine.py", suite.read_text(encoding="utf-8"), found)
+    cited = {(c.id, c.test) for c in found.found}
+    # the class's marker reaches every test method, a method's own marker only that one
+    assert ("log.game-contract", "contracts/test_mine.py::test_the_fold_is_incremental") in cited
+    assert ("log.incremental-fold", "contracts/test_mine.py::test_the_fold_is_incremental") in cited
+    assert ("log.incremental-fold", "contracts/test_mine.py::test_rederivation_agrees_with_the_log") not in cited
+    assert "test_rederivation_agrees_with_the_log" in found.tests["contracts/test_mine.py"]
+    assert found.problems == []

@@ -145,12 +145,33 @@ class Citations:
     problems: list[str] = field(default_factory=list)
 
 
+#: The contract suites matchledger ships (``matchledger.testing.*_contract``): a test
+#: module that imports one runs its tests, so they count as that module's own.
+SHIPPED = REPO / "src" / "matchledger" / "testing"
+
+
 def citations() -> Citations:
-    """Every @pytest.mark.ruling / guarantee of every test module under tests/."""
+    """Every @pytest.mark.ruling / guarantee of every test module under tests/, and of
+    the shipped suites each one imports (as that module's)."""
     result = Citations()
     for path in sorted(TESTS.rglob("test_*.py")):
-        read_module(path.relative_to(TESTS).as_posix(), path.read_text(encoding="utf-8"), result)
+        name, source = path.relative_to(TESTS).as_posix(), path.read_text(encoding="utf-8")
+        read_module(name, source, result)
+        for suite in shipped_suites(source):
+            read_module(name, suite.read_text(encoding="utf-8"), result)
     return result
+
+
+def shipped_suites(source: str) -> list[Path]:
+    """The shipped contract suites a test module imports from (``from
+    matchledger.testing.game_contract import GameContract``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("matchledger.testing."):
+            path = SHIPPED / (node.module.split(".")[-1] + ".py")
+            if path.name.endswith("_contract.py") and path.is_file() and path not in found:
+                found.append(path)
+    return found
 
 
 def read_module(name: str, source: str, into: Citations) -> None:
@@ -165,11 +186,17 @@ def read_module(name: str, source: str, into: Citations) -> None:
         for node in ast.walk(statement.value) if _kind(node)
     ]
     tests = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test_")]
-    into.tests[name] = {test.name for test in tests}
+    into.tests.setdefault(name, set()).update(test.name for test in tests)
+    # a class's markers are its test methods' (a shipped suite marks its class)
+    class_marks: dict[int, list[ast.Call]] = {}
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        marked = [node for decorator in cls.decorator_list for node in ast.walk(decorator) if _kind(node)]
+        for node in ast.walk(cls):
+            class_marks.setdefault(id(node), []).extend(marked)
     used = set()
     for test in tests:
         own = [node for decorator in test.decorator_list for node in ast.walk(decorator) if _kind(node)]
-        for call in module_marks + own:
+        for call in module_marks + class_marks.get(id(test), []) + own:
             used.add(id(call))
             if not call.args:
                 into.problems.append(f"{name}:{call.lineno}: a {_kind(call)} marker naming nothing")

@@ -19,7 +19,7 @@ from matchledger.projections.fold import InMemoryMatch, Replayer, play
 
 from matchledger import engine
 from tests.core.fixture_matches import played
-from tests.helpers import REPO, invoke, read_json
+from tests.helpers import REPO, invoke, read_json, sampled_games
 
 from .common import new_lca, new_pw, rows, uncontrolled
 from .forged import export_file
@@ -270,7 +270,7 @@ def test_every_announcement_of_every_fixture_passes_the_checks(fixture):
 
 
 @pytest.mark.guarantee("input.computed-announcements")
-@pytest.mark.parametrize("game_name", ["lca", "pw", "photographer"])
+@pytest.mark.parametrize("game_name", sampled_games())
 def test_every_announcement_of_random_matches_passes_the_checks(game_name):
     game = engine.get(game_name)
     checked = 0

@@ -1,4 +1,11 @@
-"""Pinning replayed histories in tests (docs/snapshot-testing.md).
+"""What matchledger ships for tests: the contract suites, and pinning replayed histories.
+
+- ``GameContract`` (:mod:`.game_contract`): the contract every game keeps, for a game's
+  own tests; ``StoreContract`` (:mod:`.store_contract`) with the harnesses
+  ``SQLiteHarness`` and ``PostgresHarness``: the contract every back end's store keeps
+  (docs/testing.md).
+
+Pinning replayed histories (docs/snapshot-testing.md):
 
 - ``replay_history(PATH, MATCH)``: a match of a database or an exported JSON Lines file,
   replayed into a :class:`History` (every step, every view, every read model).
@@ -23,6 +30,10 @@ _HOMES = {
     "replay_history": "history",
     "replayed_history": "history",
     "HistoryExtension": "extension",
+    "GameContract": "game_contract",
+    "StoreContract": "store_contract",
+    "SQLiteHarness": "store_contract",
+    "PostgresHarness": "store_contract",
 }
 
 __all__ = sorted(_HOMES)
