@@ -25,6 +25,8 @@ never a game's internals:
   and a replay stopped at any seq and resumed later ends in it too;
 - the application on a SQLite store records the same events, and its state at every
   ``--at SEQ`` is the replay of that prefix, with the same read models;
+- what ``Game.choices`` offers a participant is what ``decide`` accepts, both ways
+  (:mod:`.choices_contract`; skipped for a game that describes no choices);
 - re-derivation finds nothing to report; and an illegal recorded command (a stranger's
   submission, one for a round or turn that is not open, garbage tokens) spliced into the
   log and the chain re-hashed is a verify finding naming its seq.
@@ -44,6 +46,7 @@ import msgspec
 import pytest
 
 from matchledger import engine
+from matchledger.testing import choices_contract
 from matchledger.engine.commands import Submit
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import HOST, PUBLIC, as_participant
@@ -121,6 +124,16 @@ class GameContract:
             metafunc.parametrize("seed", list(self.seeds), ids=lambda seed: f"{self.game}-{seed}")
 
     # ------------------------------------------------------------------- the tests
+
+    @pytest.mark.guarantee("log.choices-contract")
+    def test_every_submission_drawn_from_the_choices_is_accepted(self, seed):
+        if not choices_contract.drawn_are_accepted(self.game, self.sample(seed), random.Random(seed)):
+            pytest.skip(f"{self.game} describes no choices in this match (Game.choices gives None)")
+
+    @pytest.mark.guarantee("log.choices-contract")
+    def test_every_submission_the_sampler_plays_is_offered_by_the_choices(self, seed):
+        if not choices_contract.played_are_offered(self.game, self.sample(seed)):
+            pytest.skip(f"{self.game} describes no choices in this match (Game.choices gives None)")
 
     def test_a_seed_gives_the_same_finished_match_again(self, seed):
         first, again = play(self.sample(seed)), play(self.sample(seed))
