@@ -17,10 +17,9 @@ from matchledger.engine.commands import (
     Submit,
     Void,
 )
-from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
 from matchledger.projections.presentation.wording import plural
 
-from .files import read_text
+from .declared_setup import DeclaredSetupCommand, read_setup
 from .options import key_values, load_json_object, write_options
 from .output import report_written, say
 from .session import app
@@ -40,56 +39,26 @@ def init_cmd():
     say(f"database ready: {application.location} ({plural(len(application.match_ids()), 'match', 'matches')})")
 
 
-#: Seeds below this can be tried one by one on a laptop in hours.
-GUESSABLE_SEEDS = 2**40
-
-
-@click.command("new")
+@click.command("new", cls=DeclaredSetupCommand)
 @click.argument("game")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--players", required=True, help="Players, comma-separated, in previous-MM order (best first) or seat order.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A ruleset option; repeat for more.")
-@click.option("--studio", metavar="FILE", help="lca: the studio map ('.' floor, '#' wall).")
-@click.option("--pair", "pairs", multiple=True, metavar="PLAYER=GUEST", help="pw: a secret pair; one per player.")
-@click.option(
-    "--seed",
-    type=int,
-    help="photographer: shuffle the deck from this seed (left out: a secret 64-bit seed is drawn and recorded).",
-)
-@click.option("--deck", metavar="FILE", help="photographer: the whole deck, top card first.")
 @write_options
-def new_cmd(game, match_id, players, options, studio, pairs, seed, deck, as_json):
-    """Create a match of GAME (lca, pw or photographer) named MATCH.
+def new_cmd(game, match_id, players, options, as_json, **given):
+    """Create a match of GAME named MATCH, with the setup GAME declares.
 
-    \b
-    Examples:
-      matchledger new lca m1 --players ann,bob,cat --studio studio.txt
-      matchledger new lca m1 --players ann,bob --studio s.txt --option filming_lights_divisor=1
-      matchledger new pw m2 --players ann,bob --pair ann=zed --pair bob=yan
-      matchledger new photographer m3 --players ann,bob
-      matchledger new photographer m3 --players ann,bob --seed 42   # a known deck, for practice
-      matchledger new photographer m4 --players ann,bob --deck deck.txt --option end_trigger=sunset
-      matchledger new lca m1 --players ann,bob --studio s.txt --json   # prints the recorded seq and hash
+    GAME is an installed game (listed below, with the setup parameters each declares:
+    `matchledger new GAME --help` lists one game's).  A parameter GAME does not declare
+    is refused.  Options go before or after GAME and MATCH.
     """
-    setup: dict = {}
-    if studio is not None:
-        setup["studio"] = read_text(studio, "studio file", STUDIO_FILE_MAX_BYTES)
-    if pairs:
-        setup["pairs"] = key_values(pairs, "--pair")
-    if seed is not None:
-        setup["seed"] = seed
-    if deck is not None:
-        setup["deck"] = read_text(deck, "deck file", DECK_FILE_MAX_BYTES)
+    setup, warnings = read_setup(click.get_current_context().command, game, given)
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
     rows = app(create=True).create(cmd)
     report_written(match_id, rows, as_json, f"created {game} match {match_id!r} with {len(names)} players; ")
-    if seed is not None and 0 <= seed < GUESSABLE_SEEDS:
-        click.echo(
-            f"warning: seed {seed} can be found by trying every smaller seed, and whoever sees one deal "
-            "could then know every card; leave --seed out to have a secret one drawn",
-            err=True,
-        )
+    for warning in warnings:
+        click.echo(warning, err=True)
 
 
 @click.command("contract")
