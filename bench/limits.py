@@ -80,7 +80,8 @@ def build(tmp: Path, largest: bool) -> dict[str, tuple[Path, str, str]]:
     from matchledger.engine.lca import sample as lca_sample
     from matchledger.engine.photographer import sample as photo_sample
     from matchledger.engine.pw import sample as pw_sample
-    from matchledger.ledger.limits import PARTICIPANTS_MAX, STUDIO_MAX_SIDE, TEXT_MAX_LENGTH
+    from matchledger.engine.lca.spec import STUDIO_MAX_SIDE
+    from matchledger.ledger.limits import PARTICIPANTS_MAX, TEXT_MAX_LENGTH
 
     rng = random.Random(7)
     note = ("n" * TEXT_MAX_LENGTH) if largest else ""
