@@ -71,24 +71,28 @@ class DeclaredSetupCommand(click.Command):
     that game's only; completion offers a typed game's flags only."""
 
     def __init__(self, *args, **kwargs):
-        self._all_params: list[click.Parameter] | None = None
+        self._all_params: list[click.Parameter] = []
         self._declared: list[click.Option] = []
+        self._made_from: tuple | None = None  # the specs the declared options were made from
         super().__init__(*args, **kwargs)
 
     # ----------------------------------------------------------------- the parameters
 
     @property
     def params(self) -> list[click.Parameter]:
-        if self._all_params is None:
+        specs = _specs()
+        made_from = tuple(map(id, specs))  # made again only if a game is registered meanwhile (a test's)
+        if made_from != self._made_from:
             taken = {opt for param in self._own for opt in param.opts}
-            self._declared = declared_options(_specs(), taken | {"--help", "-h"})
+            self._declared = declared_options(specs, taken | {"--help", "-h"})
             self._all_params = [*self._own, *self._declared]
+            self._made_from = made_from
         return self._all_params
 
     @params.setter
     def params(self, value: list[click.Parameter]) -> None:
         self._own = list(value)
-        self._all_params = None
+        self._made_from = None
 
     def declared_flags(self) -> dict[str, str]:
         """{flag: the name its value is passed under} of every declared option."""
@@ -164,11 +168,10 @@ class DeclaredSetupCommand(click.Command):
 
 
 def _described(spec) -> str:
-    said = spec.title if spec.title != spec.name else ""
-    if spec.summary:
-        said = f"{said}: {spec.summary}" if said else spec.summary
+    """A game's line in `new --help`: its title, what it is, and its flags."""
+    said = f"{spec.title}: {spec.summary}" if spec.summary else spec.title
     flags = " ".join(parameter.flag for parameter in spec.setup)
-    return f"{said} [{flags}]" if flags else said
+    return f"{said} [{flags or 'no setup'}]"
 
 
 def _parameter_row(parameter) -> tuple[str, str]:
