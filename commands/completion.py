@@ -90,13 +90,11 @@ def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
 def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Every installed game, its title as the help a shell may show beside it (`new`
     then offers that game's own setup flags only: commands/declared_setup.py)."""
-    from matchledger import engine
+    from .declared_setup import installed
 
-    try:
-        specs = engine.specs()
-    except Exception:  # a broken installed game: offer nothing rather than a message
-        return []
-    return [CompletionItem(spec.name, help=spec.title) for spec in specs if spec.name.startswith(incomplete)]
+    specs, broken = installed()  # a game whose declaration cannot be read is still offered, by name
+    titles = {**{spec.name: spec.title for spec in specs}, **{name: None for name in broken}}
+    return [CompletionItem(name, help=title) for name, title in titles.items() if name.startswith(incomplete)]
 
 
 def files(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:

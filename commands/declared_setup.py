@@ -24,10 +24,23 @@ _TYPED_GAME = "matchledger.new.game"
 EXAMPLE_PLAYERS = "ann,bob"
 
 
-def _specs() -> list:
+def installed() -> tuple[list, dict[str, str]]:
+    """The declarations of the installed games, and {name: why not} of those whose
+    declaration cannot be read (a distribution half removed, a module that fails): one
+    broken game does not take `new` away from the others."""
     from matchledger import engine  # the layers load only when `new` needs them
 
-    return engine.specs()
+    specs, broken = [], {}
+    for name in engine.names():
+        try:
+            specs.append(engine.spec(name))
+        except Exception as exc:  # whatever a foreign package raises on import
+            broken[name] = f"{type(exc).__name__}: {exc}"
+    return specs, broken
+
+
+def _specs() -> list:
+    return installed()[0]
 
 
 def _dest(flag: str) -> str:
@@ -94,10 +107,10 @@ class DeclaredSetupCommand(click.Command):
         self._own = list(value)
         self._made_from = None
 
-    def declared_flags(self) -> dict[str, str]:
-        """{flag: the name its value is passed under} of every declared option."""
+    def declared_options(self) -> dict[str, click.Option]:
+        """{flag: its option} of every flag a game declares."""
         self.params  # noqa: B018 -- made on first use
-        return {option.opts[0]: option.name for option in self._declared}
+        return {option.opts[0]: option for option in self._declared}
 
     # ----------------------------------------------------------------- the game typed
 
@@ -133,8 +146,12 @@ class DeclaredSetupCommand(click.Command):
         typed = self._typed_spec(ctx)
         specs = [typed] if typed is not None else _specs()
         if typed is None:
+            broken = installed()[1]
             with formatter.section("Games (`matchledger new GAME --help` lists one game's setup)"):
-                formatter.write_dl([(spec.name, _described(spec)) for spec in specs])
+                formatter.write_dl(
+                    [(spec.name, _described(spec)) for spec in specs]
+                    + [(name, f"(its declaration cannot be read: {why})") for name, why in broken.items()]
+                )
         for spec in specs:
             if not spec.setup and typed is None:
                 continue
@@ -163,7 +180,7 @@ class DeclaredSetupCommand(click.Command):
         typed = self._typed_spec(ctx)
         if typed is None:
             return items
-        others = set(self.declared_flags()) - {parameter.flag for parameter in typed.setup}
+        others = set(self.declared_options()) - {parameter.flag for parameter in typed.setup}
         return [item for item in items if item.value not in others]
 
 
@@ -202,22 +219,22 @@ def read_setup(command: DeclaredSetupCommand, game: str, given: dict) -> tuple[d
     usage error naming the flag and the game."""
     from matchledger import engine
 
-    spec = engine.spec(game)  # an unknown game: the engine's error, naming the games
-    flags = command.declared_flags()
+    spec = engine.spec(game)  # an unknown game, or one that cannot be read: the engine's error
+    options = command.declared_options()
     own = {parameter.flag for parameter in spec.setup}
-    for flag, name in flags.items():
-        if flag not in own and given.get(name) not in (None, ()):
+    for flag, option in options.items():
+        if flag not in own and given.get(option.name) not in (None, ()):
             raise _not_declared(flag, spec)
     setup: dict = {}
     warnings: list[str] = []
     ctx = click.get_current_context()
     for parameter in spec.setup:
-        if parameter.flag not in flags:
+        option = options.get(parameter.flag)
+        if option is None:
             raise _unusable(parameter, spec)
-        raw = given.get(flags[parameter.flag])
+        raw = given.get(option.name)
         if raw in (None, ()):
             continue
-        option = next(o for o in command._declared if o.opts[0] == parameter.flag)
         setup[parameter.name] = _read(parameter, raw, option, ctx)
         if parameter.kind == "seed" and 0 <= setup[parameter.name] < GUESSABLE_SEEDS:
             warnings.append(_guessable_seed_warning(parameter, setup[parameter.name]))

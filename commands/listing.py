@@ -71,18 +71,21 @@ def _row(summary) -> dict:
 
 
 def _list_games(as_json: bool) -> None:
-    from matchledger import engine  # only `list --games` reads the declarations
+    from .declared_setup import installed  # only `list --games` reads the declarations
 
-    described = [game_json(spec) for spec in engine.specs()]
+    specs, broken = installed()
+    described = [game_json(spec) for spec in specs]
     if as_json:
         emit_json(described)
-        return
-    rows = [
-        {"game": game["name"], "kind": game["kind"], "title": game["title"],
-         "setup": " ".join(parameter["flag"] for parameter in game["setup"])}
-        for game in described
-    ]
-    click.echo("\n".join(table(rows)))
+    else:
+        rows = [
+            {"game": game["name"], "kind": game["kind"], "title": game["title"],
+             "setup": " ".join(parameter["flag"] for parameter in game["setup"])}
+            for game in described
+        ]
+        click.echo("\n".join(table(rows)))
+    for name, why in broken.items():
+        say(f"warning: game {name!r} is installed, but its declaration cannot be read: {why}", err=True)
 
 
 def game_json(spec) -> dict:

@@ -38,3 +38,34 @@ class DeclaredGame(ToyGame):
 
 
 GAME = DeclaredGame()
+
+
+#: A game declaring a flag another game declares too, with another kind (photographer's
+#: --seed is a secret seed; this one is a plain number from 1 to 5).
+SHARED_SPEC = GameSpec(
+    name="shared",
+    title="Shared Flag",
+    kind="rounds",
+    engine="tests.cli.declaredgame:SHARED_GAME",
+    setup=(SetupParameter("seed", "integer", help="a number", example="--seed 3", minimum=1, maximum=5),),
+)
+#: A game declaring a flag `new` has itself: it cannot be given one.
+CLASHING_SPEC = GameSpec(
+    name="clashing",
+    title="Clashing Flag",
+    kind="rounds",
+    engine="tests.cli.declaredgame:CLASHING_GAME",
+    setup=(SetupParameter("json", "text", help="some text", example="--json x", flag="--json", max_bytes=9),),
+)
+
+
+class SharedGame(DeclaredGame):
+    name = "shared"
+
+
+class ClashingGame(DeclaredGame):
+    name = "clashing"
+
+
+SHARED_GAME = SharedGame()
+CLASHING_GAME = ClashingGame()

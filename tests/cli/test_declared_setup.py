@@ -296,3 +296,57 @@ def test_completion_offers_the_games_with_their_titles_and_a_typed_games_flags_o
     assert [flag for flag, _help in offered(["new", "pw", "p1"], "--")].count("--pair") == 1
     assert "--board" not in [flag for flag, _help in offered(["new", "pw", "p1"], "--")]
     assert every_declared_flag() <= {flag for flag, _help in offered(["new"], "--")}  # no game typed yet: all
+
+
+# --------------------------------------------------------------------------- declarations that meet
+
+
+@pytest.fixture
+def registered():
+    """Register games for one test: ``registered(spec)`` by declaration, or
+    ``registered(name, module)`` by rules."""
+    names = []
+
+    def register(spec_or_name, module=None):
+        if module is None:
+            engine.register_spec(spec_or_name)
+            names.append(spec_or_name.name)
+        else:
+            engine.register(spec_or_name, module)
+            names.append(spec_or_name)
+
+    yield register
+    for name in names:
+        engine.unregister(name)
+
+
+def test_a_flag_two_games_declare_is_read_by_the_kind_of_the_matchs_game(db, registered):
+    registered(declaredgame.SHARED_SPEC)
+    quiet = invoke(db, "new", "shared", "s1", "--players", "ann,bob", "--seed", "3")
+    assert quiet.stderr == ""  # a plain number: no warning of a guessable seed
+    assert created_setup(db, "s1") == {"seed": 3}
+    refused = invoke(db, "new", "shared", "s2", "--players", "ann,bob", "--seed", "42", expect=2)
+    assert "Invalid value for '--seed': '42' is not a whole number from 1 to 5" in refused.stderr
+    warned = invoke(db, "new", "photographer", "p1", "--players", "ann,bob", "--seed", "42")
+    assert "warning: seed 42 can be found" in warned.stderr and created_setup(db, "p1")["seed"] == 42
+    text = run("new", "--help").stdout
+    assert "Setup of shared (Shared Flag)" in text and "Setup of photographer" in text
+
+
+def test_a_declared_flag_that_new_has_itself_is_refused_for_that_game_only(db, registered):
+    registered(declaredgame.CLASHING_SPEC)
+    result = invoke(db, "new", "clashing", "c1", "--players", "ann,bob", expect=2)
+    assert "game 'clashing' declares the setup parameter 'json' as '--json', which `new` cannot take" in result.stderr
+    written = json.loads(invoke(db, "new", "toy", "t1", "--players", "ann,bob", "--json").stdout)
+    assert written["match"] == "t1"  # --json is still new's own
+
+
+def test_a_game_whose_declaration_cannot_be_read_leaves_new_to_the_other_games(tmp_path, db, registered):
+    registered("ghost", "tests.cli.no_such_module")
+    text = run("new", "--help").stdout
+    assert "ghost" in text and "its declaration cannot be read: ModuleNotFoundError" in unwrapped(text)
+    invoke(db, "new", "lca", "l1", "--players", "ann,bob", "--studio", STUDIO)
+    assert "ghost" in [name for name, _title in offered(["new"], "")]
+    listed = invoke(db, "list", "--games", "--json")
+    assert "ghost" not in [game["name"] for game in json.loads(listed.stdout)] and "lca" in listed.stdout
+    assert "warning: game 'ghost' is installed, but its declaration cannot be read: ModuleNotFoundError" in listed.stderr
