@@ -155,7 +155,7 @@ class DeclaredSetupCommand(click.Command):
         for spec in specs:
             if not spec.setup and typed is None:
                 continue
-            with formatter.section(f"Setup of {spec.name} ({spec.title})" if spec.title != spec.name else f"Setup of {spec.name}"):
+            with formatter.section(f"Setup of {spec.name}" + (f" ({spec.title})" if spec.title != spec.name else "")):
                 if typed is not None and spec.summary:
                     formatter.write_text(spec.summary)
                     formatter.write_paragraph()
@@ -254,7 +254,10 @@ def _read(parameter, raw, option: click.Option, ctx: click.Context):
         number = click.INT.convert(value, option, ctx)  # "Invalid value for '--seed': 'x' is not a valid integer."
         low, high = parameter.minimum, parameter.maximum
         if (low is not None and number < low) or (high is not None and number > high):
-            bounds = f"from {low} to {high}" if None not in (low, high) else f"at least {low}" if high is None else f"at most {high}"
+            if low is not None and high is not None:
+                bounds = f"from {low} to {high}"
+            else:
+                bounds = f"at least {low}" if high is None else f"at most {high}"
             raise click.BadParameter(f"{value!r} is not a whole number {bounds}", ctx, option)
         return number
     return _text(parameter, value)
@@ -277,7 +280,9 @@ def _not_declared(flag: str, spec) -> click.UsageError:
 
     takes = ", ".join(f"{parameter.flag} {parameter.metavar}" for parameter in spec.setup)
     offered = f"it takes {takes}" if takes else "it takes no setup parameters"
-    return usage_error(f"{flag} is not a setup parameter of game {spec.name!r} ({offered}; see `matchledger new {spec.name} --help`)")
+    return usage_error(
+        f"{flag} is not a setup parameter of game {spec.name!r} ({offered}; see `matchledger new {spec.name} --help`)"
+    )
 
 
 def _unusable(parameter, spec) -> click.UsageError:
