@@ -23,7 +23,7 @@ from .session import Session
 #: first of the command's own help (tests/core/test_cli.py holds the two equal).
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "init": ("host", "init_cmd", "Create the database file, or the tables of a PostgreSQL database (any command that writes does too)."),
-    "new": ("host", "new_cmd", "Create a match of GAME (lca, pw or photographer) named MATCH."),
+    "new": ("host", "new_cmd", "Create a match of GAME named MATCH, with the setup GAME declares."),
     "contract": ("host", "contract_cmd", "Record PLAYER's contracts (a later record replaces the earlier one)."),
     "submit": ("host", "submit_cmd", "Record PARTICIPANT's submission (or turn) in the game's own notation."),
     "close": ("host", "close_cmd", "Close the current round: resolve it and record its public and private reveals."),

@@ -1,5 +1,5 @@
 """Shell completion: command names from the command table, match ids and participant
-names from the database, game names, and file names where a file is taken.
+names from the database, game names (and, once a game is typed, its setup flags), and file names where a file is taken.
 
 Enabled with click's own mechanism (README, "Shell completion"): the shell runs
 `matchledger` with `_MATCHLEDGER_COMPLETE` set on every Tab.  Completion runs at the
@@ -88,9 +88,13 @@ def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
 
 
 def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    from matchledger import engine
+    """Every installed game, its title as the help a shell may show beside it (`new`
+    then offers that game's own setup flags only: commands/declared_setup.py)."""
+    from .declared_setup import installed
 
-    return _offered(engine.names(), incomplete)
+    specs, broken = installed()  # a game whose declaration cannot be read is still offered, by name
+    titles = {**{spec.name: spec.title for spec in specs}, **{name: None for name in broken}}
+    return [CompletionItem(name, help=title) for name, title in titles.items() if name.startswith(incomplete)]
 
 
 def files(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:

@@ -1,26 +1,13 @@
 """What a host types while running a match: init, new, contract, submit, close, reopen,
 amend, void, correct, note, abandon.  Each command that writes takes --json and prints
-what it recorded."""
+what it recorded.  The layers below (the engine's commands) are imported when a command
+runs: a command's --help needs none of them."""
 
 from __future__ import annotations
 
 import click
-from matchledger.engine.commands import (
-    Abandon,
-    AddNote,
-    Amend,
-    CloseRound,
-    Correct,
-    CreateMatch,
-    RecordContract,
-    Reopen,
-    Submit,
-    Void,
-)
-from matchledger.ledger.limits import DECK_FILE_MAX_BYTES, STUDIO_FILE_MAX_BYTES
-from matchledger.projections.presentation.wording import plural
 
-from .files import read_text
+from .declared_setup import DeclaredSetupCommand, read_setup
 from .options import key_values, load_json_object, write_options
 from .output import report_written, say
 from .session import app
@@ -36,60 +23,32 @@ def init_cmd():
       matchledger --db tournament.db init
       matchledger --db postgresql://league@db.example.org/season2026 init
     """
+    from matchledger.projections.presentation.wording import plural
     application = app(create=True)
     say(f"database ready: {application.location} ({plural(len(application.match_ids()), 'match', 'matches')})")
 
 
-#: Seeds below this can be tried one by one on a laptop in hours.
-GUESSABLE_SEEDS = 2**40
-
-
-@click.command("new")
+@click.command("new", cls=DeclaredSetupCommand)
 @click.argument("game")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--players", required=True, help="Players, comma-separated, in previous-MM order (best first) or seat order.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A ruleset option; repeat for more.")
-@click.option("--studio", metavar="FILE", help="lca: the studio map ('.' floor, '#' wall).")
-@click.option("--pair", "pairs", multiple=True, metavar="PLAYER=GUEST", help="pw: a secret pair; one per player.")
-@click.option(
-    "--seed",
-    type=int,
-    help="photographer: shuffle the deck from this seed (left out: a secret 64-bit seed is drawn and recorded).",
-)
-@click.option("--deck", metavar="FILE", help="photographer: the whole deck, top card first.")
 @write_options
-def new_cmd(game, match_id, players, options, studio, pairs, seed, deck, as_json):
-    """Create a match of GAME (lca, pw or photographer) named MATCH.
+def new_cmd(game, match_id, players, options, as_json, **given):
+    """Create a match of GAME named MATCH, with the setup GAME declares.
 
-    \b
-    Examples:
-      matchledger new lca m1 --players ann,bob,cat --studio studio.txt
-      matchledger new lca m1 --players ann,bob --studio s.txt --option filming_lights_divisor=1
-      matchledger new pw m2 --players ann,bob --pair ann=zed --pair bob=yan
-      matchledger new photographer m3 --players ann,bob
-      matchledger new photographer m3 --players ann,bob --seed 42   # a known deck, for practice
-      matchledger new photographer m4 --players ann,bob --deck deck.txt --option end_trigger=sunset
-      matchledger new lca m1 --players ann,bob --studio s.txt --json   # prints the recorded seq and hash
+    GAME is an installed game (listed below, with the setup parameters each declares:
+    `matchledger new GAME --help` lists one game's).  A parameter GAME does not declare
+    is refused.  Options go before or after GAME and MATCH.
     """
-    setup: dict = {}
-    if studio is not None:
-        setup["studio"] = read_text(studio, "studio file", STUDIO_FILE_MAX_BYTES)
-    if pairs:
-        setup["pairs"] = key_values(pairs, "--pair")
-    if seed is not None:
-        setup["seed"] = seed
-    if deck is not None:
-        setup["deck"] = read_text(deck, "deck file", DECK_FILE_MAX_BYTES)
+    from matchledger.engine.commands import CreateMatch
+    setup, warnings = read_setup(click.get_current_context().command, game, given)
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
     rows = app(create=True).create(cmd)
     report_written(match_id, rows, as_json, f"created {game} match {match_id!r} with {len(names)} players; ")
-    if seed is not None and 0 <= seed < GUESSABLE_SEEDS:
-        click.echo(
-            f"warning: seed {seed} can be found by trying every smaller seed, and whoever sees one deal "
-            "could then know every card; leave --seed out to have a secret one drawn",
-            err=True,
-        )
+    for warning in warnings:
+        click.echo(warning, err=True)
 
 
 @click.command("contract")
@@ -107,6 +66,7 @@ def contract_cmd(match_id, player, names, as_json):
       matchledger contract m1 alice lights supremacy     # lca
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
+    from matchledger.engine.commands import RecordContract
     application = app(write=True)
     rows = application.execute(match_id, RecordContract(player, list(names)))
     report_written(match_id, rows, as_json, f"{player}: contracts {' '.join(names)}; ", application.supersedes(match_id, rows))
@@ -130,6 +90,7 @@ def submit_cmd(match_id, participant, tokens, as_json):
       matchledger submit m3 ann take 2 left 2 wind 1:6                # photographer
       matchledger submit m1 alice B2 C3 D4 E5 G6 --json               # {"match": "m1", "events": [...]}
     """
+    from matchledger.engine.commands import Submit
     application = app(write=True)
     rows = application.execute(match_id, Submit(participant, list(tokens)))
     report_written(match_id, rows, as_json, f"{participant}: {' '.join(tokens)}; ", application.supersedes(match_id, rows))
@@ -162,6 +123,7 @@ def close_cmd(match_id, announced, force, reason, as_json):
       matchledger close m1 --force --reason "kim sent no lights before the deadline"
       matchledger close m1 --announced round1.json
     """
+    from matchledger.engine.commands import CloseRound
     if reason and not force:
         raise click.UsageError("--reason goes with --force (a plain close needs none)")
     payload = load_json_object(announced, "announcement file") if announced is not None else None
@@ -191,6 +153,7 @@ def reopen_cmd(match_id, reason, as_json):
       matchledger reopen m1 --reason "closed before bob's DM arrived"
       matchledger reopen m1 --reason "round 3 closed by mistake" --json
     """
+    from matchledger.engine.commands import Reopen
     rows = app(write=True).execute(match_id, Reopen(reason))
     report_written(match_id, rows, as_json, "reopened: ")
 
@@ -208,6 +171,7 @@ def amend_cmd(match_id, option, from_round, reason, as_json):
     Example (the lca card's own Amendment):
       matchledger amend m1 --option filming_lights_divisor=2 --from-round 3 --reason "card Amendment"
     """
+    from matchledger.engine.commands import Amend
     [(key, value)] = key_values((option,), "--option").items()
     rows = app(write=True).execute(match_id, Amend(key, value, from_round, reason))
     report_written(match_id, rows, as_json, f"amended {key}={value} from round {from_round}; ")
@@ -236,6 +200,7 @@ def void_cmd(match_id, seq, reason, reopen, as_json):
       matchledger void m1 7 --reopen --reason "DM was for round 3, not 2"
       matchledger void m3 41 --reason "typo: ann meant row 2"   # photographer: the last turn
     """
+    from matchledger.engine.commands import Void
     application = app(write=True)
     rows = application.execute(match_id, Void(seq, reason, reopen))
     report_written(match_id, rows, as_json, f"voided seq {seq}; ", voids=application.void_effects(match_id, rows))
@@ -259,6 +224,7 @@ def correct_cmd(match_id, seq, tokens, reason, reopen, as_json):
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reason "typo: F6 was F7 in the DM"
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reopen --reason "found after the close"
     """
+    from matchledger.engine.commands import Correct
     rows = app(write=True).execute(match_id, Correct(seq, list(tokens), reason, reopen))
     report_written(match_id, rows, as_json, f"corrected seq {seq}; ")
 
@@ -274,6 +240,7 @@ def note_cmd(match_id, text, as_json):
     Example:
       matchledger note m1 "bob's round 2 DM arrived 3 minutes late; accepted"
     """
+    from matchledger.engine.commands import AddNote
     rows = app(write=True).execute(match_id, AddNote(text))
     report_written(match_id, rows, as_json)
 
@@ -292,5 +259,6 @@ def abandon_cmd(match_id, reason, as_json):
     Example:
       matchledger abandon m9 --reason "created with the wrong players; replaced by m10"
     """
+    from matchledger.engine.commands import Abandon
     rows = app(write=True).execute(match_id, Abandon(reason))
     report_written(match_id, rows, as_json, f"abandoned {match_id!r}; ")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import click
-from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 
@@ -101,6 +100,8 @@ def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
 
 
 def load_json_object(text: str, what: str) -> dict:
+    from matchledger.ledger.codec import decode_json  # only a command that reads a JSON file needs it
+
     try:
         payload = decode_json(read_text(text, what, ANNOUNCED_FILE_MAX_BYTES))
     except ValueError as exc:

@@ -7,10 +7,10 @@ import json
 from typing import TYPE_CHECKING
 
 import click
-from matchledger.ledger.log_store import StoredEvent
 from matchledger.projections.presentation.printable import printable, printable_json
 
-if TYPE_CHECKING:  # every command prints through here: the engine is not loaded for it
+if TYPE_CHECKING:  # every command prints through here: neither the engine nor the store is loaded for it
+    from matchledger.ledger.log_store import StoredEvent
     from matchledger.projections.supersession import VoidEffect
 
 from . import colour, logs

@@ -38,6 +38,20 @@ def register(name: str, module: str, attr: str = "GAME") -> None:
     _SPECS.pop(name, None)
 
 
+def register_spec(declaration) -> None:
+    """Make a game available by its :class:`.declaration.GameSpec` without installing it
+    (a test's game that declares setup parameters): as an installed game's spec is."""
+    _REGISTERED[declaration.name] = (declaration.engine, False)
+    _SPECS[declaration.name] = declaration
+
+
+def unregister(name: str) -> None:
+    """Forget a game made available by :func:`register` or :func:`register_spec` (an
+    installed game of the same name is found again)."""
+    _REGISTERED.pop(name, None)
+    _SPECS.pop(name, None)
+
+
 def names() -> list[str]:
     """Every installed game's name, in discovery order (``sys.path``, then as each
     distribution lists them), then the ones registered by ``register``."""

@@ -2,7 +2,9 @@
 
 Input is bounded and validated before anything is written (DESIGN.md, "Trust
 boundary"); each command's memory and time then stay bounded on the largest legal
-input.  docs/guarantees.md lists each limit with the test that enforces it.
+input.  docs/guarantees.md lists each limit with the test that enforces it.  A game's
+own limits (a studio's size, a deck file's) are the game's, kept with its declaration
+(``engine/GAME/spec.py``).
 """
 
 from __future__ import annotations
@@ -30,20 +32,13 @@ TOKEN_MAX_LENGTH = 96
 
 # --------------------------------------------------------------------------- files
 
-#: Bytes read from a file named on a command line, by what it holds.
-STUDIO_FILE_MAX_BYTES = 64 * 1024
-DECK_FILE_MAX_BYTES = 64 * 1024
+#: Bytes read from a file named on a command line, by what it holds (a game's own
+#: files, such as a studio or a deck, are bounded by the game's declaration).
 SCRIPT_FILE_MAX_BYTES = 4 * 1024 * 1024
 ANNOUNCED_FILE_MAX_BYTES = 1024 * 1024
 EXPORT_FILE_MAX_BYTES = 64 * 1024 * 1024
 #: How deeply JSON (an announced file, an imported body) may nest.
 JSON_MAX_DEPTH = 32
-
-# --------------------------------------------------------------------------- games
-
-#: A studio's width and height (cells), at least so that a 3x3 camera fits.
-STUDIO_MIN_SIDE = 3
-STUDIO_MAX_SIDE = 40
 
 # --------------------------------------------------------------------------- pictures and the database
 

@@ -17,12 +17,12 @@ from matchledger.engine.announced import (
 )
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import MalformedInput
-from matchledger.ledger.limits import STUDIO_MAX_SIDE
 from matchledger.ledger.validation import quoted
 from msgspec import UNSET, Meta, UnsetType
 
 from .endgame import CHOICES, SUPREMACY
 from .lights import BRIGHTNESS_CAP
+from .spec import STUDIO_MAX_SIDE
 from .studio import Studio, parse_cells
 
 #: Cells of the studio, each named like ``B2``.

@@ -1,14 +1,14 @@
-"""Whether a match can be held in a studio: its size (ledger/limits.py), and room for
+"""Whether a match can be held in a studio: its size (the limits of the game's declaration, spec.py), and room for
 every player's lights and for the actions after them (rules/lights-camera-action.md)."""
 
 from __future__ import annotations
 
 from matchledger.ledger.errors import MalformedInput
-from matchledger.ledger.limits import STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
 
 from .actions import ACTIONS
 from .cameras import CAMERAS
 from .lights import MAX_LIGHTS
+from .spec import STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
 from .studio import FLOOR
 
 

@@ -4,6 +4,9 @@ from matchledger.engine.declaration import GameSpec, SetupParameter
 
 #: Bytes of a studio file at most.
 STUDIO_FILE_MAX_BYTES = 64 * 1024
+#: A studio's width and height (cells), at least so that a 3x3 camera fits.
+STUDIO_MIN_SIDE = 3
+STUDIO_MAX_SIDE = 40
 
 SPEC = GameSpec(
     name="lca",

@@ -14,7 +14,8 @@ import pytest
 from matchledger import engine
 from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
 from matchledger.ledger.events import MatchCreated, NoteAdded, SubmissionRecorded
-from matchledger.ledger.limits import PARTICIPANTS_MAX, STUDIO_MAX_SIDE, TEXT_MAX_LENGTH, TOKENS_MAX
+from matchledger.engine.lca.spec import STUDIO_MAX_SIDE
+from matchledger.ledger.limits import PARTICIPANTS_MAX, TEXT_MAX_LENGTH, TOKENS_MAX
 from matchledger.ledger.store import Store
 
 from tests.helpers import invoke

@@ -1,6 +1,6 @@
 """Files we read (a studio, a deck, a script, an announcement, an export to import) are
-bounded by ledger/limits.py: a larger one is refused, naming the limit, without being
-read through.  A file that is not UTF-8 is a clear error; a leading byte-order mark is
+bounded by ledger/limits.py (a game's own files by its declaration, engine/GAME/spec.py):
+a larger one is refused, naming the limit, without being read through.  A file that is not UTF-8 is a clear error; a leading byte-order mark is
 dropped."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import subprocess
 import sys
 
 import pytest
+from matchledger.engine.lca import spec as lca_spec
+from matchledger.engine.photographer import spec as photographer_spec
 from matchledger.ledger import limits
 
 from ..helpers import REPO, invoke
@@ -22,8 +24,8 @@ BOM = b"\xef\xbb\xbf"
 def _commands(tmp_path, name: str) -> dict[str, tuple[list[str], int]]:
     """What reads a file ``name``, and the limit on it: (command line, limit)."""
     return {
-        "studio file": (["new", "lca", "l1", "--players", "ann,bob", "--studio", name], limits.STUDIO_FILE_MAX_BYTES),
-        "deck file": (["new", "photographer", "p1", "--players", "ann,bob", "--deck", name], limits.DECK_FILE_MAX_BYTES),
+        "studio file": (["new", "lca", "l1", "--players", "ann,bob", "--studio", name], lca_spec.STUDIO_FILE_MAX_BYTES),
+        "deck file": (["new", "photographer", "p1", "--players", "ann,bob", "--deck", name], photographer_spec.DECK_FILE_MAX_BYTES),
         "script": (["script", name], limits.SCRIPT_FILE_MAX_BYTES),
         "announcement file": (["close", "l1", "--announced", name], limits.ANNOUNCED_FILE_MAX_BYTES),
         "export file": (["import", name], limits.EXPORT_FILE_MAX_BYTES),

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 from matchledger.engine.lca.playable import floor_needed
+from matchledger.engine.lca.spec import STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
 from matchledger.ledger.events import MatchCreated
-from matchledger.ledger.limits import PNG_MAX_PIXELS, STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
+from matchledger.ledger.limits import PNG_MAX_PIXELS
 
 from matchledger import engine
 from tests.helpers import invoke, needs_png, read_json
