@@ -27,7 +27,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "contract": ("host", "contract_cmd", "Record PLAYER's contracts (a later record replaces the earlier one)."),
     "submit": ("host", "submit_cmd", "Record PARTICIPANT's submission (or turn) in the game's own notation."),
     "close": ("host", "close_cmd", "Close the current round: resolve it and record its public and private reveals."),
-    "reopen": ("host", "reopen_cmd", "Reopen the last closed round (lca, pw), with or without submissions in it."),
+    "reopen": ("host", "reopen_cmd", "Reopen the last closed round, with or without submissions in it."),
     "amend": ("host", "amend_cmd", "Amend a ruleset option from a given round on (recorded, never rewritten)."),
     "void": ("host", "void_cmd", "Void the submission recorded at event SEQ (it stays in the log, superseded)."),
     "correct": ("host", "correct_cmd", "Supersede the submission at event SEQ with TOKENS (the original stays in the log)."),

@@ -20,8 +20,9 @@ import click
 GUESSABLE_SEEDS = 2**40
 #: Where `parse_args` leaves the game typed on the command line, for `--help` to show.
 _TYPED_GAME = "matchledger.new.game"
-#: The players every example names (the built-in games' examples pair them: ann=zed).
-EXAMPLE_PLAYERS = "ann,bob"
+#: The players the examples name, as many as a game needs at least (the built-in games'
+#: examples pair the first two: ann=zed).
+EXAMPLE_PLAYERS = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
 
 
 def installed() -> tuple[list, dict[str, str]]:
@@ -201,7 +202,7 @@ def example_lines(specs: list) -> list[str]:
     lines: list[str] = []
     for spec in specs:
         for example in [parameter.example for parameter in spec.setup] or [""]:
-            words = ["matchledger new", spec.name, f"m{len(lines) + 1}", "--players", EXAMPLE_PLAYERS, example]
+            words = ["matchledger new", spec.name, f"m{len(lines) + 1}", "--players", _example_players(spec), example]
             lines.append(" ".join(word for word in words if word))
     if lines:
         lines.append(f"{lines[0]} --option KEY=VALUE   # a ruleset option; repeat for more")
@@ -294,8 +295,13 @@ def _unusable(parameter, spec) -> click.UsageError:
     )
 
 
+def _example_players(spec) -> str:
+    count = max(2, min(spec.min_players, len(EXAMPLE_PLAYERS)))
+    return ",".join(EXAMPLE_PLAYERS[:count])
+
+
 def _guessable_seed_warning(parameter, value: int) -> str:
     return (
-        f"warning: {parameter.name} {value} can be found by trying every smaller {parameter.name}, and whoever sees "
-        f"what it decided could then know all of it; leave {parameter.flag} out to have a secret one drawn"
+        f"warning: {parameter.name} {value} can be found by trying every smaller {parameter.name}, and {parameter.reveals}; "
+        f"leave {parameter.flag} out to have a secret one drawn"
     )

@@ -141,12 +141,13 @@ def close_cmd(match_id, announced, force, reason, as_json):
 @click.option("--reason", required=True, help="Why the round is reopened (kept in the log).")
 @write_options
 def reopen_cmd(match_id, reason, as_json):
-    """Reopen the last closed round (lca, pw), with or without submissions in it.
+    """Reopen the last closed round, with or without submissions in it.
 
-    Its announcements are superseded until it is closed again; submissions can then be
+    In a game of rounds the host closes (`matchledger list --games` says each game's
+    kind).  Its announcements are superseded until it is closed again; submissions can then be
     recorded, voided or corrected in it as in any open round.  A finished match's last
-    round can be reopened too: its outcome is superseded with it.  A photographer turn
-    is taken back with `void` instead.
+    round can be reopened too: its outcome is superseded with it.  In a game of turns
+    the last turn is taken back with `void` instead.
 
     \b
     Examples:

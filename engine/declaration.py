@@ -59,6 +59,9 @@ class SetupParameter:
     max_bytes: int | None = None
     minimum: int | None = None
     maximum: int | None = None
+    #: A seed's: who could then know what, once a guessable seed is found, in the game's
+    #: words (the warning `new` prints for a small one).
+    reveals: str = "whoever sees what it decided could then know all of it"
 
     def __post_init__(self):
         if self.kind not in PARAMETER_KINDS:
@@ -81,6 +84,7 @@ class GameSpec:
     kind: str
     engine: str  # "package.module:ATTRIBUTE" of the Game
     summary: str = ""  # one line: what the game is, for `new --help`
+    min_players: int = 2  # how many players the examples of `new --help` name
     setup: tuple[SetupParameter, ...] = ()
     presentation: str | None = None  # a package name
     rules: str | None = None  # "package:file name" of the rules document

@@ -17,6 +17,7 @@ SPEC = GameSpec(
             "seed",
             help="shuffle the deck from this seed (left out: a secret 64-bit seed is drawn and recorded)",
             example="--seed 42",
+            reveals="whoever sees one deal could then know every card",
         ),
         SetupParameter(
             "deck",

@@ -88,10 +88,10 @@ def awards_lines(awards: list[dict]) -> list[str]:
     return [INDENT + line for line in table(rows)]
 
 
-def contracts_lines(results: list[dict]) -> list[str]:
+def contracts_lines(results: list[dict], game: str | None = None) -> list[str]:
     """The contracts table: participant, contract, result (succeeded or failed)."""
     rows = [
-        {"participant": r["participant"], "contract": contract(r), "result": "succeeded" if r.get("succeeded") else "failed"}
+        {"participant": r["participant"], "contract": contract(r, game), "result": "succeeded" if r.get("succeeded") else "failed"}
         for r in results
     ]
     return [INDENT + line for line in table(rows)]
@@ -114,7 +114,7 @@ def outcome_lines(outcome: dict, who: Callable[[dict], str] = _participant, who_
     if awards:
         lines += ["Awards", *awards_lines(awards)]
     if results:
-        lines += ["Contracts", *contracts_lines(results)]
+        lines += ["Contracts", *contracts_lines(results, outcome.get("game"))]
     shown = ("match", "game", "finished", "standings", "awards", "contracts")
     extra = {k: v for k, v in outcome.items() if k not in shown}
     lines += [f"{words(key)}: {fmt(value)}" for key, value in extra.items()]

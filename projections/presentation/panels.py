@@ -73,7 +73,7 @@ def outcome_panels(
         panels.append(Panel("Outcome: awards", ["participant", "award", "shards", "reason"], body, key="awards"))
     results = outcome.get("contracts") or []
     if results:  # every contract held, and whether it succeeded
-        body = [[fmt(r.get("participant")), contract(r), "succeeded" if r.get("succeeded") else "failed"] for r in results]
+        body = [[fmt(r.get("participant")), contract(r, outcome.get("game")), "succeeded" if r.get("succeeded") else "failed"] for r in results]
         panels.append(Panel("Outcome: contracts", ["participant", "contract", "result"], body, key="contracts"))
     if not panels:
         panels.append(Panel("Outcome", None, [["finished"]], key="outcome"))

@@ -71,29 +71,36 @@ def awards_by_participant(awards: list[dict], order: list[str]) -> list[str]:
     return [f"{name}: {'; '.join(held[name])}" for name in names]
 
 
-#: Contracts whose name is not the rules' whole name for them.
-_PACTS = {"supremacy": "supremacy pact", "sabotage": "sabotage pact"}
+def contract_words(game: str | None) -> dict[str, str]:
+    """{contract: its whole name} of the contracts ``game`` calls otherwise than by the
+    name it records (its text module's ``CONTRACT_WORDS``: a pact, say)."""
+    if not game:
+        return {}
+    from .games import presentation_module  # the registry, only once a contract is worded
+
+    own = presentation_module(game, "text")
+    return dict(getattr(own, "CONTRACT_WORDS", {}) or {})
 
 
-def contract(entry: dict) -> str:
+def contract(entry: dict, game: str | None = None) -> str:
     """A contract result's contract in words: ``lights``, ``supremacy pact``,
-    ``sabotage pact on gus``."""
+    ``sabotage pact on gus`` (the whole names from ``game``'s ``CONTRACT_WORDS``)."""
     name = str(entry.get("contract"))
-    words = _PACTS.get(name, name)
+    words = contract_words(game).get(name, name)
     return f"{words} on {entry['target']}" if "target" in entry else words
 
 
-def contract_result(entry: dict) -> str:
+def contract_result(entry: dict, game: str | None = None) -> str:
     """``{"contract": "lights", "succeeded": false}`` -> ``lights failed``."""
-    return f"{contract(entry)} {'succeeded' if entry.get('succeeded') else 'failed'}"
+    return f"{contract(entry, game)} {'succeeded' if entry.get('succeeded') else 'failed'}"
 
 
-def contracts_by_participant(results: list[dict]) -> list[str]:
+def contracts_by_participant(results: list[dict], game: str | None = None) -> list[str]:
     """One line per player holding a contract, ``name: lights failed; supremacy pact
     succeeded``, in the order of the list (the canonical one)."""
     held: dict[str, list[str]] = {}
     for entry in results:
-        held.setdefault(str(entry.get("participant")), []).append(contract_result(entry))
+        held.setdefault(str(entry.get("participant")), []).append(contract_result(entry, game))
     return [f"{name}: {'; '.join(words)}" for name, words in held.items()]
 
 

@@ -11,7 +11,7 @@ from tests.helpers import sampled_games
 pytest_plugins = ["pytester"]
 
 #: Tests of the game contract, each run once per seed.
-GAME_TESTS = 8
+GAME_TESTS = 11
 
 
 def test_a_game_kept_elsewhere_runs_the_shipped_game_contract(pytester):

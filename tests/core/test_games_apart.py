@@ -52,16 +52,8 @@ BY_CHANCE = {
     ("src/matchledger/testing/postgres_server.py", "pw_uid"): "a field of the password database (pwd)",
     ("src/matchledger/testing/postgres_server.py", "pw_gid"): "a field of the password database (pwd)",
 }
-#: What still names a game while issue 25's other parts remove it (the declared setup,
-#: the legal choices, the generic presentation): the whole check is expected to fail
-#: until then, and every other file of the core is held to it now.
-REMAINING = {
-    "commands/host.py": "declared setup: `new`'s options",
-    "ledger/limits.py": "declared setup: a game's limits",
-    "commands/cli.py": "declared setup: the lines `--help` lists for `new` and `reopen`, equal to host.py's docstrings",
-    "commands/service/forms.py": "legal choices: the forms",
-    "projections/presentation/": "generic presentation: wording.py's pact names",
-}
+#: What still names a game (none: every part of the core reads the games' declarations).
+REMAINING: dict[str, str] = {}
 
 
 def _remaining(relative: str) -> bool:
@@ -200,7 +192,6 @@ def report(words: Words) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(strict=False, reason="not yet removed from: " + "; ".join(f"{k} ({v})" for k, v in REMAINING.items()))
 def test_the_core_names_no_game():
     found = report(Words.of_the_registry())
     assert not found, f"{len(found)} places in the core name a game:\n" + "\n".join(found)

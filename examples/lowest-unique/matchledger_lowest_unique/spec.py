@@ -8,6 +8,7 @@ SPEC = GameSpec(
     kind="rounds",
     summary="each round every player secretly names a number; the lowest one nobody else named wins",
     engine="matchledger_lowest_unique.game:GAME",
+    min_players=3,  # U1
     rules="matchledger_lowest_unique:rules.md",
     code=("matchledger_lowest_unique",),
 )

@@ -125,6 +125,13 @@ class GameContract:
 
     # ------------------------------------------------------------------- the tests
 
+    def test_the_declaration_names_this_game_and_its_kind_and_fewest_players(self, seed):
+        spec, rules = engine.spec(self.game), engine.get(self.game)
+        assert (spec.name, spec.game()) == (self.game, rules)
+        assert spec.kind == ("turns" if rules.ROUND_WORD == "turn" else "rounds")
+        assert spec.min_players == rules.MIN_PLAYERS, "the examples of `new --help` name too few or too many players"
+        assert self.sample(seed).create.game == self.game
+
     @pytest.mark.guarantee("log.choices-contract")
     def test_every_submission_drawn_from_the_choices_is_accepted(self, seed):
         if not choices_contract.drawn_are_accepted(self.game, self.sample(seed), random.Random(seed)):

@@ -74,7 +74,7 @@ def _final_table(outcome: dict) -> list[str]:
     if awards:
         lines.append("Awards:")
         lines += [f"  {line}" for line in awards]
-    results = contracts_by_participant(outcome.get("contracts", []))
+    results = contracts_by_participant(outcome.get("contracts", []), "lca")
     if results:
         lines.append("Contracts:")
         lines += [f"  {line}" for line in results]
@@ -122,6 +122,6 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
         awards = awards_by_participant(message.get("awards", []), [])
         lines.append("Your awards: " + awards[0].partition(": ")[2] + "." if awards else "No awards.")
     if "contracts" in message:  # a failed contract as well as one that paid
-        results = [contract_result(r) for r in message["contracts"]]
+        results = [contract_result(r, "lca") for r in message["contracts"]]
         lines.append("Your contracts: " + "; ".join(results) + "." if results else "You held no contract.")
     return lines

@@ -52,7 +52,7 @@ def public_lines(match: str, message: dict) -> list[str]:
         lines.append("Final awards:" if awards else "Final awards: none.")
         lines += [f"  {line}" for line in awards]
     if "contracts" in message:
-        results = contracts_by_participant(message["contracts"])
+        results = contracts_by_participant(message["contracts"], "pw")
         lines.append("Contract results:" if results else "Contract results: none held.")
         lines += [f"  {line}" for line in results]
     return lines
@@ -89,7 +89,7 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
         whose = "Your awards" if message["role"] == "player" else f"Your partner {partner}'s awards"
         lines.append(f"{whose}: {held}." if held else f"{whose}: none.")
     if "contracts" in message:  # a player's: the pair's, like the awards
-        results = "; ".join(contract_result(r) for r in message["contracts"])
+        results = "; ".join(contract_result(r, "pw") for r in message["contracts"])
         whose = "Your contracts" if message["role"] == "player" else f"Your partner {partner}'s contracts"
         lines.append(f"{whose}: {results}." if results else f"{whose}: none held.")
     return lines

@@ -11,6 +11,9 @@ from ...layout import outcome_lines, private_notices, reveal_lines, reveals_text
 from ...panels import fmt
 from ...text import generic_text
 
+#: Contracts the rules call otherwise than by the name they record (wording.contract).
+CONTRACT_WORDS = {"sabotage": "sabotage pact"}
+
 
 def _pair(standing: dict) -> str:
     return f"{standing['participant']} + {standing['guest']}"
