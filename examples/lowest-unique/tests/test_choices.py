@@ -55,7 +55,7 @@ def test_nothing_is_offered_once_the_match_is_over():
 
 
 def test_the_description_keeps_the_shared_shape_and_holds_to_the_sampler():
-    choices = pytest.importorskip("matchledger.engine.choices", reason="this matchledger has no engine.choices")
+    from matchledger.engine import choices
     for seed in range(1, 6):
         sample = GAME.sample(random.Random(seed), f"m{seed}")
         match, rng = InMemoryMatch(sample.create), random.Random(seed)

@@ -3,14 +3,9 @@ distribution's own tests (as a game kept anywhere runs it)."""
 
 from __future__ import annotations
 
-import pytest
-
-game_contract = pytest.importorskip(
-    "matchledger.testing.game_contract",
-    reason="this matchledger does not ship the game contract suite (matchledger.testing.game_contract)",
-)
+from matchledger.testing.game_contract import GameContract
 
 
-class TestLowestUnique(game_contract.GameContract):
+class TestLowestUnique(GameContract):
     game = "lowest-unique"
     seeds = range(1, 7)
