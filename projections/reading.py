@@ -77,6 +77,9 @@ class Reader:
     def __init__(self, store: LogStore, use_snapshots: bool = True):
         self.store = store
         self.use_snapshots = use_snapshots
+        #: {match: its game}: a first event never changes, so a long-running reader
+        #: (serve) asks the store for it once per match
+        self._games: dict[str, str] = {}
         self._cursors: dict[str, Cursor] = {}
 
     def cursor(self, match_id: str) -> Cursor:
@@ -144,11 +147,14 @@ class Reader:
         return self._cursors.get(match_id)
 
     def forget(self, match_id: str | None = None) -> None:
-        """Drop kept states (after a rolled-back transaction)."""
+        """Drop kept states (after a rolled-back transaction: a match it created may be
+        made again, of another game)."""
         if match_id is None:
             self._cursors.clear()
+            self._games.clear()
         else:
             self._cursors.pop(match_id, None)
+            self._games.pop(match_id, None)
 
     def _start(self, match_id: str, upto: int | None) -> Cursor:
         """A cursor at ``upto`` (or the last event): from the latest snapshot the log
@@ -164,12 +170,18 @@ class Reader:
         """The game the match's first event names (whose code's revision its snapshot
         must be of); None when it names none.  Only a cache key: the snapshot found must
         hold a state of that game, and the events after it are checked against the chain."""
+        known = self._games.get(match_id)
+        if known is not None:
+            return known
         rows = self.store.rows(match_id, upto=1)
         try:
             created = rows[0].event() if rows else None
         except MatchledgerError:  # an undecodable body: the replay names it
             return None
-        return created.game if isinstance(created, MatchCreated) else None
+        if not isinstance(created, MatchCreated):
+            return None
+        self._games[match_id] = created.game
+        return created.game
 
     def _vouched(self, match_id: str, upto: int | None) -> Cursor | None:
         """A cursor resumed from the stored snapshot and carried to ``upto``, if the

@@ -88,7 +88,7 @@ def test_a_database_out_of_reach_is_one_line_exit_1_without_the_password(
 @pytest.mark.guarantee("postgres.clear-errors")
 def test_a_write_command_out_of_reach_is_as_clear(postgres_server, login_role):
     url = f"postgresql://{login_role}:not-{PASSWORD}@127.0.0.1:{postgres_server.port}/{postgres_server.tests_database}"
-    result = run(url, "new", "toy", "m1", "--players", "ann,bob")
+    result = run(url, "new", "pw", "m1", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     assert "password authentication failed" in result.stderr and PASSWORD not in result.stderr
 
