@@ -1,0 +1,50 @@
+"""A game installed from elsewhere, attacked as a careless host or one handed a crafted
+database would: its declaration's defaults, a match of a game no longer installed,
+and the files its setup parameters name."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+
+import pytest
+from matchledger.engine.declaration import GameSpec
+from matchledger.projections import snapshots
+
+
+def _package(root, name: str, resolve: str) -> None:
+    """A game package ``name`` under ``root`` whose rules are split in two modules: the
+    entry point's ``game`` and the ``model`` it imports (as Lowest Unique is)."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    (folder / "game.py").write_text("from .model import resolve\nGAME = None\n")
+    (folder / "model.py").write_text(textwrap.dedent(resolve))
+
+
+def _revision_of(root, name: str, monkeypatch) -> str | None:
+    monkeypatch.syspath_prepend(str(root))
+    importlib.invalidate_caches()
+    spec = GameSpec(name="split", title="Split", kind="rounds", engine=f"{name}.game:GAME")  # code left to its default
+    snapshots._revision.cache_clear()
+    try:
+        return snapshots._revision(tuple(spec.code))
+    finally:
+        sys.path.remove(str(root))
+        snapshots._revision.cache_clear()
+        for module in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
+            del sys.modules[module]  # the other copy is found afresh
+
+
+def test_a_declarations_default_code_covers_every_module_of_the_games_package(tmp_path, monkeypatch):
+    """A spec that names no ``code`` is hashed into the snapshot revision by its engine's
+    whole package, as the built-in games declare theirs: a fix to a module the entry
+    point's module imports (how a round resolves) must change the revision, or a
+    checkpoint written by the old rules would be read by the new ones."""
+    _package(tmp_path / "old", "splitgame", "def resolve(numbers):\n    return min(numbers)\n")
+    _package(tmp_path / "new", "splitgame", "def resolve(numbers):\n    return max(numbers)\n")
+    before = _revision_of(tmp_path / "old", "splitgame", monkeypatch)
+    after = _revision_of(tmp_path / "new", "splitgame", monkeypatch)
+    assert before is not None and after is not None
+    assert before != after
