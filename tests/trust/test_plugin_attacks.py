@@ -81,3 +81,33 @@ def test_list_says_a_game_is_not_installed_rather_than_that_its_match_does_not_v
     result = invoke(db, "list", expect=None)
     assert "not installed" in result.output, result.output
     assert "does not verify" not in result.output and result.exit_code != 3, result.output
+
+
+# --------------------------------------------------------------------------- files a setup parameter names
+
+
+def test_a_file_parameter_naming_a_fifo_nobody_writes_to_does_not_wait_for_ever(tmp_path):
+    """`new GAME --FILE-PARAMETER F` (or a script handed to the host naming F beside it)
+    where F is a named pipe with no writer: the read is bounded in bytes (/dev/zero is
+    refused at the limit), and must be bounded in time too."""
+    import os
+    import threading
+
+    from ..helpers import invoke
+
+    fifo = tmp_path / "studio.txt"
+    os.mkfifo(fifo)
+    outcome: list = []
+
+    def read() -> None:
+        outcome.append(invoke(tmp_path / "m.db", "new", "lca", "m1", "--players", "ann,bob", "--studio", fifo, expect=None))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(3)
+    blocked = reader.is_alive()
+    if blocked:  # let the reader go: a writer that opens and closes at once
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(5)
+    assert not blocked, "`new --studio FIFO` still waits on a FIFO with no writer after 3 s"
+    assert outcome and outcome[0].exit_code == 1, outcome  # refused as an input, nothing created
