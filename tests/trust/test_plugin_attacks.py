@@ -111,3 +111,38 @@ def test_a_file_parameter_naming_a_fifo_nobody_writes_to_does_not_wait_for_ever(
         reader.join(5)
     assert not blocked, "`new --studio FIFO` still waits on a FIFO with no writer after 3 s"
     assert outcome and outcome[0].exit_code == 1, outcome  # refused as an input, nothing created
+
+
+# --------------------------------------------------------------------------- a declaration new cannot take
+
+
+@pytest.fixture(params=["--bad name", "--x=y", "--"])
+def unusable_flag(request):
+    """An installed game declaring a setup parameter whose flag no command line can
+    spell (a space, an '=', nothing after the dashes)."""
+    import dataclasses
+
+    from matchledger import engine
+    from matchledger.engine.declaration import SetupParameter
+
+    from ..cli import declaredgame
+
+    parameter = SetupParameter("size", "integer", help="a size", example="--size 1", flag=request.param)
+    spec = dataclasses.replace(declaredgame.SPEC, setup=(parameter,))
+    engine.register_spec(spec)
+    yield request.param
+    engine.unregister(spec.name)
+
+
+def test_a_game_declaring_a_flag_no_command_line_can_spell_takes_new_from_no_other_game(tmp_path, unusable_flag):
+    """One broken declaration must not take `new` away from the other games (as one
+    whose module fails to import does not): the others are created and helped as
+    ever, and the game itself is refused as a usage error naming its flag."""
+    from ..helpers import invoke
+    from .common import STUDIO
+
+    db = tmp_path / "m.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    assert "Setup of lca" in invoke(db, "new", "--help").output
+    refused = invoke(db, "new", "declared", "m2", "--players", "ann,bob", expect=2)
+    assert repr(unusable_flag) in refused.output and "cannot take" in refused.output
