@@ -146,3 +146,20 @@ def test_a_game_declaring_a_flag_no_command_line_can_spell_takes_new_from_no_oth
     assert "Setup of lca" in invoke(db, "new", "--help").output
     refused = invoke(db, "new", "declared", "m2", "--players", "ann,bob", expect=2)
     assert repr(unusable_flag) in refused.output and "cannot take" in refused.output
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def test_an_unreadable_entry_points_file_of_another_distribution_hides_no_game(tmp_path, monkeypatch):
+    """Discovery reads every distribution's entry_points.txt on sys.path: one that is not
+    UTF-8 (an old tool's, or a broken install of something else) is passed over, and
+    the games declared by the others are still found."""
+    from matchledger.engine.discovery import game_entry_points
+
+    broken = tmp_path / "other_tool-1.0.dist-info"
+    broken.mkdir()
+    (broken / "entry_points.txt").write_bytes(b"[console_scripts]\nt\xe9l\xe9 = other:main\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = game_entry_points()
+    assert "lca" in found and "lowest-unique" in found
