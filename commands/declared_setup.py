@@ -153,6 +153,10 @@ class DeclaredSetupCommand(click.Command):
         specs = [typed] if typed is not None else _specs()
         if typed is None:
             broken = installed()[1]
+            asked = ctx.meta.get(_TYPED_GAME)
+            if asked and asked not in broken:  # a typo: say so, rather than help as if none was typed
+                with formatter.section("Unknown game"):
+                    formatter.write_text(f"no game {asked!r} is installed here; the installed games are listed below")
             with formatter.section("Games (`matchledger new GAME --help` lists one game's setup)"):
                 formatter.write_dl(
                     [(spec.name, _described(spec)) for spec in specs]

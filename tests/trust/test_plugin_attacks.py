@@ -163,3 +163,13 @@ def test_an_unreadable_entry_points_file_of_another_distribution_hides_no_game(t
     monkeypatch.syspath_prepend(str(tmp_path))
     found = game_entry_points()
     assert "lca" in found and "lowest-unique" in found
+
+
+def test_new_help_for_a_game_not_installed_says_it_is_not_installed(tmp_path):
+    """`new GAME --help` with GAME mistyped (or since removed) says so: it does not
+    answer with the help of every game as if no game had been typed."""
+    from ..helpers import invoke
+
+    helped = invoke(tmp_path / "m.db", "new", "lowest_unique", "--help").output
+    assert "no game 'lowest_unique' is installed here" in helped, helped
+    assert "Setup of lca" in helped  # and the installed ones are listed, to pick from
