@@ -50,9 +50,11 @@ def _opened(path: Path):
     nobody has open for writing would wait for one for ever (a script handed to the host
     may name one beside it), so such a pipe reads as empty.  The read itself blocks as
     usual, so a pipe with a writer is read through."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX; elsewhere there are no named pipes to wait on
+    descriptor = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
     try:
-        os.set_blocking(descriptor, True)
+        if nonblocking:
+            os.set_blocking(descriptor, True)
         return os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)
