@@ -14,8 +14,13 @@ its rules.
 
 from __future__ import annotations
 
+import re
+
 import click
 
+#: A flag a command line can spell and click can name a value after: two dashes, then
+#: ASCII letters, digits, '-' and '_' (a game declaring another is refused alone).
+_FLAG = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 #: Seeds below this can be tried one by one on a laptop in hours.
 GUESSABLE_SEEDS = 2**40
 #: Where `parse_args` leaves the game typed on the command line, for `--help` to show.
@@ -62,7 +67,7 @@ def declared_options(specs: list, taken: set[str]) -> list[click.Option]:
     by_flag: dict[str, list] = {}
     for spec in specs:
         for parameter in spec.setup:
-            if parameter.flag.startswith("--") and parameter.flag not in taken:
+            if _FLAG.match(parameter.flag) and parameter.flag not in taken:
                 by_flag.setdefault(parameter.flag, []).append((spec, parameter))
     options = []
     for flag, declared in by_flag.items():
@@ -148,6 +153,10 @@ class DeclaredSetupCommand(click.Command):
         specs = [typed] if typed is not None else _specs()
         if typed is None:
             broken = installed()[1]
+            asked = ctx.meta.get(_TYPED_GAME)
+            if asked and asked not in broken:  # a typo: say so, rather than help as if none was typed
+                with formatter.section("Unknown game"):
+                    formatter.write_text(f"no game {asked!r} is installed here; the installed games are listed below")
             with formatter.section("Games (`matchledger new GAME --help` lists one game's setup)"):
                 formatter.write_dl(
                     [(spec.name, _described(spec)) for spec in specs]
@@ -291,7 +300,8 @@ def _unusable(parameter, spec) -> click.UsageError:
 
     return usage_error(
         f"game {spec.name!r} declares the setup parameter {parameter.name!r} as {parameter.flag!r}, "
-        "which `new` cannot take (a flag starts with --, and is not one of new's own options)"
+        "which `new` cannot take (a flag is -- then letters, digits, '-' and '_', and is not one of new's "
+        "own options)"
     )
 
 

@@ -36,13 +36,29 @@ def read_bytes(text: str, what: str, max_bytes: int) -> bytes:
     """The UTF-8 bytes of the file named ``text`` (a ``what``, e.g. "studio file"),
     without a leading byte-order mark; a file larger than ``max_bytes`` is refused."""
     try:
-        with open(input_path(text, what), "rb") as file:
+        with _opened(input_path(text, what)) as file:
             data = file.read(max_bytes + 1)
     except IsADirectoryError:
         raise MalformedInput(f"cannot read {what} {text!r}: it is a folder") from None
     except OSError as exc:
         raise MalformedInput(f"cannot read {what} {text!r}: {exc.strerror or exc}") from None
     return _bounded_utf8(data, f"{what} {text!r}", max_bytes)
+
+
+def _opened(path: Path):
+    """``path`` opened for reading without waiting for a writer: open() of a named pipe
+    nobody has open for writing would wait for one for ever (a script handed to the host
+    may name one beside it), so such a pipe reads as empty.  The read itself blocks as
+    usual, so a pipe with a writer is read through."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX; elsewhere there are no named pipes to wait on
+    descriptor = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if nonblocking:
+            os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def read_stdin_bytes(what: str, max_bytes: int) -> bytes:

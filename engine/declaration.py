@@ -88,7 +88,7 @@ class GameSpec:
     setup: tuple[SetupParameter, ...] = ()
     presentation: str | None = None  # a package name
     rules: str | None = None  # "package:file name" of the rules document
-    code: tuple[str, ...] = ()  # module or package names; by default the engine's module
+    code: tuple[str, ...] = ()  # module or package names; by default the engine's package
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
@@ -97,7 +97,11 @@ class GameSpec:
         if ":" not in self.engine:
             raise ValueError(f"game {self.name!r}: engine {self.engine!r} is not MODULE:ATTRIBUTE")
         if not self.code:
-            object.__setattr__(self, "code", (self.engine.partition(":")[0],))
+            # The engine's whole package (as the built-in games declare theirs): its module
+            # alone would leave out the modules it imports, so a fix to how a round is
+            # resolved would not change the snapshot revision.
+            module = self.engine.partition(":")[0]
+            object.__setattr__(self, "code", (module.rpartition(".")[0] or module,))
 
     def game(self):
         """The Game object (imported on first use)."""

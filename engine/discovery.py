@@ -46,7 +46,7 @@ def game_entry_points() -> dict[str, str]:
             try:
                 with open(os.path.join(entry or ".", folder, "entry_points.txt"), encoding="utf-8") as file:
                     text = file.read()
-            except OSError:
+            except (OSError, UnicodeDecodeError):  # unreadable, or not UTF-8: declares no game we could read
                 continue
             if _SECTION in text:
                 for name, target in _section(text):
