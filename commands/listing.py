@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import click
-from matchledger.ledger.errors import VerificationFailed
+from matchledger.ledger.errors import Unavailable, VerificationFailed
 from matchledger.projections.presentation.text import table
 
 from .output import emit_json, say
@@ -51,11 +51,19 @@ def list_cmd(as_json, games):
     if broken:
         names = ", ".join(summary.match for summary in broken)
         raise VerificationFailed(f"{len(broken)} of {len(summaries)} matches do not verify: {names}")
+    missing = [summary for summary in summaries if summary.not_installed is not None]
+    if missing:  # not a finding: a game to install (exit 1, as any command that cannot run here)
+        games = ", ".join(sorted({summary.game for summary in missing}))
+        raise Unavailable(f"{len(missing)} of {len(summaries)} matches are of games not installed here ({games}): "
+                          f"{', '.join(summary.match for summary in missing)}")
 
 
 def _row(summary) -> dict:
     if summary.problem is not None:
         return {"match": summary.match, "game": "?", "players": "", "at": "", "state": "does not verify", "head": ""}
+    if summary.not_installed is not None:
+        return {"match": summary.match, "game": summary.game, "players": "", "at": "", "state": "game not installed",
+                "head": ""}
     if summary.abandoned is not None:
         state = f"abandoned at seq {summary.abandoned}"
     else:

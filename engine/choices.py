@@ -126,6 +126,38 @@ def check(description: Any) -> None:
                         _fail(f"part {part['name']!r}: a 'when' condition lists its values")
     for constraint in description["constraints"]:
         _check_constraint(constraint, names)
+    posted: dict[str, str] = {}
+    for part in parts:
+        for field in form_names(part):
+            if field == TYPED_FIELD or field in posted:
+                other = "the typed notation" if field == TYPED_FIELD else f"part {posted[field]!r}"
+                _fail(f"part {part['name']!r} would post the form field {field!r}, which {other} posts too")
+            posted[field] = part["name"]
+
+
+#: The form field the typed notation is posted in (the service's forms).
+TYPED_FIELD = "tokens"
+
+
+def form_names(part: dict) -> list[str]:
+    """The names of the form fields a page's form posts for ``part`` (docs/service.md):
+    ``PART`` for a grid, a list of checkboxes, or a list taking one choice; ``PART_i``
+    for the i-th of several places; ``PLACE_FIELD`` for each field of a part whose
+    options carry fields.  ``check`` refuses a description two of whose parts would
+    post one field: what is posted must stand for one choice."""
+    name = part["name"]
+    options = part["options"]
+    if "grid" in part and options and all("cell" in option for option in options):
+        return [name]
+    places = [name] if part["max"] <= 1 else [f"{name}_{i}" for i in range(1, part["max"] + 1)]
+    fields = [f["name"] for f in part.get("fields", [])]
+    for option in options:
+        fields += [key for key in option.get("fields", {}) if key not in fields]
+    if fields:
+        return [f"{place}_{field}" for place in places for field in fields]
+    if part["max"] > 1 and not part["ordered"]:
+        return [name]
+    return places
 
 
 def _check_part(part: Any, names: dict[str, dict]) -> None:

@@ -57,6 +57,18 @@ class Unavailable(MatchledgerError):
     The message names it and how to install it, or what to do instead."""
 
 
+class GameNotInstalled(Unavailable):
+    """A match of a game this installation does not have (a plugin since removed, or a
+    database from a site with more games): not a broken log, a game to install."""
+
+    def __init__(self, match_id: str, game: str, installed: list[str]):
+        self.match_id, self.game = match_id, game
+        super().__init__(
+            f"match {match_id!r} is of the game {game!r}, which is not installed here (games: "
+            f"{', '.join(installed) or 'none'}); install the distribution that provides it to read the match"
+        )
+
+
 class VerificationFailed(MatchledgerError):
     """`verify` found a discrepancy; carries the findings."""
 

@@ -22,7 +22,14 @@ from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability, new_token, token_hash, well_formed
 from matchledger.ledger.codec import decode_json
-from matchledger.ledger.errors import CorruptLog, IllegalMove, LogConflict, MalformedInput, VerificationFailed
+from matchledger.ledger.errors import (
+    CorruptLog,
+    GameNotInstalled,
+    IllegalMove,
+    LogConflict,
+    MalformedInput,
+    VerificationFailed,
+)
 from matchledger.ledger.events import (
     Event,
     OutcomeAnnounced,
@@ -87,6 +94,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     abandoned: int | None = None  # the seq of the event that abandoned it
     head: tuple[int, str] | None = None  # (seq, hash), once the chain is checked
     problem: str | None = None  # why the match cannot be read (its chain does not verify)
+    not_installed: str | None = None  # why it cannot be read here: its game is not installed
 
     def to_json(self) -> dict:
         return {
@@ -99,6 +107,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
             "head": None if self.head is None else f"{self.head[0]}:{self.head[1]}",
             **({"abandoned_at": self.abandoned} if self.abandoned is not None else {}),
             **({"problem": self.problem} if self.problem is not None else {}),
+            **({"not_installed": self.not_installed} if self.not_installed is not None else {}),
         }
 
 
@@ -172,6 +181,9 @@ class Application:
                 cursor = self.reader.cursor(match_id)
             except (VerificationFailed, CorruptLog) as exc:
                 summaries.append(MatchSummary(match_id, problem=str(exc)))
+                continue
+            except GameNotInstalled as exc:  # listed, and nothing the matter with its log
+                summaries.append(MatchSummary(match_id, exc.game, not_installed=str(exc)))
                 continue
             state = cursor.state
             game = self.game_of(state)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 from matchledger.engine.game import Decision
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import CorruptLog, MatchledgerError
+from matchledger.ledger.errors import CorruptLog, GameNotInstalled, MatchledgerError
 from matchledger.ledger.events import Event, MatchCreated
 
 from matchledger import engine
@@ -71,7 +71,7 @@ class Replayer:
                 self._check_seq(seq)
                 return self.game.apply_and_rederive(self.state, seq, event)
             return self._feed(seq, event, work)
-        except CorruptLog:
+        except (CorruptLog, GameNotInstalled):
             raise
         except MatchledgerError as exc:
             # The rules refusing a recorded event as they fold it (a cell that is no
@@ -89,6 +89,8 @@ class Replayer:
         if self.state is None:
             if not isinstance(event, MatchCreated) or seq != 1:
                 raise CorruptLog(f"match {self.match_id!r} does not start with MatchCreated at seq 1 (seq {seq}: {type(event).__name__})")
+            if event.game not in engine.names():
+                raise GameNotInstalled(self.match_id, event.game, engine.names())
             self.game = engine.get(event.game)
             self.state = self.game.initial(self.match_id, event)
             self.state.last_seq = seq

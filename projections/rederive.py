@@ -20,7 +20,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 import msgspec
 from msgspec.structs import astuple
 from matchledger.ledger.codec import encode
-from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.errors import GameNotInstalled, MatchledgerError
 from matchledger.ledger.events import (
     ANNOUNCEMENTS,
     ContractRecorded,
@@ -169,6 +169,8 @@ def rederivation(
                 replayer.feed(seq, event)
             if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
                 return Rederived([_snapshot_finding(match_id, seq)], refused=True)
+        except GameNotInstalled:
+            raise  # not a log the rules refuse: a game this installation lacks
         except MatchledgerError as exc:
             return Rederived([Finding(match_id, seq, f"replay stops here: {exc}")], refused=True)
     # A log may end inside a decision (cut short after it was exported): the events it

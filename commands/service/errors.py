@@ -12,6 +12,7 @@ from matchledger.ledger.errors import (
     LogConflict,
     MalformedInput,
     MatchledgerError,
+    Unavailable,
     UnknownMatch,
     UnwritableDatabase,
     VerificationFailed,
@@ -38,6 +39,7 @@ _STATUS = [
     (DatabaseBusy, 503),
     (DatabaseUnavailable, 503),
     (UnwritableDatabase, 503),
+    (Unavailable, 503),  # a match of a game not installed here: said, not an internal error
     (CorruptLog, 500),
 ]
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 from html import escape
 from typing import Iterable
 
-from matchledger.engine.choices import is_nothing
+from matchledger.engine.choices import TYPED_FIELD, is_nothing
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.printable import printable
 
 #: Characters of one form field at most (a token is at most 64; a long submission
 #: typed in one field stays well under): longer is refused, never cut short.
 FIELD_MAX = 2048
-TYPED = "tokens"
+TYPED = TYPED_FIELD  # the typed notation's field (engine.choices: no part may post it)
 BLANK = "\u2014"
 
 
