@@ -173,6 +173,8 @@ class DeclaredSetupCommand(click.Command):
                     formatter.write_dl([_parameter_row(parameter) for parameter in spec.setup])
                 else:
                     formatter.write_text(f"{spec.name} takes no setup parameters: only --players and --option.")
+        if typed is not None:
+            _write_ruleset_options(formatter, typed)
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         typed = self._typed_spec(ctx)
@@ -192,6 +194,24 @@ class DeclaredSetupCommand(click.Command):
             return items
         others = set(self.declared_options()) - {parameter.flag for parameter in typed.setup}
         return [item for item in items if item.value not in others]
+
+
+def _write_ruleset_options(formatter: click.HelpFormatter, spec) -> None:
+    """The ruleset options of one game (``--option KEY=VALUE``), from its rules: asked
+    for one game, `new GAME --help` loads that game's rules, and no other's."""
+    try:
+        options = spec.game().OPTIONS
+    except Exception as exc:  # whatever a foreign package raises on import
+        options, failed = {}, f"{type(exc).__name__}: {exc}"
+    else:
+        failed = None
+    with formatter.section(f"Ruleset options of {spec.name} (--option KEY=VALUE; shown at their defaults)"):
+        if failed is not None:
+            formatter.write_text(f"(its rules cannot be read: {failed})")
+        elif not options:
+            formatter.write_text(f"{spec.name} has no ruleset options.")
+        else:
+            formatter.write_dl([(f"{name}={option.text(option.default)}", option.help or "") for name, option in options.items()])
 
 
 def _described(spec) -> str:

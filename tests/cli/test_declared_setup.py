@@ -102,6 +102,20 @@ def test_new_game_help_lists_that_games_parameters_only(declared, game):
     assert not [name for name in other_games if f"matchledger new {name} " in text]
 
 
+@pytest.mark.parametrize("game", ["lca", "photographer", "toy"])
+def test_new_game_help_lists_that_games_ruleset_options_at_their_defaults(game):
+    text = unwrapped(run("new", game, "--help").stdout)
+    options = engine.get(game).OPTIONS
+    assert f"Ruleset options of {game}" in text
+    for name, option in options.items():
+        assert f"{name}={option.text(option.default)}" in text and option.help in text
+
+
+def test_new_help_for_every_game_lists_no_ruleset_options():
+    # naming every game's options would load every game's rules: one game's help does
+    assert "Ruleset options" not in run("new", "--help").stdout
+
+
 def test_new_game_help_finds_the_game_wherever_the_options_stand(declared):
     text = run("new", "--players", "ann,bob", "declared", "--help").stdout
     assert "--team PLAYER=TEAM" in text and "--studio" not in text
@@ -115,6 +129,8 @@ def test_a_game_registered_by_its_rules_declares_nothing_and_its_help_says_so():
 
 
 def test_asking_for_new_help_imports_the_games_declarations_and_none_of_their_rules():
+    """`new --help` reads every declaration and no game's rules; `new lca --help`
+    loads lca's rules (for its ruleset options), and no other game's."""
     probe = (
         "import sys\n"
         "from click.testing import CliRunner\n"
@@ -123,14 +139,18 @@ def test_asking_for_new_help_imports_the_games_declarations_and_none_of_their_ru
         "    return sorted(m for m in sys.modules if m.startswith('matchledger.engine.') and m.count('.') > 2)\n"
         "CliRunner().invoke(cli, ['submit', '--help'])\n"
         "print(games())\n"
+        "CliRunner().invoke(cli, ['new', '--help'])\n"
+        "print(games())\n"
         "CliRunner().invoke(cli, ['new', 'lca', '--help'])\n"
         "print(games())\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    on_submit, on_new = (eval(line) for line in result.stdout.strip().splitlines()[-2:])
+    on_submit, on_new, on_new_lca = (eval(line) for line in result.stdout.strip().splitlines()[-3:])
     assert on_submit == []  # `submit` shares new's module: the declarations are read on first use only
     assert {f"matchledger.engine.{name}.spec" for name in ("lca", "pw", "photographer")} <= set(on_new)
     assert [m for m in on_new if not m.endswith(".spec")] == []
+    assert "matchledger.engine.lca.game" in on_new_lca
+    assert [m for m in on_new_lca if not m.endswith(".spec") and not m.startswith("matchledger.engine.lca.")] == []
 
 
 # --------------------------------------------------------------------------- reading the values
