@@ -20,6 +20,7 @@ from ..trust.test_plugin_attacks import uninstalled_game_db
 from .support import Server
 
 
+@pytest.mark.guarantee("service.game-not-installed")
 def test_a_match_of_a_game_not_installed_is_a_clear_answer_not_a_500(tmp_path):
     """The host removed a plugin (or serves from an environment without it): its
     matches' pages answer that the game is not installed here (a 503, as a missing

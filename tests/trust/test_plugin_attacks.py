@@ -70,6 +70,7 @@ def uninstalled_game_db(path):
     return path
 
 
+@pytest.mark.guarantee("service.game-not-installed")
 def test_list_says_a_game_is_not_installed_rather_than_that_its_match_does_not_verify(tmp_path):
     """Uninstalling a plugin is not tampering: `list` must not raise a finding (exit 3,
     "does not verify") for the matches of a game this installation lacks."""
