@@ -6,7 +6,7 @@ import os
 import sys
 
 import click
-from matchledger.ledger.errors import MalformedInput, VerificationFailed
+from matchledger.ledger.errors import MalformedInput, Unavailable, VerificationFailed
 from matchledger.ledger.postgres_urls import is_postgres_url
 from matchledger.projections.presentation.explanation import explanation_text
 from matchledger.projections.presentation.text import generic_text, table
@@ -85,8 +85,9 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     checked = _receipts(application, match_id, receipts)
     receipt_findings = [check.finding for check in checked if check.finding is not None]
     findings += receipt_findings
+    unverified = [report for report in reports if report.not_installed is not None]
     if as_json:
-        result = {"ok": not findings, "matches": [report.to_json() for report in reports]}
+        result = {"ok": not findings and not unverified, "matches": [report.to_json() for report in reports]}
         if receipts:
             result["receipts"] = [finding.to_json() for finding in receipt_findings]
             result["receipts_checked"] = [check.to_json() for check in checked]
@@ -96,11 +97,18 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
             if report.ok:
                 abandoned = "" if report.abandoned is None else f"; abandoned at seq {report.abandoned}"
                 say(f"{report.match_id}: ok ({plural(report.events, 'event')}; chain intact, every announcement re-derived){abandoned}", role="ok")
+            elif report.not_installed is not None:
+                say(f"{report.match_id}: not verified here ({plural(report.events, 'event')}; chain intact): its game "
+                    f"{report.not_installed!r} is not installed; install the distribution that provides it")
         _say_receipts(match_id, checked)
         for finding in findings:
             say(f"FINDING {finding.describe()}", role="finding")
     if findings:
         raise VerificationFailed(f"verify found {plural(len(findings), 'discrepancy', 'discrepancies')}", findings)
+    if unverified:  # no finding: what this installation cannot check (exit 1, not 3)
+        games = ", ".join(sorted({report.not_installed for report in unverified}))
+        raise Unavailable(f"{plural(len(unverified), 'match', 'matches')} not verified: of games not installed here "
+                          f"({games}): {', '.join(report.match_id for report in unverified)}")
 
 
 def _receipts(application, match_id: str, receipts: list[tuple[int, str]]) -> list:

@@ -15,7 +15,7 @@ from datetime import datetime
 import msgspec
 from msgspec import UNSET
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import MalformedInput, VerificationFailed
+from matchledger.ledger.errors import GameNotInstalled, MalformedInput, VerificationFailed
 from matchledger.ledger.events import SALT_BYTES, MatchAbandoned, MatchCreated
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.log_store import LogStore, StoredEvent
@@ -35,15 +35,20 @@ class MatchReport(msgspec.Struct, frozen=True):
     findings: list[Finding] = msgspec.field(default_factory=list)
     #: the seq of the event that abandoned the match (None: not abandoned)
     abandoned: int | None = None
+    #: the match's game, where it could not be verified because that game is not
+    #: installed here (None: it was verified)
+    not_installed: str | None = None
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        return not self.findings and self.not_installed is None
 
     def to_json(self) -> dict:
         report = {"match": self.match_id, "events": self.events, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
         if self.abandoned is not None:
             report["abandoned_at"] = self.abandoned
+        if self.not_installed is not None:
+            report["not_installed"] = self.not_installed
         return report
 
 
@@ -58,7 +63,10 @@ def verify_stored(store: LogStore, match_id: str, head: tuple[int, str] | None =
         created = events[0][1] if events else None
         revision = snapshots.revision(created.game) if isinstance(created, MatchCreated) else None
         stored = store.snapshot(match_id, revision) if revision else None
-        findings = rederive(match_id, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
+        try:
+            findings = rederive(match_id, events, bodies=[row.body for row in rows], snapshot=stored and stored[:2])
+        except GameNotInstalled as exc:  # the chain holds; the rules to re-derive it are not here
+            return MatchReport(match_id, len(rows), [], None, not_installed=exc.game)
     abandoned = next((seq for seq, event in events if isinstance(event, MatchAbandoned)), None)
     return MatchReport(match_id, len(rows), findings, abandoned)
 

@@ -173,3 +173,25 @@ def test_new_help_for_a_game_not_installed_says_it_is_not_installed(tmp_path):
     helped = invoke(tmp_path / "m.db", "new", "lowest_unique", "--help").output
     assert "no game 'lowest_unique' is installed here" in helped, helped
     assert "Setup of lca" in helped  # and the installed ones are listed, to pick from
+
+
+@pytest.mark.guarantee("service.game-not-installed")
+def test_verify_all_verifies_the_other_matches_and_names_the_one_whose_game_is_not_installed(tmp_path):
+    """`verify --all` over a database holding a match of a game not installed here goes
+    on with the others, says which match it could not verify and why, and exits 1 (not
+    3: nothing was found wrong); its JSON says so per match and is not ok."""
+    import json
+
+    from ..helpers import invoke
+
+    db = uninstalled_game_db(tmp_path / "m.db")
+    result = invoke(db, "verify", "--all", "--jobs", "1", expect=None)
+    assert result.exit_code == 1, result.output
+    assert "m1: ok" in result.output and "FINDING" not in result.output
+    assert "gone: not verified here" in result.output and "'zz' is not installed" in result.output
+    answer = invoke(db, "verify", "--all", "--jobs", "1", "--json", expect=None)
+    report = json.loads(answer.stdout)
+    assert report["ok"] is False and answer.exit_code == 1
+    by_match = {entry["match"]: entry for entry in report["matches"]}
+    assert by_match["gone"]["not_installed"] == "zz" and by_match["gone"]["findings"] == []
+    assert by_match["m1"]["ok"] is True and "not_installed" not in by_match["m1"]
