@@ -79,6 +79,16 @@ def nothing(why: str) -> dict:
     return {"none": why}
 
 
+def closed(game, state) -> dict | None:
+    """The description of a match that takes no more submissions (abandoned, or its play
+    over), else None: where every game's choices start."""
+    if state.abandoned is not None:
+        return nothing("The match was abandoned: nothing more can be submitted.")
+    if state.finished or game.play_is_over(state):
+        return nothing("The match is over: nothing more to submit.")
+    return None
+
+
 def is_nothing(description: dict | None) -> bool:
     return description is not None and "none" in description
 

@@ -9,7 +9,7 @@ to every player: the studio, and after Round 1 the lights' cells.
 
 from __future__ import annotations
 
-from matchledger.engine.choices import cell_option, nothing
+from matchledger.engine.choices import cell_option, closed
 from matchledger.engine.state import MatchState
 
 from .actions import ACTIONS
@@ -24,10 +24,9 @@ CAMERAS_APART = 3
 
 def choices(game, state: MatchState, participant: str) -> dict:
     state.require_participant(participant)
-    if state.abandoned is not None:
-        return nothing("The match was abandoned: nothing more can be submitted.")
-    if state.finished or game.play_is_over(state):
-        return nothing("The match is over: nothing more to submit.")
+    over = closed(game, state)
+    if over is not None:
+        return over
     studio: Studio = state.g.studio
     lights = set(state.g.lights.owner) if state.g.lights is not None else set()
     round_no = state.round

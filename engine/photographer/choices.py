@@ -10,7 +10,7 @@ makes the wind optional.  End phase (P7): the wind alone.
 
 from __future__ import annotations
 
-from matchledger.engine.choices import nothing
+from matchledger.engine.choices import closed, nothing
 from matchledger.engine.state import MatchState
 
 from .state import PhotoState
@@ -21,11 +21,10 @@ MOST_TAKEN = 3
 
 def choices(game, state: MatchState, participant: str) -> dict:
     state.require_participant(participant)
-    if state.abandoned is not None:
-        return nothing("The match was abandoned: nothing more can be submitted.")
+    over = closed(game, state)  # play is over when the phase is "finished"
+    if over is not None:
+        return over
     g: PhotoState = state.g
-    if state.finished or g.phase == "finished":
-        return nothing("The match is over: nothing more to submit.")
     if g.current != participant:
         return nothing(f"Waiting for {g.current} to play.")
     options = state.options_for(state.round) if state.amendments else state.options

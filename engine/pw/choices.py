@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from matchledger.engine.choices import nothing
+from matchledger.engine.choices import closed
 from matchledger.engine.state import MatchState
 
 from .model import PWState
@@ -31,10 +31,9 @@ FIELDS = [{"name": "type", "label": "type"}, {"name": "target", "label": "on"},
 
 def choices(game, state: MatchState, participant: str) -> dict:
     state.require_participant(participant)
-    if state.abandoned is not None:
-        return nothing("The match was abandoned: nothing more can be submitted.")
-    if state.finished or game.play_is_over(state):
-        return nothing("The match is over: nothing more to submit.")
+    over = closed(game, state)
+    if over is not None:
+        return over
     g: PWState = state.g
     round_no = state.round
     partner = g.partner[participant]

@@ -6,30 +6,14 @@ without a reload.  Skipped, saying why, where the driver or the browser is missi
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from tests.helpers import invoke
 
+from .chromium import browser, playwright, requires_chromium  # noqa: F401 (browser: a fixture)
 from .support import STUDIO, Server, invite
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-playwright = pytest.importorskip("playwright.sync_api", reason="the Playwright driver is not installed (pip install -e '.[test]')")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed: apt-get install chromium")
-
-
-@pytest.fixture
-def browser():
-    with playwright.sync_playwright() as driver:
-        try:
-            launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        except playwright.Error as exc:  # a browser too old for the driver, libraries missing
-            pytest.skip(f"{CHROMIUM} could not be started by Playwright: {str(exc).splitlines()[0]}")
-        try:
-            yield launched
-        finally:
-            launched.close()
+pytestmark = requires_chromium
 
 
 @pytest.mark.guarantee("service.browser")

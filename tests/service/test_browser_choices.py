@@ -6,32 +6,15 @@ why, where the driver or the browser is missing."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from tests.helpers import invoke
 
+from .chromium import browser, playwright, requires_chromium  # noqa: F401 (browser: a fixture)
 from .support import Server, cli_json, invite
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-playwright = pytest.importorskip("playwright.sync_api", reason="the Playwright driver is not installed (pip install -e '.[test]')")
-pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed: apt-get install chromium"),
-              pytest.mark.guarantee("service.forms-from-choices")]
+pytestmark = [requires_chromium, pytest.mark.guarantee("service.forms-from-choices")]
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-def browser():
-    with playwright.sync_playwright() as driver:
-        try:
-            launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        except playwright.Error as exc:  # a browser too old for the driver, libraries missing
-            pytest.skip(f"{CHROMIUM} could not be started by Playwright: {str(exc).splitlines()[0]}")
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def test_a_pw_guest_submits_through_the_lists_drawn_from_the_choices(browser, tmp_path):
