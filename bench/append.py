@@ -62,7 +62,9 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
 
     raw = median_time(raw_insert, runs, fresh_store)
     raw_rate = n_events / raw
-    result.append(Row("append", "raw INSERT, one transaction", len(chosen), n_events, raw_rate, raw_rate, 1.0, "events/s"))
+    result.append(
+        Row("append", "raw INSERT, one transaction", len(chosen), n_events, raw_rate, raw_rate, 1.0, "events/s")
+    )
 
     def append_every_command(store):
         corpus.append_matches(store, matches)
@@ -74,9 +76,20 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
         store.close()
 
     t = median_time(store_batch, runs, fresh_store)
-    result.append(Row("append", "Store.append batch", len(chosen), n_events, n_events / t, raw_rate,
-                      (n_events / t) / raw_rate, "events/s", "append, Store.append batch",
-                      "encode + hash + insert, one transaction"))
+    result.append(
+        Row(
+            "append",
+            "Store.append batch",
+            len(chosen),
+            n_events,
+            n_events / t,
+            raw_rate,
+            (n_events / t) / raw_rate,
+            "events/s",
+            "append, Store.append batch",
+            "encode + hash + insert, one transaction",
+        )
+    )
 
     def store_per_command():
         store = Store(path)
@@ -84,23 +97,50 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
         store.close()
 
     t = median_time(store_per_command, runs, fresh_store)
-    result.append(Row("append", "Store.append, 1 txn per command", len(chosen), n_events, n_events / t, raw_rate,
-                      (n_events / t) / raw_rate, "events/s", None, "a commit per host command"))
+    result.append(
+        Row(
+            "append",
+            "Store.append, 1 txn per command",
+            len(chosen),
+            n_events,
+            n_events / t,
+            raw_rate,
+            (n_events / t) / raw_rate,
+            "events/s",
+            None,
+            "a commit per host command",
+        )
+    )
 
     def ledger_per_command():
         store = Store(path)
         app = Application(store, actor="bench", clock=lambda: corpus.RECORDED_AT)
         for index, template in enumerate(chosen):
             mid = corpus.match_id(index, template)
-            app.create(CreateMatch(mid, template.create.game, template.create.players, template.create.options,
-                                   template.create.setup))
+            app.create(
+                CreateMatch(
+                    mid, template.create.game, template.create.players, template.create.options, template.create.setup
+                )
+            )
             for cmd in template.commands:
                 app.execute(mid, cmd)
         store.close()
 
     t = median_time(ledger_per_command, runs, fresh_store)
-    result.append(Row("append", "Application.execute, 1 txn per command", len(chosen), n_events, n_events / t, raw_rate,
-                      (n_events / t) / raw_rate, "events/s", None, "decide (engine) + append"))
+    result.append(
+        Row(
+            "append",
+            "Application.execute, 1 txn per command",
+            len(chosen),
+            n_events,
+            n_events / t,
+            raw_rate,
+            (n_events / t) / raw_rate,
+            "events/s",
+            None,
+            "decide (engine) + append",
+        )
+    )
 
     scripts = tmp / "scripts"
     scripts.mkdir(exist_ok=True)
@@ -115,11 +155,25 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
         from matchledger.commands.cli import cli
 
         with contextlib.redirect_stdout(io.StringIO()):
-            cli.main(args=["--db", str(path), "script", "--atomic", str(script_path)], prog_name="matchledger",
-                     standalone_mode=False)
+            cli.main(
+                args=["--db", str(path), "script", "--atomic", str(script_path)],
+                prog_name="matchledger",
+                standalone_mode=False,
+            )
 
     t = median_time(script_batch, runs, fresh_store)
-    result.append(Row("append", "script --atomic batch", len(chosen), n_events, n_events / t, raw_rate,
-                      (n_events / t) / raw_rate, "events/s", "append, script --atomic batch",
-                      "parse + decide (engine) + append, one transaction"))
+    result.append(
+        Row(
+            "append",
+            "script --atomic batch",
+            len(chosen),
+            n_events,
+            n_events / t,
+            raw_rate,
+            (n_events / t) / raw_rate,
+            "events/s",
+            "append, script --atomic batch",
+            "parse + decide (engine) + append, one transaction",
+        )
+    )
     return result

@@ -27,11 +27,10 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from matchledger import engine
 from matchledger.engine.commands import AddNote, Amend, CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.ledger.events import Event
 from matchledger.projections.fold import InMemoryMatch, play
-
-from matchledger import engine
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -64,9 +63,11 @@ class Template:
     def setup_files(self) -> dict[str, str]:
         """{placeholder of the ``new`` line: the text of the file} of each set-up
         parameter the game reads from a file."""
-        return {_placeholder(parameter): self.create.setup[parameter.name]
-                for parameter in engine.spec(self.game).setup
-                if parameter.kind == "file" and parameter.name in self.create.setup}
+        return {
+            _placeholder(parameter): self.create.setup[parameter.name]
+            for parameter in engine.spec(self.game).setup
+            if parameter.kind == "file" and parameter.name in self.create.setup
+        }
 
     def write_setup_files(self, folder: Path, match_id: str) -> dict[str, str]:
         """The set-up files written into ``folder``: what :meth:`script` takes."""
@@ -111,7 +112,7 @@ def _setup(game: str, args: list[str], create_args: list[str]) -> dict:
             continue
         if parameter.kind == "file":
             setup[parameter.name] = (ROOT / values[0]).read_text(encoding="utf-8")
-            create_args += [parameter.flag, "{%s}" % _placeholder(parameter)]
+            create_args += [parameter.flag, f"{{{_placeholder(parameter)}}}"]
         elif parameter.kind == "pairs":
             setup[parameter.name] = dict(value.split("=", 1) for value in values)
             for value in values:
@@ -160,7 +161,9 @@ def parse_fixture(path: Path) -> Template:
         else:
             raise ValueError(f"{path}: the benchmark does not translate {verb!r}")
         template.commands.append(cmd)
-        template.lines.append(" ".join([verb, "{match}", _quote(rest[1:]).replace("{", "{{").replace("}", "}}")]).strip())
+        template.lines.append(
+            " ".join([verb, "{match}", _quote(rest[1:]).replace("{", "{{").replace("}", "}}")]).strip()
+        )
     assert template is not None, f"{path}: no `new` line"
     return _play(template)
 
@@ -175,12 +178,16 @@ def _lines_for(commands) -> list[str]:
         elif isinstance(cmd, CloseRound):
             lines.append("close {match}" + (f" --force --reason {shlex.quote(cmd.reason)}" if cmd.force else ""))
         elif isinstance(cmd, Amend):
-            lines.append(f"amend {{match}} --option {cmd.option}={cmd.value} --from-round {cmd.from_round} "
-                         f"--reason {shlex.quote(cmd.reason)}")
+            lines.append(
+                f"amend {{match}} --option {cmd.option}={cmd.value} --from-round {cmd.from_round} "
+                f"--reason {shlex.quote(cmd.reason)}"
+            )
         elif isinstance(cmd, (Void, Correct)):
             verb, tokens = ("void", []) if isinstance(cmd, Void) else ("correct", cmd.tokens)
             reopen = " --reopen" if cmd.reopen else ""
-            lines.append(f"{verb} {{match}} {_quote([str(cmd.seq), *tokens])} --reason {shlex.quote(cmd.reason)}{reopen}")
+            lines.append(
+                f"{verb} {{match}} {_quote([str(cmd.seq), *tokens])} --reason {shlex.quote(cmd.reason)}{reopen}"
+            )
         elif isinstance(cmd, AddNote):
             lines.append(f"note {{match}} {shlex.quote(cmd.text)}")
         else:
@@ -198,7 +205,7 @@ def _create_line(create: CreateMatch) -> str:
             continue
         value = create.setup[parameter.name]
         if parameter.kind == "file":
-            args += [parameter.flag, "{%s}" % _placeholder(parameter)]
+            args += [parameter.flag, f"{{{_placeholder(parameter)}}}"]
         elif parameter.kind == "pairs":
             for key, paired in value.items():
                 args += [parameter.flag, f"{key}={paired}"]
@@ -229,8 +236,14 @@ def generated(game: str, seed: int, scale) -> Template:
     its default knobs where it takes no ``scale``)."""
     sample = sample_at(game, seed, "g", scale) or engine.get(game).sample(random.Random(seed), "g")
     commands = play(sample).commands
-    template = Template(f"{game}:gen{seed}x{len(sample.create.players)}", game, sample.create, commands,
-                        create_line=_create_line(sample.create), lines=_lines_for(commands))
+    template = Template(
+        f"{game}:gen{seed}x{len(sample.create.players)}",
+        game,
+        sample.create,
+        commands,
+        create_line=_create_line(sample.create),
+        lines=_lines_for(commands),
+    )
     return _play(template)
 
 
@@ -265,8 +278,13 @@ def long_match() -> Template:
     """The match the latency and service benchmarks repeat: the recorded fixture with
     the most players among the games whose rounds the host closes (the built-in games:
     lca's eleven-player card)."""
-    fixtures = [template for game, found in templates().items() if engine.spec(game).kind == "rounds"
-                for template in found if ":gen" not in template.name]
+    fixtures = [
+        template
+        for game, found in templates().items()
+        if engine.spec(game).kind == "rounds"
+        for template in found
+        if ":gen" not in template.name
+    ]
     return max(fixtures, key=lambda template: len(template.create.players))
 
 
@@ -296,7 +314,9 @@ def play_with_state(template: Template, mid: str):
 
 
 def _renamed(create: CreateMatch, mid: str) -> CreateMatch:
-    return CreateMatch(match_id=mid, game=create.game, players=create.players, options=create.options, setup=create.setup)
+    return CreateMatch(
+        match_id=mid, game=create.game, players=create.players, options=create.options, setup=create.setup
+    )
 
 
 def append_matches(store, matches) -> None:

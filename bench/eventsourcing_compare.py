@@ -18,8 +18,18 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
         from eventsourcing.persistence import StoredEvent as ESStoredEvent
         from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
     except ImportError:
-        return [Row("eventsourcing", "skipped: eventsourcing is not installed (pip install -e '.[bench]')",
-                    len(chosen), 0, None, None, None, "")]
+        return [
+            Row(
+                "eventsourcing",
+                "skipped: eventsourcing is not installed (pip install -e '.[bench]')",
+                len(chosen),
+                0,
+                None,
+                None,
+                None,
+                "",
+            )
+        ]
     from matchledger.ledger.codec import decode_event, encode
     from matchledger.ledger.events import kind_of
     from matchledger.ledger.store import Store
@@ -54,15 +64,30 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
             for group in groups:
                 batch = []
                 for event in group:
-                    batch.append(ESStoredEvent(originator_id=mid, originator_version=seq, topic=kind_of(event),
-                                               state=encode(event)))
+                    batch.append(
+                        ESStoredEvent(
+                            originator_id=mid, originator_version=seq, topic=kind_of(event), state=encode(event)
+                        )
+                    )
                     seq += 1
                 recorder.insert_events(batch)
 
     ours = median_time(ours_append, runs, fresh_ours)
     theirs = median_time(theirs_append, runs, fresh_theirs)
-    result = [Row("eventsourcing", "append, 1 txn per command", len(chosen), n_events, ours, theirs, ours / theirs, "s",
-                  "eventsourcing append ours/theirs (time)", "ours adds the hash chain and the seq check")]
+    result = [
+        Row(
+            "eventsourcing",
+            "append, 1 txn per command",
+            len(chosen),
+            n_events,
+            ours,
+            theirs,
+            ours / theirs,
+            "s",
+            "eventsourcing append ours/theirs (time)",
+            "ours adds the hash chain and the seq check",
+        )
+    ]
 
     def ours_read():
         store = Store(ours_path, create=False)
@@ -88,10 +113,15 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
             for e in recorder.select_events(mid):
                 replayer.feed(e.originator_version, decode_event(e.state))
 
-    for name, a, b in (("read + decode", ours_read, theirs_read), ("replay (read + decode + fold)", ours_replay, theirs_replay)):
+    for name, a, b in (
+        ("read + decode", ours_read, theirs_read),
+        ("replay (read + decode + fold)", ours_replay, theirs_replay),
+    ):
         ta, tb = median_time(a, runs), median_time(b, runs)
         key = "eventsourcing replay ours/theirs (time)" if name.startswith("replay") else None
-        result.append(Row("eventsourcing", name, len(chosen), n_events, ta, tb, ta / tb, "s", key, "same decoder and fold"))
+        result.append(
+            Row("eventsourcing", name, len(chosen), n_events, ta, tb, ta / tb, "s", key, "same decoder and fold")
+        )
     with contextlib.suppress(Exception):
         holder["datastore"].close()
     return result

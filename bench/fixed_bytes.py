@@ -14,11 +14,12 @@ import json
 import sys
 from pathlib import Path
 
-from matchledger.commands.service.server import address, bind, run
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+
+from matchledger.commands.service.server import address, bind, run
 
 
 def app(answers: dict[str, tuple[str, bytes]]) -> Starlette:

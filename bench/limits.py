@@ -107,8 +107,9 @@ def _run(argv: list[str], cwd: Path) -> tuple[float, float, int]:
     elapsed time includes the small starter's own start-up, the same for every command."""
     env = dict(os.environ, MATCHLEDGER_ACTOR="bench", NO_COLOR="1")
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", _PEAK_OF, *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK_OF, *argv], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    ).stdout
     elapsed = time.perf_counter() - start
     peak_kb, code = out.split()
     return elapsed, int(peak_kb) / 1024, int(code)
@@ -131,10 +132,34 @@ def bench_limits(tmp: Path, log=print) -> list[Row]:
             t_big, mb_big, rc_big = _run(cli + ["--db", str(big_db), *big_args], tmp)
             t_small, mb_small, _rc = _run(cli + ["--db", str(small_db), *small_args], tmp)
             note = "" if rc_big == 0 else f"exit {rc_big}"
-            rows.append(Row("limits", f"{game} {name}: time", None, big_events, t_big * 1000, t_small * 1000,
-                            t_big / t_small, "ms", None, note))
-            rows.append(Row("limits", f"{game} {name}: peak memory", None, big_events, mb_big, mb_small,
-                            mb_big / mb_small, "MB", None, note))
+            rows.append(
+                Row(
+                    "limits",
+                    f"{game} {name}: time",
+                    None,
+                    big_events,
+                    t_big * 1000,
+                    t_small * 1000,
+                    t_big / t_small,
+                    "ms",
+                    None,
+                    note,
+                )
+            )
+            rows.append(
+                Row(
+                    "limits",
+                    f"{game} {name}: peak memory",
+                    None,
+                    big_events,
+                    mb_big,
+                    mb_small,
+                    mb_big / mb_small,
+                    "MB",
+                    None,
+                    note,
+                )
+            )
     return rows
 
 
@@ -146,4 +171,3 @@ def _events(path: Path, match_id: str) -> int:
         return len(store.rows(match_id))
     finally:
         store.close()
-

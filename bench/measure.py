@@ -83,11 +83,17 @@ class Row:
 
     def to_json(self) -> dict:
         return {
-            "section": self.section, "name": self.name, "matches": self.size, "events": self.events,
-            "ours": self.ours, "baseline": self.base, "ratio": self.ratio, "unit": self.unit,
-            "target": self.verdict(), "note": self.note,
+            "section": self.section,
+            "name": self.name,
+            "matches": self.size,
+            "events": self.events,
+            "ours": self.ours,
+            "baseline": self.base,
+            "ratio": self.ratio,
+            "unit": self.unit,
+            "target": self.verdict(),
+            "note": self.note,
         }
-
 
 
 def machine() -> str:
@@ -97,8 +103,10 @@ def machine() -> str:
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python "
-            f"{platform.python_version()}, SQLite {sqlite3.sqlite_version}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python "
+        f"{platform.python_version()}, SQLite {sqlite3.sqlite_version}"
+    )
 
 
 def _fmt(value, unit) -> str:
@@ -115,11 +123,19 @@ def table(rows: list[Row]) -> str:
     header = ["section", "measure", "matches", "events", "ours", "baseline", "ratio", "unit", "target"]
     lines = [header]
     for r in rows:
-        lines.append([
-            r.section, r.name, "" if r.size is None else f"{r.size:,}", "" if not r.events else f"{r.events:,}",
-            _fmt(r.ours, r.unit), _fmt(r.base, r.unit), "-" if r.ratio is None else f"{r.ratio:.2f}", r.unit,
-            r.verdict(),
-        ])
+        lines.append(
+            [
+                r.section,
+                r.name,
+                "" if r.size is None else f"{r.size:,}",
+                "" if not r.events else f"{r.events:,}",
+                _fmt(r.ours, r.unit),
+                _fmt(r.base, r.unit),
+                "-" if r.ratio is None else f"{r.ratio:.2f}",
+                r.unit,
+                r.verdict(),
+            ]
+        )
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     out = []
     for index, line in enumerate(lines):

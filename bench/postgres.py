@@ -21,8 +21,10 @@ from .processes import _cli_command, _process_time, long_match
 from .reads import replay_all
 
 WALL = time.perf_counter
-_INSERT = ("INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
-           "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
+_INSERT = (
+    "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
 
 
 def bench_postgres(tmp: Path, chosen, runs: int, processes: bool = True, server=None, log=print) -> list[Row]:
@@ -55,6 +57,7 @@ def _fresh(server, database: str) -> str:
 
 def _appends(server, database: str, tmp: Path, chosen, runs: int) -> list[Row]:
     import psycopg
+
     from matchledger.ledger.stores import open_store
 
     rows, matches = rows_of(chosen)
@@ -82,16 +85,37 @@ def _appends(server, database: str, tmp: Path, chosen, runs: int) -> list[Row]:
     sqlite = n / median_time(lambda: batch(str(path)), runs, lambda: fresh_database(path), clock=WALL)
     return [
         Row("postgresql", "raw INSERT, one transaction (floor)", len(chosen), n, floor, floor, 1.0, "events/s"),
-        Row("postgresql", "PostgresStore.append batch", len(chosen), n, ours, floor, ours / floor, "events/s",
-            "postgresql append batch", "encode + hash + insert, one transaction"),
-        Row("postgresql", "append batch: PostgreSQL vs SQLite", len(chosen), n, ours, sqlite, ours / sqlite, "events/s",
-            None, "baseline: Store.append batch on a SQLite file"),
+        Row(
+            "postgresql",
+            "PostgresStore.append batch",
+            len(chosen),
+            n,
+            ours,
+            floor,
+            ours / floor,
+            "events/s",
+            "postgresql append batch",
+            "encode + hash + insert, one transaction",
+        ),
+        Row(
+            "postgresql",
+            "append batch: PostgreSQL vs SQLite",
+            len(chosen),
+            n,
+            ours,
+            sqlite,
+            ours / sqlite,
+            "events/s",
+            None,
+            "baseline: Store.append batch on a SQLite file",
+        ),
     ]
 
 
 def _replays(server, database: str, tmp: Path, chosen, runs: int) -> list[Row]:
     import msgspec
     import psycopg
+
     from matchledger.ledger.events import AnyEvent
 
     url = _fresh(server, database)
@@ -110,14 +134,40 @@ def _replays(server, database: str, tmp: Path, chosen, runs: int) -> list[Row]:
     replay_all(url), floor_scan()  # warm the server's cache and our imports
     floor = median_time(floor_scan, max(runs, 3), clock=WALL)
     rows = []
-    for name, snapshots, target in (("replay (from snapshots, as reads do)", True, "postgresql replay"),
-                                    ("replay from the first event", False, None)):
+    for name, snapshots, target in (
+        ("replay (from snapshots, as reads do)", True, "postgresql replay"),
+        ("replay from the first event", False, None),
+    ):
         ours = median_time(lambda: replay_all(url, use_snapshots=snapshots), runs, clock=WALL)
         sqlite = median_time(lambda: replay_all(path, use_snapshots=snapshots), runs, clock=WALL)
-        rows.append(Row("postgresql", name, len(chosen), n, ours, floor, ours / floor, "s", target,
-                        "baseline: SELECT seq, body of each match + decode"))
-        rows.append(Row("postgresql", f"{name}: PostgreSQL vs SQLite", len(chosen), n, ours, sqlite, ours / sqlite, "s",
-                        None, "baseline: the same on a SQLite file"))
+        rows.append(
+            Row(
+                "postgresql",
+                name,
+                len(chosen),
+                n,
+                ours,
+                floor,
+                ours / floor,
+                "s",
+                target,
+                "baseline: SELECT seq, body of each match + decode",
+            )
+        )
+        rows.append(
+            Row(
+                "postgresql",
+                f"{name}: PostgreSQL vs SQLite",
+                len(chosen),
+                n,
+                ours,
+                sqlite,
+                ours / sqlite,
+                "s",
+                None,
+                "baseline: the same on a SQLite file",
+            )
+        )
     return rows
 
 
@@ -127,12 +177,36 @@ def _latency(server, database: str, tmp: Path, runs: int, processes: bool) -> li
     _db, on_postgres, argv_postgres = long_match(tmp, "pg", 5, db=_fresh(server, database))
     _db, on_sqlite, argv_sqlite = long_match(tmp, "pg-sqlite", 5)
     ours, base = statistics.median(on_postgres[2:5]) * 1000, statistics.median(on_sqlite[2:5]) * 1000
-    rows = [Row("postgresql", "host command in-process: PostgreSQL vs SQLite", None, None, ours, base, ours / base, "ms",
-                None, "Application.execute, 3rd-5th command")]
+    rows = [
+        Row(
+            "postgresql",
+            "host command in-process: PostgreSQL vs SQLite",
+            None,
+            None,
+            ours,
+            base,
+            ours / base,
+            "ms",
+            None,
+            "Application.execute, 3rd-5th command",
+        )
+    ]
     if processes:
         cli = _cli_command()
         ours = _process_time(cli + argv_postgres, max(runs, 3), tmp) * 1000
         base = _process_time(cli + argv_sqlite, max(runs, 3), tmp) * 1000
-        rows.append(Row("postgresql", "submit process: PostgreSQL vs SQLite", None, None, ours, base, ours / base, "ms",
-                        None, "a whole host command over a local connection"))
+        rows.append(
+            Row(
+                "postgresql",
+                "submit process: PostgreSQL vs SQLite",
+                None,
+                None,
+                ours,
+                base,
+                ours / base,
+                "ms",
+                None,
+                "a whole host command over a local connection",
+            )
+        )
     return rows

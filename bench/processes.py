@@ -25,8 +25,10 @@ def _cli_command() -> list[str]:
 
 def _process_time(argv: list[str], runs: int, cwd: Path) -> float:
     env = dict(os.environ, MATCHLEDGER_ACTOR="bench")
+
     def once():
         subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+
     once()  # warm the file cache
     return median_time(once, runs, clock=time.perf_counter)
 
@@ -67,12 +69,36 @@ def bench_startup(tmp: Path, runs: int) -> list[Row]:
     base = _process_time([sys.executable, "-c", "pass"], runs, tmp)
     rows = [Row("start-up", "python -c pass", None, None, base * 1000, base * 1000, 0.0, "ms")]
     t = _process_time(cli + ["--help"], runs, tmp)
-    rows.append(Row("start-up", "matchledger --help", None, None, t * 1000, base * 1000, (t - base) * 1000, "ms",
-                    None, "ratio column: ms over python -c pass"))
+    rows.append(
+        Row(
+            "start-up",
+            "matchledger --help",
+            None,
+            None,
+            t * 1000,
+            base * 1000,
+            (t - base) * 1000,
+            "ms",
+            None,
+            "ratio column: ms over python -c pass",
+        )
+    )
     _path, _lat, argv = long_match(tmp, "startup", 5)
     t = _process_time(cli + argv, runs, tmp)
-    rows.append(Row("start-up", "matchledger submit (5th command)", None, None, t * 1000, base * 1000, (t - base) * 1000,
-                    "ms", "submit process - python -c pass (ms)", "ratio column: ms over python -c pass"))
+    rows.append(
+        Row(
+            "start-up",
+            "matchledger submit (5th command)",
+            None,
+            None,
+            t * 1000,
+            base * 1000,
+            (t - base) * 1000,
+            "ms",
+            "submit process - python -c pass (ms)",
+            "ratio column: ms over python -c pass",
+        )
+    )
     return rows
 
 
@@ -82,12 +108,36 @@ def bench_growth(tmp: Path, runs: int, long_length: int) -> list[Row]:
     _pl, lat_long, argv_long = long_match(tmp, "long", long_length)
     fifth = statistics.median(lat_short[2:5])
     last = statistics.median(lat_long[-5:])
-    rows.append(Row("growth", f"in-process command latency: command {long_length} vs 5", None, None, last * 1000,
-                    fifth * 1000, last / fifth, "ms", None, "Application.execute with its cached state"))
+    rows.append(
+        Row(
+            "growth",
+            f"in-process command latency: command {long_length} vs 5",
+            None,
+            None,
+            last * 1000,
+            fifth * 1000,
+            last / fifth,
+            "ms",
+            None,
+            "Application.execute with its cached state",
+        )
+    )
     cli = _cli_command()
     runs = max(runs, 3)
     t5 = _process_time(cli + argv5, runs, tmp)
     tl = _process_time(cli + argv_long, runs, tmp)
-    rows.append(Row("growth", f"submit process: command {long_length} vs 5", None, None, tl * 1000, t5 * 1000,
-                    tl / t5, "ms", None, "each process replays the match first"))
+    rows.append(
+        Row(
+            "growth",
+            f"submit process: command {long_length} vs 5",
+            None,
+            None,
+            tl * 1000,
+            t5 * 1000,
+            tl / t5,
+            "ms",
+            None,
+            "each process replays the match first",
+        )
+    )
     return rows

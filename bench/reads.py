@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import msgspec
+
 from matchledger.ledger.events import AnyEvent
 
 # --------------------------------------------------------------------------- replay / verify
@@ -49,5 +50,8 @@ def verify_all(path: Path, jobs: int = 1) -> None:
     from matchledger.commands.cli import cli
 
     with contextlib.redirect_stdout(io.StringIO()):
-        cli.main(args=["--db", str(path), "verify", "--all", "--jobs", str(jobs)], prog_name="matchledger",
-                 standalone_mode=False)
+        cli.main(
+            args=["--db", str(path), "verify", "--all", "--jobs", str(jobs)],
+            prog_name="matchledger",
+            standalone_mode=False,
+        )

@@ -36,8 +36,15 @@ from .processes import bench_growth, bench_startup
 from .reads import floor_scan, replay_all, verify_all
 
 
-def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False, log=print,
-        skip_service: bool = False, postgres: bool = True) -> list[Row]:
+def run(
+    quick: bool,
+    runs: int | None,
+    sizes=None,
+    skip_processes: bool = False,
+    log=print,
+    skip_service: bool = False,
+    postgres: bool = True,
+) -> list[Row]:
     from matchledger.commands.cli import GC_THRESHOLDS
 
     # In-process measurements run under the garbage-collector settings of a command
@@ -57,7 +64,9 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
                 replay_all(path), replay_all(path, use_snapshots=False), verify_all(path)
             floor = median_time(lambda: floor_scan(path), max(runs, 3))
             t = median_time(lambda: replay_all(path), runs)
-            rows.append(Row("replay", "replay (from snapshots, as reads do)", size, events, t, floor, t / floor, "s", "replay"))
+            rows.append(
+                Row("replay", "replay (from snapshots, as reads do)", size, events, t, floor, t / floor, "s", "replay")
+            )
             t = median_time(lambda: replay_all(path, use_snapshots=False), runs)
             rows.append(Row("replay", "replay from the first event", size, events, t, floor, t / floor, "s"))
             t = median_time(lambda: verify_all(path), runs)
@@ -66,8 +75,19 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
                 # parallel processes: elapsed time is what they save, so the wall clock
                 one = median_time(lambda: verify_all(path, 1), runs, clock=time.perf_counter)
                 two = median_time(lambda: verify_all(path, 2), runs, clock=time.perf_counter)
-                rows.append(Row("verify", "verify --all --jobs 2 vs --jobs 1 (wall clock)", size, events, two, one,
-                                two / one, "s", "verify --all --jobs 2"))
+                rows.append(
+                    Row(
+                        "verify",
+                        "verify --all --jobs 2 vs --jobs 1 (wall clock)",
+                        size,
+                        events,
+                        two,
+                        one,
+                        two / one,
+                        "s",
+                        "verify --all --jobs 2",
+                    )
+                )
             path.unlink()
         for kind in ("replay (from snapshots, as reads do)", "replay from the first event"):
             replays = [r for r in rows if r.name == kind]
@@ -76,8 +96,20 @@ def run(quick: bool, runs: int | None, sizes=None, skip_processes: bool = False,
                 big = [r for r in replays if r.size >= 100]
                 a, b = (big[0] if len(big) >= 2 else replays[0]), replays[-1]
                 per_a, per_b = a.ours / a.events, b.ours / b.events
-                rows.append(Row("growth", f"{kind} per event: {b.size} vs {a.size} matches", b.size, b.events,
-                                per_b * 1e6, per_a * 1e6, per_b / per_a, "us/event", None, "1.0 = linear"))
+                rows.append(
+                    Row(
+                        "growth",
+                        f"{kind} per event: {b.size} vs {a.size} matches",
+                        b.size,
+                        b.events,
+                        per_b * 1e6,
+                        per_a * 1e6,
+                        per_b / per_a,
+                        "us/event",
+                        None,
+                        "1.0 = linear",
+                    )
+                )
         n_append = 12 if quick else 300
         log(f"append: {n_append} matches ...", file=sys.stderr)
         rows += bench_append(tmp, corpus.mix(by_game, n_append), runs)
@@ -116,20 +148,36 @@ def main(argv=None) -> None:
     parser.add_argument("--sizes", help="comma-separated match counts, e.g. 1,100,1000")
     parser.add_argument("--no-processes", action="store_true", help="skip the start-up and process timings")
     parser.add_argument("--no-service", action="store_true", help="skip the service under load (bench/service.py)")
-    parser.add_argument("--no-postgres", action="store_true", help="skip the PostgreSQL rows (a throwaway local server)")
-    parser.add_argument("--limits", action="store_true",
-                        help="only: every command on the largest input the limits allow vs a small match")
+    parser.add_argument(
+        "--no-postgres", action="store_true", help="skip the PostgreSQL rows (a throwaway local server)"
+    )
+    parser.add_argument(
+        "--limits",
+        action="store_true",
+        help="only: every command on the largest input the limits allow vs a small match",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
-    parser.add_argument("--clock", choices=sorted(CLOCK), default="cpu",
-                        help="in-process clock: cpu (default, robust on a shared machine) or wall")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCK),
+        default="cpu",
+        help="in-process clock: cpu (default, robust on a shared machine) or wall",
+    )
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
     use_clock(args.clock)
     started = time.perf_counter()
-    rows = limits(print) if args.limits else run(args.quick, args.runs, sizes, args.no_processes,
-                                                 skip_service=args.no_service, postgres=not args.no_postgres)
-    print(f"matchledger benchmark ({'quick' if args.quick else 'full'}), medians, {args.clock} clock in-process, "
-          f"wall clock for processes; machine: {machine()}")
+    rows = (
+        limits(print)
+        if args.limits
+        else run(
+            args.quick, args.runs, sizes, args.no_processes, skip_service=args.no_service, postgres=not args.no_postgres
+        )
+    )
+    print(
+        f"matchledger benchmark ({'quick' if args.quick else 'full'}), medians, {args.clock} clock in-process, "
+        f"wall clock for processes; machine: {machine()}"
+    )
     print(table(rows))
     print(f"total time {time.perf_counter() - started:.0f} s")
     if args.json:

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import base64
+import functools
 import json
 import selectors
 import statistics
@@ -79,7 +79,7 @@ def build_matches(path: Path, count: int, *, rounds_played: int) -> dict[str, li
             with app.atomic():
                 for cmd in [c for part in parts[: rounds_played + 1] for c in part]:
                     app.execute(mid, cmd)
-            left[mid] = [c for part in parts[rounds_played + 1:] for c in part]
+            left[mid] = [c for part in parts[rounds_played + 1 :] for c in part]
             app.forget(mid)
     finally:
         app.store.close()
@@ -129,8 +129,9 @@ def process(argv: list[str]):
 def serve(db: Path, poll: float | None = None, *options: str):
     """`serve` as docs/deploy.md runs it: JSON access log lines (cheaper than the console's)."""
     extra = ["--poll", str(poll)] if poll else []
-    return process([sys.executable, "-m", "matchledger", "--db", str(db), "--log-json", "serve", "--port", "0", *extra,
-                    *options])
+    return process(
+        [sys.executable, "-m", "matchledger", "--db", str(db), "--log-json", "serve", "--port", "0", *extra, *options]
+    )
 
 
 def fixed_bytes(answers: dict[str, tuple[str, bytes]], folder: Path):
@@ -175,7 +176,9 @@ def _split(url: str) -> tuple[str, int]:
     return host, int(port)
 
 
-async def _load(url: str, requests: list[bytes], seconds: float, *, warm: float, once: bool = False) -> tuple[float, list[float], int]:
+async def _load(
+    url: str, requests: list[bytes], seconds: float, *, warm: float, once: bool = False
+) -> tuple[float, list[float], int]:
     """Each request a client of its own, repeated on a keep-alive connection for
     ``seconds`` (after ``warm`` seconds not counted; ``once``: sent once, nothing
     counted): (throughput per second, latencies in seconds, answers that were not 200/201)."""
@@ -237,32 +240,64 @@ def bench_reads(tmp: Path, clients: int, seconds: float, log) -> list[Row]:
     with serve(db) as (_pid, url):
         host = url.removeprefix("http://")
         kinds = {
-            "/me": [_request("GET", f"/api/v1/matches/{m}/me", host, {"Authorization": f"Bearer {t}"}) for m, _p, t in granted],
+            "/me": [
+                _request("GET", f"/api/v1/matches/{m}/me", host, {"Authorization": f"Bearer {t}"})
+                for m, _p, t in granted
+            ],
             "participant page": [_request("GET", f"/p/{t}", host) for _m, _p, t in granted],
         }
-        samples = {"/me": get(url, f"/api/v1/matches/{granted[0][0]}/me", {"Authorization": f"Bearer {granted[0][2]}"}),
-                   "participant page": get(url, f"/p/{granted[0][2]}")}
+        samples = {
+            "/me": get(url, f"/api/v1/matches/{granted[0][0]}/me", {"Authorization": f"Bearer {granted[0][2]}"}),
+            "participant page": get(url, f"/p/{granted[0][2]}"),
+        }
         measured = {}
         for kind, requests in kinds.items():
             log(f"service: {clients} clients on {kind} ...", file=sys.stderr)
             # each viewer's answer is made once per head: measure between events, when it is kept
             asyncio.run(_load(url, requests, 0.0, warm=0.0, once=True))
             measured[kind] = asyncio.run(_load(url, requests, seconds, warm=min(1.0, seconds / 3)))
-    answers = {"/me": ("application/json", samples["/me"][1]), "/page": ("text/html; charset=utf-8", samples["participant page"][1])}
+    answers = {
+        "/me": ("application/json", samples["/me"][1]),
+        "/page": ("text/html; charset=utf-8", samples["participant page"][1]),
+    }
     with fixed_bytes(answers, tmp) as (_pid, url):
         host = url.removeprefix("http://")
         for kind, path in (("/me", "/me"), ("participant page", "/page")):
             log(f"service: {clients} clients on fixed bytes as large as {kind} ...", file=sys.stderr)
-            base_rate, base_latencies, _ = asyncio.run(_load(url, [_request("GET", path, host)] * clients, seconds,
-                                                             warm=min(1.0, seconds / 3)))
+            base_rate, base_latencies, _ = asyncio.run(
+                _load(url, [_request("GET", path, host)] * clients, seconds, warm=min(1.0, seconds / 3))
+            )
             rate, latencies, failed = measured[kind]
             size = len(samples[kind][1])
             note = f"{size:,} bytes an answer" + (f"; {failed} answers not 200" if failed else "")
-            rows.append(Row("service", f"{kind}: requests/s, {clients} clients, vs fixed bytes", None, None, rate, base_rate,
-                            rate / base_rate, "req/s", "service throughput ours/fixed bytes", note))
-            rows.append(Row("service", f"{kind}: p99 latency, {clients} clients (fixed bytes: baseline)", None, None,
-                            p99(latencies) * 1000, p99(base_latencies) * 1000, p99(latencies) * 1000, "ms",
-                            "service read p99 (ms)", "ratio column: our p99 in ms"))
+            rows.append(
+                Row(
+                    "service",
+                    f"{kind}: requests/s, {clients} clients, vs fixed bytes",
+                    None,
+                    None,
+                    rate,
+                    base_rate,
+                    rate / base_rate,
+                    "req/s",
+                    "service throughput ours/fixed bytes",
+                    note,
+                )
+            )
+            rows.append(
+                Row(
+                    "service",
+                    f"{kind}: p99 latency, {clients} clients (fixed bytes: baseline)",
+                    None,
+                    None,
+                    p99(latencies) * 1000,
+                    p99(base_latencies) * 1000,
+                    p99(latencies) * 1000,
+                    "ms",
+                    "service read p99 (ms)",
+                    "ratio column: our p99 in ms",
+                )
+            )
     return rows
 
 
@@ -276,8 +311,13 @@ def bench_receipts(tmp: Path, submitters: int, each: int, log) -> list[Row]:
     with serve(db) as (_pid, url):
         host = url.removeprefix("http://")
         requests = [
-            _request("POST", f"/api/v1/matches/{m}/submissions", host, {"Authorization": f"Bearer {t}"},
-                     json.dumps({"tokens": cameras[p]}).encode())
+            _request(
+                "POST",
+                f"/api/v1/matches/{m}/submissions",
+                host,
+                {"Authorization": f"Bearer {t}"},
+                json.dumps({"tokens": cameras[p]}).encode(),
+            )
             for m, p, t in granted
         ]
 
@@ -306,8 +346,20 @@ def bench_receipts(tmp: Path, submitters: int, each: int, log) -> list[Row]:
     note = f"{len(latencies)} receipts, median {statistics.median(latencies) * 1000:.1f} ms"
     if failed:
         note += f"; {failed} answers not 201"
-    return [Row("service", f"receipt p99, {submitters} participants submitting at once", None, None,
-                p99(latencies) * 1000, None, p99(latencies) * 1000, "ms", "service receipt p99 (ms)", note)]
+    return [
+        Row(
+            "service",
+            f"receipt p99, {submitters} participants submitting at once",
+            None,
+            None,
+            p99(latencies) * 1000,
+            None,
+            p99(latencies) * 1000,
+            "ms",
+            "service receipt p99 (ms)",
+            note,
+        )
+    ]
 
 
 def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
@@ -328,9 +380,20 @@ def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
                     latencies += asyncio.run(_follow(hostname, port, mid, commands, pages, host, host_app))
             finally:
                 host.submit(host_app.store.close).result()
-    return [Row("service", f"live update p99: commit to arrival on {pages} open pages", None, None,
-                p99(latencies) * 1000, None, p99(latencies) * 1000, "ms", "service live update p99 (ms)",
-                f"{len(latencies)} arrivals, median {statistics.median(latencies) * 1000:.0f} ms; serve polls every 150 ms for other processes' writes")]
+    return [
+        Row(
+            "service",
+            f"live update p99: commit to arrival on {pages} open pages",
+            None,
+            None,
+            p99(latencies) * 1000,
+            None,
+            p99(latencies) * 1000,
+            "ms",
+            "service live update p99 (ms)",
+            f"{len(latencies)} arrivals, median {statistics.median(latencies) * 1000:.0f} ms; serve polls every 150 ms for other processes' writes",
+        )
+    ]
 
 
 async def _follow(hostname: str, port: int, mid: str, commands: list, pages: int, host, host_app) -> list[float]:
@@ -354,7 +417,7 @@ async def _follow(hostname: str, port: int, mid: str, commands: list, pages: int
                 views = buffer.count(b"event: view")
                 if views:
                     seen += views
-                    buffer = buffer[buffer.rfind(b"event: view") + 11:]
+                    buffer = buffer[buffer.rfind(b"event: view") + 11 :]
                     if seen == 1:
                         ready[index].set()
                     else:
@@ -370,7 +433,9 @@ async def _follow(hostname: str, port: int, mid: str, commands: list, pages: int
     done = 0
     for close in closes:
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(host, lambda upto=close, start=done: [host_app.execute(mid, c) for c in commands[start:upto]])
+        await loop.run_in_executor(
+            host, lambda upto=close, start=done: [host_app.execute(mid, c) for c in commands[start:upto]]
+        )
         await asyncio.sleep(0.3)  # the submissions change no public page: let the streams settle
         committed.append(await loop.run_in_executor(host, _committed, host_app, mid, commands[close]))
         done = close + 1
@@ -420,10 +485,30 @@ def bench_memory(tmp: Path, count: int, log) -> list[Row]:
             asyncio.run(touch_all())
         thrice, peak = memory_mb(pid)
     return [
-        Row("service", f"serve RSS after serving {count} matches vs idle", count, events, once, idle, once / idle, "MB",
-            None, "public page and JSON of each"),
-        Row("service", f"serve RSS after serving the {count} matches 3 times vs once", count, events, thrice, once,
-            thrice / once, "MB", None, f"peak {peak:.0f} MB; 1.0 = bounded (kept states and answers are capped)"),
+        Row(
+            "service",
+            f"serve RSS after serving {count} matches vs idle",
+            count,
+            events,
+            once,
+            idle,
+            once / idle,
+            "MB",
+            None,
+            "public page and JSON of each",
+        ),
+        Row(
+            "service",
+            f"serve RSS after serving the {count} matches 3 times vs once",
+            count,
+            events,
+            thrice,
+            once,
+            thrice / once,
+            "MB",
+            None,
+            f"peak {peak:.0f} MB; 1.0 = bounded (kept states and answers are capped)",
+        ),
     ]
 
 
@@ -432,9 +517,18 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log, pipelined: int 
     db = tmp / "envelope.db"
     matches = build_matches(db, 1, rounds_played=0)
     mid = next(iter(matches))
-    log(f"service: {connections} half-sent requests, {pages} live pages, a header flood, a pipelining client ...",
-        file=sys.stderr)
-    options = ("--max-connections", str(connections), "--streams-per-match", str(pages), "--streams-per-client", str(pages))
+    log(
+        f"service: {connections} half-sent requests, {pages} live pages, a header flood, a pipelining client ...",
+        file=sys.stderr,
+    )
+    options = (
+        "--max-connections",
+        str(connections),
+        "--streams-per-match",
+        str(pages),
+        "--streams-per-client",
+        str(pages),
+    )
     with serve(db, None, *options) as (pid, url):
         hostname, port = _split(url)
         get(url, f"/m/{mid}")  # the match read once, as any page's first request reads it
@@ -454,7 +548,9 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log, pipelined: int 
                 started = time.perf_counter()
                 reader, writer = await asyncio.open_connection(hostname, port)
                 answer = await reader.read(200)
-                refused_ms = (time.perf_counter() - started) * 1000 if answer.startswith(b"HTTP/1.1 503") else float("nan")
+                refused_ms = (
+                    (time.perf_counter() - started) * 1000 if answer.startswith(b"HTTP/1.1 503") else float("nan")
+                )
                 writer.close()
                 return resident, refused_ms
             finally:
@@ -470,7 +566,9 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log, pipelined: int 
 
         half_sent = _request("GET", f"/m/{mid}", f"{hostname}:{port}").rstrip(b"\r\n") + b"\r\nX-Pad: " + b"a" * 900
         with_heads, refused_ms = asyncio.run(hold(half_sent, connections, headers_read))
-        with_pages, _ = asyncio.run(hold(_request("GET", f"/m/{mid}/events", f"{hostname}:{port}"), pages, streams_began))
+        with_pages, _ = asyncio.run(
+            hold(_request("GET", f"/m/{mid}/events", f"{hostname}:{port}"), pages, streams_began)
+        )
 
         async def flood() -> int:
             reader, writer = await asyncio.open_connection(hostname, port)
@@ -500,7 +598,7 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log, pipelined: int 
                 writer.write(flood)
                 try:
                     await asyncio.wait_for(writer.drain(), 3.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass  # the server stopped reading: what it was sent is what it holds
                 taken = len(flood) - writer.transport.get_write_buffer_size()
                 await asyncio.sleep(1.0)  # what was read is parsed, and answered as far as the socket takes
@@ -512,19 +610,66 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log, pipelined: int 
         taken = asyncio.run(pipelining(pipelined))
         after_pipelined, _ = memory_mb(pid)
     return [
-        Row("service", f"serve RSS holding {connections:,} half-sent requests (--max-connections) vs idle", None,
-            None, with_heads, idle, with_heads / idle, "MB", None,
-            f"{(with_heads - idle) * 1024 / connections:.1f} KB a connection"),
-        Row("service", f"connection {connections + 1:,}, past --max-connections: answered 503 in", None, None,
-            refused_ms, None, refused_ms, "ms", None, "at once, its descriptor given back"),
-        Row("service", f"serve RSS holding {pages} live pages of one match (--streams-per-match) vs idle", None, None,
-            with_pages, idle, with_pages / idle, "MB", None, "the RSS after the half-sent requests is not given back"),
-        Row("service", "serve RSS after a header flood on one connection vs before it", None, None,
-            after_flood, before_flood, after_flood / before_flood, "MB", None,
-            f"closed after {flooded / 1024:.0f} KB were sent (the kernel's buffers included); peak {peak:.0f} MB"),
-        Row("service", f"serve RSS after {pipelined:,} requests pipelined on one connection, never read, vs before", None,
-            None, after_pipelined, before_pipelined, after_pipelined / before_pipelined, "MB", None,
-            f"{taken / 1024:.0f} KB taken in (the kernel's buffers included); at most 4 read ahead of the answers"),
+        Row(
+            "service",
+            f"serve RSS holding {connections:,} half-sent requests (--max-connections) vs idle",
+            None,
+            None,
+            with_heads,
+            idle,
+            with_heads / idle,
+            "MB",
+            None,
+            f"{(with_heads - idle) * 1024 / connections:.1f} KB a connection",
+        ),
+        Row(
+            "service",
+            f"connection {connections + 1:,}, past --max-connections: answered 503 in",
+            None,
+            None,
+            refused_ms,
+            None,
+            refused_ms,
+            "ms",
+            None,
+            "at once, its descriptor given back",
+        ),
+        Row(
+            "service",
+            f"serve RSS holding {pages} live pages of one match (--streams-per-match) vs idle",
+            None,
+            None,
+            with_pages,
+            idle,
+            with_pages / idle,
+            "MB",
+            None,
+            "the RSS after the half-sent requests is not given back",
+        ),
+        Row(
+            "service",
+            "serve RSS after a header flood on one connection vs before it",
+            None,
+            None,
+            after_flood,
+            before_flood,
+            after_flood / before_flood,
+            "MB",
+            None,
+            f"closed after {flooded / 1024:.0f} KB were sent (the kernel's buffers included); peak {peak:.0f} MB",
+        ),
+        Row(
+            "service",
+            f"serve RSS after {pipelined:,} requests pipelined on one connection, never read, vs before",
+            None,
+            None,
+            after_pipelined,
+            before_pipelined,
+            after_pipelined / before_pipelined,
+            "MB",
+            None,
+            f"{taken / 1024:.0f} KB taken in (the kernel's buffers included); at most 4 read ahead of the answers",
+        ),
     ]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import click
+
 from matchledger.ledger.errors import MalformedInput
 
 from .options import usage_error
@@ -21,7 +22,13 @@ def service_address(value: str | None) -> str:
     """The service's address as participants reach it: http(s)://host[:port][/prefix]."""
     url = (value or os.environ.get(BASE_URL_VARIABLE) or DEFAULT_BASE_URL).rstrip("/")
     scheme, sep, rest = url.partition("://")
-    if scheme not in ("http", "https") or not sep or not rest or any(ch in url for ch in " ?#\"'<>\\") or not url.isprintable():
+    if (
+        scheme not in ("http", "https")
+        or not sep
+        or not rest
+        or any(ch in url for ch in " ?#\"'<>\\")
+        or not url.isprintable()
+    ):
         raise MalformedInput(f"--base-url {url!r}: give the service's address as http(s)://HOST[:PORT][/PREFIX]")
     return url
 
@@ -37,11 +44,25 @@ LINK_ID_DIGITS = 12
 
 @click.command("invite")
 @click.argument("match_id", metavar="MATCH", required=False)
-@click.option("--list", "listing", is_flag=True, help="List the links issued (of MATCH, or of every match), revoked or not; no token is shown.")
+@click.option(
+    "--list",
+    "listing",
+    is_flag=True,
+    help="List the links issued (of MATCH, or of every match), revoked or not; no token is shown.",
+)
 @click.option("--as", "as_participant", metavar="PARTICIPANT", help="A participant's link: their own view.")
-@click.option("--submit", "can_submit", is_flag=True, help="With --as: the link may also record the participant's own submissions.")
+@click.option(
+    "--submit",
+    "can_submit",
+    is_flag=True,
+    help="With --as: the link may also record the participant's own submissions.",
+)
 @click.option("--auditor", is_flag=True, help="An auditor's link: the whole log (export), nothing written.")
-@click.option("--base-url", metavar="URL", help=f"The service's address as others reach it (env {BASE_URL_VARIABLE}; default {DEFAULT_BASE_URL}).")
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help=f"The service's address as others reach it (env {BASE_URL_VARIABLE}; default {DEFAULT_BASE_URL}).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
 def invite_cmd(match_id, listing, as_participant, can_submit, auditor, base_url, as_json):
     """Issue a link to MATCH through `serve`: a participant's own page, or an auditor's.
@@ -76,11 +97,21 @@ def invite_cmd(match_id, listing, as_participant, can_submit, auditor, base_url,
         base = service_address(base_url)
     except MalformedInput as exc:
         raise usage_error(str(exc)) from None
-    token, capability = app(write=True).invite(match_id, participant=as_participant, auditor=auditor, can_submit=can_submit)
+    token, capability = app(write=True).invite(
+        match_id, participant=as_participant, auditor=auditor, can_submit=can_submit
+    )
     url = link(base, capability.role, token)
     if as_json:
-        emit_json({"match": match_id, "role": capability.role, "participant": capability.participant,
-                   "can_submit": capability.can_submit, "url": url, "token": token})
+        emit_json(
+            {
+                "match": match_id,
+                "role": capability.role,
+                "participant": capability.participant,
+                "can_submit": capability.can_submit,
+                "url": url,
+                "token": token,
+            }
+        )
         return
     who = "auditor" if auditor else capability.participant + (" (read and submit)" if can_submit else " (read only)")
     say(f"link for {who} in {match_id}: {url}")
@@ -91,19 +122,34 @@ def _list_links(match_id: str | None, as_json: bool) -> None:
     from matchledger.projections.presentation.wording import plural
 
     links = [
-        {"id": capability.token_hash[:LINK_ID_DIGITS], "match": capability.match_id, "role": capability.role,
-         "participant": capability.participant, "can_submit": capability.can_submit,
-         "issued_at": capability.created_at, "revoked_at": capability.revoked_at}
+        {
+            "id": capability.token_hash[:LINK_ID_DIGITS],
+            "match": capability.match_id,
+            "role": capability.role,
+            "participant": capability.participant,
+            "can_submit": capability.can_submit,
+            "issued_at": capability.created_at,
+            "revoked_at": capability.revoked_at,
+        }
         for capability in app().capabilities(match_id)
     ]
     if as_json:
         emit_json(links)
         return
     where = f" of {match_id}" if match_id is not None else ""
-    say(f"links issued{where}: {plural(len(links), 'link')}, {sum(link['revoked_at'] is None for link in links)} active")
+    say(
+        f"links issued{where}: {plural(len(links), 'link')}, {sum(link['revoked_at'] is None for link in links)} active"
+    )
     if links:
-        rows = [{**link, "participant": link["participant"] or "-", "can_submit": "yes" if link["can_submit"] else "no",
-                 "revoked_at": link["revoked_at"] or "-"} for link in links]
+        rows = [
+            {
+                **link,
+                "participant": link["participant"] or "-",
+                "can_submit": "yes" if link["can_submit"] else "no",
+                "revoked_at": link["revoked_at"] or "-",
+            }
+            for link in links
+        ]
         click.echo("\n".join(table(rows)))
 
 
@@ -122,8 +168,15 @@ def revoke_cmd(token, as_json):
     """
     capability, was_active = app(write=True).revoke(token.rpartition("/")[2])
     if as_json:
-        emit_json({"match": capability.match_id, "role": capability.role, "participant": capability.participant,
-                   "revoked_at": capability.revoked_at, "was_active": was_active})
+        emit_json(
+            {
+                "match": capability.match_id,
+                "role": capability.role,
+                "participant": capability.participant,
+                "revoked_at": capability.revoked_at,
+                "was_active": was_active,
+            }
+        )
         return
     who = capability.participant or "auditor"
     state = "revoked" if was_active else f"was already revoked at {capability.revoked_at}"

@@ -6,6 +6,7 @@ import os
 import sys
 
 import click
+
 from matchledger.ledger.errors import MalformedInput, Unavailable, VerificationFailed
 from matchledger.ledger.postgres_urls import is_postgres_url
 from matchledger.projections.presentation.explanation import explanation_text
@@ -29,8 +30,19 @@ from .session import app
     metavar="SEQ:HASH",
     help="A published head the log must still contain (the hash in full, or its first 12 or more hex digits).",
 )
-@click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="With --all: verify in N processes (default: the machine's cores).")
-@click.option("--receipt", "receipts", multiple=True, metavar="SEQ:HASH", help="A receipt the service gave a participant: a submission proven in the verified chain, or why not. Repeatable.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With --all: verify in N processes (default: the machine's cores).",
+)
+@click.option(
+    "--receipt",
+    "receipts",
+    multiple=True,
+    metavar="SEQ:HASH",
+    help="A receipt the service gave a participant: a submission proven in the verified chain, or why not. Repeatable.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Findings as JSON.")
 def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     """Check the hash chain, then replay and re-derive every announcement.
@@ -78,7 +90,9 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
         raise usage_error(str(exc)) from None
     application = app()
     if all_matches:
-        reports = list(_with_progress(application.verify_all(jobs or os.cpu_count() or 1), len(application.match_ids()), as_json))
+        reports = list(
+            _with_progress(application.verify_all(jobs or os.cpu_count() or 1), len(application.match_ids()), as_json)
+        )
     else:
         reports = [application.verify(match_id, head)]
     findings = [finding for report in reports for finding in report.findings]
@@ -96,10 +110,15 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
         for report in reports:
             if report.ok:
                 abandoned = "" if report.abandoned is None else f"; abandoned at seq {report.abandoned}"
-                say(f"{report.match_id}: ok ({plural(report.events, 'event')}; chain intact, every announcement re-derived){abandoned}", role="ok")
+                say(
+                    f"{report.match_id}: ok ({plural(report.events, 'event')}; chain intact, every announcement re-derived){abandoned}",
+                    role="ok",
+                )
             elif report.not_installed is not None:
-                say(f"{report.match_id}: not verified here ({plural(report.events, 'event')}; chain intact): its game "
-                    f"{report.not_installed!r} is not installed; install the distribution that provides it")
+                say(
+                    f"{report.match_id}: not verified here ({plural(report.events, 'event')}; chain intact): its game "
+                    f"{report.not_installed!r} is not installed; install the distribution that provides it"
+                )
         _say_receipts(match_id, checked)
         for finding in findings:
             say(f"FINDING {finding.describe()}", role="finding")
@@ -107,8 +126,10 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
         raise VerificationFailed(f"verify found {plural(len(findings), 'discrepancy', 'discrepancies')}", findings)
     if unverified:  # no finding: what this installation cannot check (exit 1, not 3)
         games = ", ".join(sorted({report.not_installed for report in unverified}))
-        raise Unavailable(f"{plural(len(unverified), 'match', 'matches')} not verified: of games not installed here "
-                          f"({games}): {', '.join(report.match_id for report in unverified)}")
+        raise Unavailable(
+            f"{plural(len(unverified), 'match', 'matches')} not verified: of games not installed here "
+            f"({games}): {', '.join(report.match_id for report in unverified)}"
+        )
 
 
 def _receipts(application, match_id: str, receipts: list[tuple[int, str]]) -> list:
@@ -171,8 +192,10 @@ def audit_cmd(match_id, as_json):
         emit_json(report)
     else:
         head = report["head"]  # None when the chain breaks at its first event: nothing is vouched for
-        say(f"audit of {match_id}: {plural(report['events'], 'event')}, "
-            + (f"head {head['seq']}:{head['hash']}" if head else "no event the chain vouches for"))
+        say(
+            f"audit of {match_id}: {plural(report['events'], 'event')}, "
+            + (f"head {head['seq']}:{head['hash']}" if head else "no event the chain vouches for")
+        )
         if report["verified"]:
             say("verify: ok", role="ok")
         else:
@@ -182,7 +205,9 @@ def audit_cmd(match_id, as_json):
             if report[key]:
                 click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))
     if audit.findings:
-        raise VerificationFailed(f"verify found {plural(len(audit.findings), 'discrepancy', 'discrepancies')}", audit.findings)
+        raise VerificationFailed(
+            f"verify found {plural(len(audit.findings), 'discrepancy', 'discrepancies')}", audit.findings
+        )
 
 
 @click.command("diff")
@@ -218,7 +243,9 @@ def diff_cmd(match_a, match_b, db_b, as_json):
             say(f"identical: {plural(result['a']['events'], 'event')} with the same contents", role="ok")
         else:
             say(f"the logs part at seq {parting['seq']}:", role="finding")
-            say(f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}")
+            say(
+                f"  A: {(parting['a'] or {}).get('kind', '(no event)')}  B: {(parting['b'] or {}).get('kind', '(no event)')}"
+            )
             if "field" in parting:
                 say(f"  field {parting['field']}: A {json_text(parting['a_value'])}, B {json_text(parting['b_value'])}")
         differing = result["differing_read_models"]
@@ -231,7 +258,9 @@ def diff_cmd(match_a, match_b, db_b, as_json):
 
 @click.command("rescore")
 @click.argument("match_id", metavar="MATCH")
-@click.option("--option", "options", multiple=True, required=True, metavar="KEY=VALUE", help="The other ruling; repeat for more.")
+@click.option(
+    "--option", "options", multiple=True, required=True, metavar="KEY=VALUE", help="The other ruling; repeat for more."
+)
 @click.option("--json", "as_json", is_flag=True, help="Both outcomes as JSON.")
 def rescore_cmd(match_id, options, as_json):
     """What the outcome would be under another ruling, beside the recorded one.
@@ -251,8 +280,13 @@ def rescore_cmd(match_id, options, as_json):
     before = {s["participant"]: s for s in recorded.get("standings", [])}
     after = {s["participant"]: s for s in rescored.get("standings", [])}
     rows = [
-        {"participant": p, "rank": before[p].get("rank"), "total": before[p].get("total"),
-         "rescored rank": after.get(p, {}).get("rank"), "rescored total": after.get(p, {}).get("total")}
+        {
+            "participant": p,
+            "rank": before[p].get("rank"),
+            "total": before[p].get("total"),
+            "rescored rank": after.get(p, {}).get("rank"),
+            "rescored total": after.get(p, {}).get("total"),
+        }
         for p in before
     ]
     say(f"rescore of {match_id} with {options_text(result.overrides)} (nothing written)")

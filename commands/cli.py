@@ -10,9 +10,10 @@ import gc
 import os
 import shlex
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 import click
+
 from matchledger.ledger.errors import MatchledgerError
 
 from . import colour, logs
@@ -22,7 +23,11 @@ from .session import Session
 #: Every command: name -> (module, attribute, the line `--help` lists).  The line is the
 #: first of the command's own help (tests/core/test_cli.py holds the two equal).
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "init": ("host", "init_cmd", "Create the database file, or the tables of a PostgreSQL database (any command that writes does too)."),
+    "init": (
+        "host",
+        "init_cmd",
+        "Create the database file, or the tables of a PostgreSQL database (any command that writes does too).",
+    ),
     "new": ("host", "new_cmd", "Create a match of GAME named MATCH, with the setup GAME declares."),
     "contract": ("host", "contract_cmd", "Record PLAYER's contracts (a later record replaces the earlier one)."),
     "submit": ("host", "submit_cmd", "Record PARTICIPANT's submission (or turn) in the game's own notation."),
@@ -30,29 +35,77 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "reopen": ("host", "reopen_cmd", "Reopen the last closed round, with or without submissions in it."),
     "amend": ("host", "amend_cmd", "Amend a ruleset option from a given round on (recorded, never rewritten)."),
     "void": ("host", "void_cmd", "Void the submission recorded at event SEQ (it stays in the log, superseded)."),
-    "correct": ("host", "correct_cmd", "Supersede the submission at event SEQ with TOKENS (the original stays in the log)."),
+    "correct": (
+        "host",
+        "correct_cmd",
+        "Supersede the submission at event SEQ with TOKENS (the original stays in the log).",
+    ),
     "note": ("host", "note_cmd", "Add a free-text host note to the log."),
-    "abandon": ("host", "abandon_cmd", "Mark MATCH abandoned: it takes no more events, and stays in the log and readable."),
+    "abandon": (
+        "host",
+        "abandon_cmd",
+        "Mark MATCH abandoned: it takes no more events, and stays in the log and readable.",
+    ),
     "list": ("listing", "list_cmd", "Every match: game, players, round or turn, finished or abandoned, head."),
     "status": ("read", "status_cmd", "Where the match stands: round, who has submitted, the board or table."),
-    "scores": ("read", "scores_cmd", "Scores so far (the host sees everyone's; a participant only what they were told)."),
-    "outcome": ("read", "outcome_cmd", "Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset."),
-    "reveals": ("read", "reveals_cmd", "What was announced at each round's close (and, with --as, that participant's private notices)."),
-    "knowledge": ("read", "knowledge_cmd", "Everything PARTICIPANT may know: the public record, their own moves, their private notices."),
+    "scores": (
+        "read",
+        "scores_cmd",
+        "Scores so far (the host sees everyone's; a participant only what they were told).",
+    ),
+    "outcome": (
+        "read",
+        "outcome_cmd",
+        "Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset.",
+    ),
+    "reveals": (
+        "read",
+        "reveals_cmd",
+        "What was announced at each round's close (and, with --as, that participant's private notices).",
+    ),
+    "knowledge": (
+        "read",
+        "knowledge_cmd",
+        "Everything PARTICIPANT may know: the public record, their own moves, their private notices.",
+    ),
     "log": ("read", "log_cmd", "The match's events in order, with who recorded them and when."),
-    "messages": ("messages", "messages_cmd", "Print the public post and each participant's message for a closed round or turn."),
+    "messages": (
+        "messages",
+        "messages_cmd",
+        "Print the public post and each participant's message for a closed round or turn.",
+    ),
     "head": ("read", "head_cmd", "The match's head (last seq and hash) to publish, so truncation can be caught later."),
     "verify": ("audit", "verify_cmd", "Check the hash chain, then replay and re-derive every announcement."),
-    "audit": ("audit", "audit_cmd", "An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement."),
+    "audit": (
+        "audit",
+        "audit_cmd",
+        "An auditor's report: the verdict of verify, every correction, amendment and host-entered announcement.",
+    ),
     "diff": ("audit", "diff_cmd", "Compare two matches' logs (or one match in two database files)."),
     "rescore": ("audit", "rescore_cmd", "What the outcome would be under another ruling, beside the recorded one."),
     "explain": ("audit", "explain_cmd", "PARTICIPANT's score derived line by line, with the rule behind each point."),
     "export": ("transfer", "export_cmd", "A portable JSON Lines copy of the match's log: one event envelope per line."),
-    "import": ("transfer", "import_cmd", "Import a match exported with `export`; the chain is verified before anything is written."),
-    "checkpoint": ("checkpoint", "checkpoint_cmd", "Store a snapshot of MATCH (or of every match), replayed from its first event."),
+    "import": (
+        "transfer",
+        "import_cmd",
+        "Import a match exported with `export`; the chain is verified before anything is written.",
+    ),
+    "checkpoint": (
+        "checkpoint",
+        "checkpoint_cmd",
+        "Store a snapshot of MATCH (or of every match), replayed from its first event.",
+    ),
     "script": ("script", "script_cmd", "Run FILE: one command per line as typed after `matchledger`."),
-    "demo": ("script", "demo_cmd", "Record the embedded demo match into the database, verify it, and print its outcome."),
-    "invite": ("access", "invite_cmd", "Issue a link to MATCH through `serve`: a participant's own page, or an auditor's."),
+    "demo": (
+        "script",
+        "demo_cmd",
+        "Record the embedded demo match into the database, verify it, and print its outcome.",
+    ),
+    "invite": (
+        "access",
+        "invite_cmd",
+        "Issue a link to MATCH through `serve`: a participant's own page, or an auditor's.",
+    ),
     "revoke": ("access", "revoke_cmd", "Withdraw a link issued by `invite`: its token no longer opens anything."),
     "serve": ("serve", "serve_cmd", "Serve the database over HTTP: public pages, participants' links, the JSON API."),
     "render": ("pictures", "render_cmd", "Draw the board or table as an SVG or PNG picture in one view."),
@@ -64,14 +117,45 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 #: commands"; a name here that the table lacks is skipped.
 HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     "Commands for hosts (recording a match)": (
-        "init", "new", "contract", "submit", "close", "reopen", "amend", "void", "correct", "note", "abandon",
-        "script", "demo", "serve", "invite", "revoke",
+        "init",
+        "new",
+        "contract",
+        "submit",
+        "close",
+        "reopen",
+        "amend",
+        "void",
+        "correct",
+        "note",
+        "abandon",
+        "script",
+        "demo",
+        "serve",
+        "invite",
+        "revoke",
     ),
     "Commands for everyone (reading a match)": (
-        "status", "scores", "outcome", "reveals", "knowledge", "log", "messages", "render", "report",
+        "status",
+        "scores",
+        "outcome",
+        "reveals",
+        "knowledge",
+        "log",
+        "messages",
+        "render",
+        "report",
     ),
     "Commands for auditors (checking and moving matches)": (
-        "list", "head", "verify", "audit", "explain", "diff", "rescore", "export", "import", "checkpoint",
+        "list",
+        "head",
+        "verify",
+        "audit",
+        "explain",
+        "diff",
+        "rescore",
+        "export",
+        "import",
+        "checkpoint",
     ),
 }
 

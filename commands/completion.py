@@ -16,7 +16,7 @@ completion themselves, and a command added later with the same names gets it too
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import click
 from click.shell_completion import CompletionItem
@@ -93,7 +93,7 @@ def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[C
     from .declared_setup import installed
 
     specs, broken = installed()  # a game whose declaration cannot be read is still offered, by name
-    titles = {**{spec.name: spec.title for spec in specs}, **{name: None for name in broken}}
+    titles = {**{spec.name: spec.title for spec in specs}, **dict.fromkeys(broken)}
     return [CompletionItem(name, help=title) for name, title in titles.items() if name.startswith(incomplete)]
 
 

@@ -211,7 +211,9 @@ def _write_ruleset_options(formatter: click.HelpFormatter, spec) -> None:
         elif not options:
             formatter.write_text(f"{spec.name} has no ruleset options.")
         else:
-            formatter.write_dl([(f"{name}={option.text(option.default)}", option.help or "") for name, option in options.items()])
+            formatter.write_dl(
+                [(f"{name}={option.text(option.default)}", option.help or "") for name, option in options.items()]
+            )
 
 
 def _described(spec) -> str:
@@ -301,7 +303,9 @@ def _text(parameter, value: str) -> str:
     if len(value.encode("utf-8")) > parameter.max_bytes:
         raise MalformedInput(f"{parameter.flag} {quoted(value)}: at most {parameter.max_bytes} bytes")
     if not value.isprintable():
-        raise MalformedInput(f"{parameter.flag} {quoted(value)}: one line of printable text, with no control characters")
+        raise MalformedInput(
+            f"{parameter.flag} {quoted(value)}: one line of printable text, with no control characters"
+        )
     return value
 
 

@@ -232,7 +232,7 @@ def write_outputs(folder_text: str, files: dict[str, bytes], *, replace: bool) -
     made = False
     try:
         made = _make_output_folder(folder, folder_text)
-        for name, path in paths.items():
+        for _name, path in paths.items():
             refusal = _why_not_write(path)
             if refusal is None and not replace and (path.exists() or path.is_symlink()):
                 refusal = "it already exists (--force replaces it); nothing was written"

@@ -24,6 +24,7 @@ def init_cmd():
       matchledger --db postgresql://league@db.example.org/season2026 init
     """
     from matchledger.projections.presentation.wording import plural
+
     application = app(create=True)
     say(f"database ready: {application.location} ({plural(len(application.match_ids()), 'match', 'matches')})")
 
@@ -31,7 +32,9 @@ def init_cmd():
 @click.command("new", cls=DeclaredSetupCommand)
 @click.argument("game")
 @click.argument("match_id", metavar="MATCH")
-@click.option("--players", required=True, help="Players, comma-separated, in previous-MM order (best first) or seat order.")
+@click.option(
+    "--players", required=True, help="Players, comma-separated, in previous-MM order (best first) or seat order."
+)
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A ruleset option; repeat for more.")
 @write_options
 def new_cmd(game, match_id, players, options, as_json, **given):
@@ -42,6 +45,7 @@ def new_cmd(game, match_id, players, options, as_json, **given):
     is refused.  Options go before or after GAME and MATCH.
     """
     from matchledger.engine.commands import CreateMatch
+
     setup, warnings = read_setup(click.get_current_context().command, game, given)
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
@@ -67,9 +71,12 @@ def contract_cmd(match_id, player, names, as_json):
       matchledger contract m2 ann diversity sabotage:bob # pw
     """
     from matchledger.engine.commands import RecordContract
+
     application = app(write=True)
     rows = application.execute(match_id, RecordContract(player, list(names)))
-    report_written(match_id, rows, as_json, f"{player}: contracts {' '.join(names)}; ", application.supersedes(match_id, rows))
+    report_written(
+        match_id, rows, as_json, f"{player}: contracts {' '.join(names)}; ", application.supersedes(match_id, rows)
+    )
 
 
 @click.command("submit", context_settings={"ignore_unknown_options": True})
@@ -91,9 +98,12 @@ def submit_cmd(match_id, participant, tokens, as_json):
       matchledger submit m1 alice B2 C3 D4 E5 G6 --json               # {"match": "m1", "events": [...]}
     """
     from matchledger.engine.commands import Submit
+
     application = app(write=True)
     rows = application.execute(match_id, Submit(participant, list(tokens)))
-    report_written(match_id, rows, as_json, f"{participant}: {' '.join(tokens)}; ", application.supersedes(match_id, rows))
+    report_written(
+        match_id, rows, as_json, f"{participant}: {' '.join(tokens)}; ", application.supersedes(match_id, rows)
+    )
 
 
 @click.command("close")
@@ -124,6 +134,7 @@ def close_cmd(match_id, announced, force, reason, as_json):
       matchledger close m1 --announced round1.json
     """
     from matchledger.engine.commands import CloseRound
+
     if reason and not force:
         raise click.UsageError("--reason goes with --force (a plain close needs none)")
     payload = load_json_object(announced, "announcement file") if announced is not None else None
@@ -155,6 +166,7 @@ def reopen_cmd(match_id, reason, as_json):
       matchledger reopen m1 --reason "round 3 closed by mistake" --json
     """
     from matchledger.engine.commands import Reopen
+
     rows = app(write=True).execute(match_id, Reopen(reason))
     report_written(match_id, rows, as_json, "reopened: ")
 
@@ -173,6 +185,7 @@ def amend_cmd(match_id, option, from_round, reason, as_json):
       matchledger amend m1 --option filming_lights_divisor=2 --from-round 3 --reason "card Amendment"
     """
     from matchledger.engine.commands import Amend
+
     [(key, value)] = key_values((option,), "--option").items()
     rows = app(write=True).execute(match_id, Amend(key, value, from_round, reason))
     report_written(match_id, rows, as_json, f"amended {key}={value} from round {from_round}; ")
@@ -202,6 +215,7 @@ def void_cmd(match_id, seq, reason, reopen, as_json):
       matchledger void m3 41 --reason "typo: ann meant row 2"   # photographer: the last turn
     """
     from matchledger.engine.commands import Void
+
     application = app(write=True)
     rows = application.execute(match_id, Void(seq, reason, reopen))
     report_written(match_id, rows, as_json, f"voided seq {seq}; ", voids=application.void_effects(match_id, rows))
@@ -226,6 +240,7 @@ def correct_cmd(match_id, seq, tokens, reason, reopen, as_json):
       matchledger correct m1 7 B2 C3 D4 E5 F7 --reopen --reason "found after the close"
     """
     from matchledger.engine.commands import Correct
+
     rows = app(write=True).execute(match_id, Correct(seq, list(tokens), reason, reopen))
     report_written(match_id, rows, as_json, f"corrected seq {seq}; ")
 
@@ -242,6 +257,7 @@ def note_cmd(match_id, text, as_json):
       matchledger note m1 "bob's round 2 DM arrived 3 minutes late; accepted"
     """
     from matchledger.engine.commands import AddNote
+
     rows = app(write=True).execute(match_id, AddNote(text))
     report_written(match_id, rows, as_json)
 
@@ -261,5 +277,6 @@ def abandon_cmd(match_id, reason, as_json):
       matchledger abandon m9 --reason "created with the wrong players; replaced by m10"
     """
     from matchledger.engine.commands import Abandon
+
     rows = app(write=True).execute(match_id, Abandon(reason))
     report_written(match_id, rows, as_json, f"abandoned {match_id!r}; ")

@@ -60,9 +60,9 @@ class LazyGroup(click.Group):
         from click.shell_completion import CompletionItem
 
         names = [name for name in self.list_commands(ctx) if name in self.lazy_commands and name.startswith(incomplete)]
-        return [CompletionItem(name, help=self.lazy_commands[name][2]) for name in names] + click.Command.shell_complete(
-            self, ctx, incomplete
-        )
+        return [
+            CompletionItem(name, help=self.lazy_commands[name][2]) for name in names
+        ] + click.Command.shell_complete(self, ctx, incomplete)
 
     def sectioned(self, ctx: click.Context) -> list[tuple[str, list[str]]]:
         """(title, names) for each section that lists a command of the table, then the

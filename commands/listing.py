@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import click
+
 from matchledger.ledger.errors import Unavailable, VerificationFailed
 from matchledger.projections.presentation.text import table
 
@@ -54,16 +55,24 @@ def list_cmd(as_json, games):
     missing = [summary for summary in summaries if summary.not_installed is not None]
     if missing:  # not a finding: a game to install (exit 1, as any command that cannot run here)
         games = ", ".join(sorted({summary.game for summary in missing}))
-        raise Unavailable(f"{len(missing)} of {len(summaries)} matches are of games not installed here ({games}): "
-                          f"{', '.join(summary.match for summary in missing)}")
+        raise Unavailable(
+            f"{len(missing)} of {len(summaries)} matches are of games not installed here ({games}): "
+            f"{', '.join(summary.match for summary in missing)}"
+        )
 
 
 def _row(summary) -> dict:
     if summary.problem is not None:
         return {"match": summary.match, "game": "?", "players": "", "at": "", "state": "does not verify", "head": ""}
     if summary.not_installed is not None:
-        return {"match": summary.match, "game": summary.game, "players": "", "at": "", "state": "game not installed",
-                "head": ""}
+        return {
+            "match": summary.match,
+            "game": summary.game,
+            "players": "",
+            "at": "",
+            "state": "game not installed",
+            "head": "",
+        }
     if summary.abandoned is not None:
         state = f"abandoned at seq {summary.abandoned}"
     else:
@@ -87,8 +96,12 @@ def _list_games(as_json: bool) -> None:
         emit_json(described)
     else:
         rows = [
-            {"game": game["name"], "kind": game["kind"], "title": game["title"],
-             "setup": " ".join(parameter["flag"] for parameter in game["setup"])}
+            {
+                "game": game["name"],
+                "kind": game["kind"],
+                "title": game["title"],
+                "setup": " ".join(parameter["flag"] for parameter in game["setup"]),
+            }
             for game in described
         ]
         click.echo("\n".join(table(rows)))
@@ -104,7 +117,6 @@ def game_json(spec) -> dict:
         "kind": spec.kind,
         "summary": spec.summary,
         "setup": [
-            {"name": p.name, "flag": p.flag, "kind": p.kind, "help": p.help, "example": p.example}
-            for p in spec.setup
+            {"name": p.name, "flag": p.flag, "kind": p.kind, "help": p.help, "example": p.example} for p in spec.setup
         ],
     }

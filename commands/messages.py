@@ -6,6 +6,7 @@ import json
 import string
 
 import click
+
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.messages import compose, messages, messages_text
 from matchledger.projections.presentation.printable import printable_json
@@ -28,7 +29,9 @@ def file_stem(name: str) -> str:
     """The file name (without its suffix) of ``name``'s message: the name itself when it
     is made of letters, digits, ``_``, ``-`` and ``.`` (not leading), else escaped."""
     stem = "".join(
-        ch if ch in _KEPT and not (index == 0 and ch == ".") else "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
+        ch
+        if ch in _KEPT and not (index == 0 and ch == ".")
+        else "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
         for index, ch in enumerate(name)
     )
     if not stem or len(stem) > FILE_STEM_MAX:
@@ -48,22 +51,28 @@ def message_files(data: dict, as_json: bool) -> dict[str, bytes]:
     for message in messages(data):
         stem = PUBLIC_FILE if message.recipient is None else file_stem(message.recipient)
         if as_json:
-            part = {"public": data["public"]} if message.recipient is None else {
-                "participants": {message.recipient: data["participants"][message.recipient]}
-            }
+            part = (
+                {"public": data["public"]}
+                if message.recipient is None
+                else {"participants": {message.recipient: data["participants"][message.recipient]}}
+            )
             body = _json_text({**head, **part})
         else:
             body = (message.text + "\n").encode("utf-8")
         name = f"{stem}.{'json' if as_json else 'txt'}"
         if name.lower() in {taken.lower() for taken in files}:
-            raise MalformedInput(f"participant {message.recipient!r} would share the file {name!r}; nothing was written")
+            raise MalformedInput(
+                f"participant {message.recipient!r} would share the file {name!r}; nothing was written"
+            )
         files[name] = body
     return files
 
 
 @click.command("messages")
 @click.argument("match_id", metavar="MATCH")
-@click.option("--round", "round_no", type=int, metavar="N", help="Round N (photographer: turn N); default the last closed.")
+@click.option(
+    "--round", "round_no", type=int, metavar="N", help="Round N (photographer: turn N); default the last closed."
+)
 @view_options
 @read_options
 @click.option("-o", "--output", "folder", metavar="DIR", help="Write one file per message into DIR (made if missing).")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import click
+
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 
@@ -63,7 +64,9 @@ def _one_view(ctx: click.Context, param: click.Parameter, value):
 
 
 def view_options(fn):
-    fn = click.option("--as", "as_participant", metavar="PARTICIPANT", callback=_one_view, help="That participant's view.")(fn)
+    fn = click.option(
+        "--as", "as_participant", metavar="PARTICIPANT", callback=_one_view, help="That participant's view."
+    )(fn)
     fn = click.option("--public", is_flag=True, callback=_one_view, help="Only what has been announced publicly.")(fn)
     return fn
 
@@ -81,7 +84,9 @@ def read_options(fn):
 def write_options(fn):
     """``--json`` of a command that writes: what it recorded, for a machine."""
     return click.option(
-        "--json", "as_json", is_flag=True,
+        "--json",
+        "as_json",
+        is_flag=True,
         help='Print what was recorded as JSON: {"match": ..., "events": [{"seq", "kind", "hash"}, ...]}.',
     )(fn)
 

@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 import click
+
 from matchledger.projections.presentation.printable import printable, printable_json
 
 if TYPE_CHECKING:  # every command prints through here: neither the engine nor the store is loaded for it
@@ -30,8 +31,14 @@ def say(line: str, err: bool = False, role: str | None = None) -> None:
 def describe_rows(rows: list[StoredEvent]) -> str:
     """One line for the terminal; with --log-json also a structured log record."""
     if rows and logs.wants_json():
-        logs.log().info("events_appended", match=rows[0].match_id, seqs=[r.seq for r in rows],
-                        kinds=[r.kind for r in rows], actor=rows[0].actor, head=rows[-1].hash)
+        logs.log().info(
+            "events_appended",
+            match=rows[0].match_id,
+            seqs=[r.seq for r in rows],
+            kinds=[r.kind for r in rows],
+            actor=rows[0].actor,
+            head=rows[-1].hash,
+        )
     if not rows:
         return "nothing recorded"
     if len(rows) == 1:
@@ -41,7 +48,10 @@ def describe_rows(rows: list[StoredEvent]) -> str:
 
 
 def written_json(
-    match_id: str, rows: list[StoredEvent], supersedes: dict[int, int] | None = None, voids: dict[int, VoidEffect] | None = None
+    match_id: str,
+    rows: list[StoredEvent],
+    supersedes: dict[int, int] | None = None,
+    voids: dict[int, VoidEffect] | None = None,
 ) -> dict:
     """What a write recorded, as every write command's --json prints it: each event's
     seq, kind and hash (and, for a resubmission, the seq it supersedes; for a void, the
@@ -79,4 +89,6 @@ def report_written(
         return
     replaced = ", ".join(f"seq {old}" for seq, old in sorted((supersedes or {}).items()))
     effects = [text for _seq, effect in sorted((voids or {}).items()) if (text := effect.describe())]
-    say(prefix + recorded + (f", superseding {replaced}" if replaced else "") + "".join(f"; {text}" for text in effects))
+    say(
+        prefix + recorded + (f", superseding {replaced}" if replaced else "") + "".join(f"; {text}" for text in effects)
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.picture import picture_svg, read_models
 from matchledger.projections.presentation.png import PNG_FONT, render_png
@@ -59,8 +60,11 @@ def render_cmd(match_id, public, as_participant, at, output):
     say(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
     if png and png.escaped:
         them, are = ("it", "is") if len(png.escaped) == 1 else ("them", "are")
-        say(f"note: {output} draws {' '.join(png.escaped)} as escapes (\\u…): its font, {PNG_FONT}, has no "
-            f"glyph for {them}; write .svg to see {them} as {them} {are}", err=True)
+        say(
+            f"note: {output} draws {' '.join(png.escaped)} as escapes (\\u…): its font, {PNG_FONT}, has no "
+            f"glyph for {them}; write .svg to see {them} as {them} {are}",
+            err=True,
+        )
 
 
 @click.command("report")

@@ -8,6 +8,7 @@ one view: the host's (default), the public's (``--public``) or a participant's
 from __future__ import annotations
 
 import click
+
 from matchledger.engine.commands import RecordOutcome
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
@@ -38,7 +39,9 @@ def _read_command(model: str, summary: str, example: str, *, needs_as: bool = Fa
     command.__doc__ = f"{summary}\n\n    \b\n    Examples:\n{example}"
     command = read_options(command)
     if needs_as:
-        command = click.option("--as", "as_participant", required=True, metavar="PARTICIPANT", help="Whose knowledge.")(command)
+        command = click.option("--as", "as_participant", required=True, metavar="PARTICIPANT", help="Whose knowledge.")(
+            command
+        )
     else:
         command = view_options(command)
     command = click.argument("match_id", metavar="MATCH")(command)
@@ -72,7 +75,11 @@ knowledge_cmd = _read_command(
 @click.argument("match_id", metavar="MATCH")
 @view_options
 @read_options
-@click.option("--announced", metavar="FILE", help="Record the final results the host actually announced (JSON in the shape of `outcome --json`).")
+@click.option(
+    "--announced",
+    metavar="FILE",
+    help="Record the final results the host actually announced (JSON in the shape of `outcome --json`).",
+)
 def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
     """Final standings and awards (ToLs, shards, marks, ECs); --public gives the announced subset.
 
@@ -129,8 +136,13 @@ def log_cmd(match_id, public, as_participant, at, as_json):
         emit_json([_log_entry(r, shown, fates.get(r.seq)) for r, shown in entries])
         return
     listing = [
-        {"seq": r.seq, "recorded_at": r.recorded_at, "actor": r.actor, "event": r.kind,
-         "details": _marked(event_summary(shown), fates.get(r.seq))}
+        {
+            "seq": r.seq,
+            "recorded_at": r.recorded_at,
+            "actor": r.actor,
+            "event": r.kind,
+            "details": _marked(event_summary(shown), fates.get(r.seq)),
+        }
         for r, shown in entries
     ]
     last = entries[-1][0] if entries else None

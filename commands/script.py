@@ -156,4 +156,3 @@ def _demo_match_id(text: str) -> str:
         if len(words) >= 3 and words[0] == "new":
             return words[2]
     raise click.ClickException("the embedded demo script has no `new` line")
-

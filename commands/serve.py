@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from matchledger.ledger.errors import MalformedInput
 
 from . import logs
@@ -14,27 +15,86 @@ from .session import app, session
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on (0: a free one).")
-@click.option("--base-url", metavar="URL", envvar=BASE_URL_VARIABLE,
-              help=f"The address others reach the service at, behind a proxy (env {BASE_URL_VARIABLE}, as for invite); default: the one listened on.")
-@click.option("--poll", type=click.FloatRange(0.01, 10), default=0.15, show_default=True, metavar="SECONDS",
-              help="How often open pages look for events written by other processes.")
-@click.option("--keep-alive", "keep_alive", type=click.FloatRange(0.1, 3600), default=15, show_default=True, metavar="SECONDS",
-              help="How often an open page's stream sends a keep-alive (a proxy may close a quiet connection).")
-@click.option("--read-timeout", "read_timeout", type=click.FloatRange(0.05, 3600), default=15, show_default=True,
-              metavar="SECONDS", help="How long a request may take to arrive whole, head and body (else 408 and the "
-                                      "connection is closed).")
-@click.option("--max-connections", "max_connections", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
-              metavar="N", help="Connections at once; one more is answered 503 and closed (needs N + 64 open files).")
-@click.option("--streams-per-client", type=click.IntRange(1, 1_000_000), default=16, show_default=True, metavar="N",
-              help="Live pages open at once from one client address (an IPv6 /64); one more is 429.")
-@click.option("--streams-per-match", type=click.IntRange(1, 1_000_000), default=500, show_default=True, metavar="N",
-              help="Live pages open at once on one match; one more is 503.")
-@click.option("--forwarded-allow-ips", "forwarded", metavar="LIST", envvar="FORWARDED_ALLOW_IPS",
-              help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or "
-                   "networks, comma-separated (env FORWARDED_ALLOW_IPS); default: none, every client is who connects.")
-def serve_cmd(host, port, base_url, poll, keep_alive, read_timeout, max_connections, streams_per_client,
-              streams_per_match, forwarded):
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on (0: a free one)."
+)
+@click.option(
+    "--base-url",
+    metavar="URL",
+    envvar=BASE_URL_VARIABLE,
+    help=f"The address others reach the service at, behind a proxy (env {BASE_URL_VARIABLE}, as for invite); default: the one listened on.",
+)
+@click.option(
+    "--poll",
+    type=click.FloatRange(0.01, 10),
+    default=0.15,
+    show_default=True,
+    metavar="SECONDS",
+    help="How often open pages look for events written by other processes.",
+)
+@click.option(
+    "--keep-alive",
+    "keep_alive",
+    type=click.FloatRange(0.1, 3600),
+    default=15,
+    show_default=True,
+    metavar="SECONDS",
+    help="How often an open page's stream sends a keep-alive (a proxy may close a quiet connection).",
+)
+@click.option(
+    "--read-timeout",
+    "read_timeout",
+    type=click.FloatRange(0.05, 3600),
+    default=15,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a request may take to arrive whole, head and body (else 408 and the connection is closed).",
+)
+@click.option(
+    "--max-connections",
+    "max_connections",
+    type=click.IntRange(1, 1_000_000),
+    default=1000,
+    show_default=True,
+    metavar="N",
+    help="Connections at once; one more is answered 503 and closed (needs N + 64 open files).",
+)
+@click.option(
+    "--streams-per-client",
+    type=click.IntRange(1, 1_000_000),
+    default=16,
+    show_default=True,
+    metavar="N",
+    help="Live pages open at once from one client address (an IPv6 /64); one more is 429.",
+)
+@click.option(
+    "--streams-per-match",
+    type=click.IntRange(1, 1_000_000),
+    default=500,
+    show_default=True,
+    metavar="N",
+    help="Live pages open at once on one match; one more is 503.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    "forwarded",
+    metavar="LIST",
+    envvar="FORWARDED_ALLOW_IPS",
+    help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or "
+    "networks, comma-separated (env FORWARDED_ALLOW_IPS); default: none, every client is who connects.",
+)
+def serve_cmd(
+    host,
+    port,
+    base_url,
+    poll,
+    keep_alive,
+    read_timeout,
+    max_connections,
+    streams_per_client,
+    streams_per_match,
+    forwarded,
+):
     """Serve the database over HTTP: public pages, participants' links, the JSON API.
 
     Public pages at /m/MATCH, each participant's own page at the link `invite` prints
@@ -72,11 +132,15 @@ def serve_cmd(host, port, base_url, poll, keep_alive, read_timeout, max_connecti
 
     connections, open_files = connections_that_fit(max_connections)
     if connections < 1:
-        raise MalformedInput(f"this process may open {open_files} files, too few to serve (ulimit -n; "
-                             "LimitNOFILE= in a systemd unit)")
+        raise MalformedInput(
+            f"this process may open {open_files} files, too few to serve (ulimit -n; LimitNOFILE= in a systemd unit)"
+        )
     if connections < max_connections:
-        say(f"serving at most {connections} connections, not {max_connections}: this process may open "
-            f"{open_files} files (ulimit -n; LimitNOFILE= in a systemd unit)", err=True)
+        say(
+            f"serving at most {connections} connections, not {max_connections}: this process may open "
+            f"{open_files} files (ulimit -n; LimitNOFILE= in a systemd unit)",
+            err=True,
+        )
 
     logs.configure(current.log_json, verbose=True)
     try:
@@ -84,14 +148,27 @@ def serve_cmd(host, port, base_url, poll, keep_alive, read_timeout, max_connecti
     except OSError as exc:
         raise MalformedInput(f"cannot listen on {host!r} port {port}: {exc.strerror or exc}") from None
     listening = address(sock)
-    asgi, service = build(reader, writable(current.db, current.lock_timeout), logs.log().bind(),
-                          base_url=base_url or listening, poll=poll, keep_alive=keep_alive,
-                          streams_per_client=streams_per_client, streams_per_match=streams_per_match)
+    asgi, service = build(
+        reader,
+        writable(current.db, current.lock_timeout),
+        logs.log().bind(),
+        base_url=base_url or listening,
+        poll=poll,
+        keep_alive=keep_alive,
+        streams_per_client=streams_per_client,
+        streams_per_match=streams_per_match,
+    )
 
     def announce() -> None:
         reached = f" (reached as {base_url})" if base_url else ""
         say(f"serving {reader.location} on {listening}{reached}; Ctrl-C or SIGTERM stops")
 
-    run(asgi, service.live.close, sock, announce,
-        limits=ConnectionLimits(read_seconds=read_timeout, connections=connections), proxies=proxies)
+    run(
+        asgi,
+        service.live.close,
+        sock,
+        announce,
+        limits=ConnectionLimits(read_seconds=read_timeout, connections=connections),
+        proxies=proxies,
+    )
     say("stopped", err=True)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import click
+
 from matchledger.ledger.limits import LOCK_TIMEOUT_SECONDS
 
 if TYPE_CHECKING:

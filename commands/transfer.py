@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 
 import click
+
 from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES
-from matchledger.projections.verification import verify_export
 from matchledger.projections.presentation.wording import plural
+from matchledger.projections.verification import verify_export
 
 from .files import read_bytes, read_stdin_bytes, write_output
 from .options import PublishedHead, usage_error, write_options

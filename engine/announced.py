@@ -15,13 +15,15 @@ over (JSON_MAX_DEPTH, ANNOUNCED_FILE_MAX_BYTES).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, Iterable, Literal, TypeVar
+from collections.abc import Iterable
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.limits import PARTICIPANTS_MAX
 from matchledger.ledger.validation import check_text, quoted
-from msgspec import UNSET, Meta, UnsetType
 
 from .state import MatchState
 
@@ -128,8 +130,13 @@ def check_awards(state: MatchState, awards: list[Award], what: str) -> None:
         check_text(award.reason, f"{what}: the reason of an award")
 
 
-def check_contracts(state: MatchState, results: list[ContractResult] | UnsetType, kinds: Iterable[str],
-                    targeted: Iterable[str], what: str) -> None:
+def check_contracts(
+    state: MatchState,
+    results: list[ContractResult] | UnsetType,
+    kinds: Iterable[str],
+    targeted: Iterable[str],
+    what: str,
+) -> None:
     """Contract results name players, each contract one of the game's ``kinds`` and at
     most once per player; a contract in ``targeted`` names another player, no other one does."""
     if results is UNSET:
@@ -149,8 +156,14 @@ def check_contracts(state: MatchState, results: list[ContractResult] | UnsetType
             members([result.target], state.players, f"{what}, contracts, target", "player")
 
 
-def check_outcome(state: MatchState, outcome: Any, shape: type[Outcome], what: str,
-                  kinds: Iterable[str] = (), targeted: Iterable[str] = ()) -> Outcome:
+def check_outcome(
+    state: MatchState,
+    outcome: Any,
+    shape: type[Outcome],
+    what: str,
+    kinds: Iterable[str] = (),
+    targeted: Iterable[str] = (),
+) -> Outcome:
     """``outcome`` as ``shape`` (a game's :class:`Outcome`): this match and game, finished,
     its table naming each player at most once, its awards going to players, its contract
     results (if given) naming players and the game's contracts (``kinds``)."""

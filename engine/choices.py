@@ -66,7 +66,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from matchledger.ledger.errors import MalformedInput
 
@@ -189,13 +190,17 @@ def _check_part(part: Any, names: dict[str, dict]) -> None:
         _fail(f"part {name!r} lists its options")
     seen: set[tuple[str, ...]] = set()
     grid = part.get("grid")
-    if grid is not None and not (isinstance(grid, dict) and all(type(grid.get(k)) is int and grid[k] > 0
-                                                                 for k in ("width", "height"))):
+    if grid is not None and not (
+        isinstance(grid, dict) and all(type(grid.get(k)) is int and grid[k] > 0 for k in ("width", "height"))
+    ):
         _fail(f"part {name!r}: a grid has a whole width and height")
     for option in options:
         tokens = option.get("tokens") if isinstance(option, dict) else None
-        if not (isinstance(tokens, list) and tokens and all(isinstance(t, str) and t and not t.isspace()
-                                                            and t.split() == [t] for t in tokens)):
+        if not (
+            isinstance(tokens, list)
+            and tokens
+            and all(isinstance(t, str) and t and not t.isspace() and t.split() == [t] for t in tokens)
+        ):
             _fail(f"part {name!r}: an option has tokens, each a word")
         if tuple(tokens) in seen:
             _fail(f"part {name!r}: two options are {' '.join(tokens)!r}")
@@ -212,7 +217,9 @@ def _check_part(part: Any, names: dict[str, dict]) -> None:
             _fail(f"part {name!r}: option {' '.join(tokens)!r} has fields as an object")
     if "fields" in part:
         listed = part["fields"]
-        if not (isinstance(listed, list) and all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in listed)):
+        if not (
+            isinstance(listed, list) and all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in listed)
+        ):
             _fail(f"part {name!r}: 'fields' lists objects with a name")
 
 
@@ -249,8 +256,10 @@ def _holds(description: dict, chosen: dict[str, list[dict]]) -> bool:
     for options in chosen.values():
         for option in options:
             for other, condition in option.get("when", {}).items():
-                if not any(all(o.get("fields", {}).get(f) in values for f, values in condition.items())
-                           for o in chosen.get(other, [])):
+                if not any(
+                    all(o.get("fields", {}).get(f) in values for f, values in condition.items())
+                    for o in chosen.get(other, [])
+                ):
                     return False
     return True
 
@@ -259,7 +268,7 @@ def _constraint_holds(constraint: dict, picked: list[dict]) -> bool:
     kind = constraint["kind"]
     if kind == "apart":
         cells = [option["cell"] for option in picked]
-        return all(chebyshev(a, b) >= constraint["distance"] for i, a in enumerate(cells) for b in cells[i + 1:])
+        return all(chebyshev(a, b) >= constraint["distance"] for i, a in enumerate(cells) for b in cells[i + 1 :])
     field = constraint["field"]
     values = [option["fields"][field] for option in picked if field in option.get("fields", {})]
     if kind == "distinct":
@@ -297,7 +306,7 @@ def _readings(parts: list[dict], index: int, tokens: list[str], at: int, chosen:
     if len(mine) < part["max"]:
         for option in part["options"]:
             words = option["tokens"]
-            if tokens[at:at + len(words)] == words and not any(option is other for other in mine):
+            if tokens[at : at + len(words)] == words and not any(option is other for other in mine):
                 mine.append(option)
                 yield from _readings(parts, index, tokens, at + len(words), chosen)
                 mine.pop()
@@ -320,7 +329,9 @@ def sample(description: dict | None, rng: random.Random) -> list[str] | None:
     for _ in range(DRAWS):
         chosen = _draw(description, rng)
         if chosen is not None and _holds(description, chosen):
-            return [token for part in description["parts"] for option in chosen[part["name"]] for token in option["tokens"]]
+            return [
+                token for part in description["parts"] for option in chosen[part["name"]] for token in option["tokens"]
+            ]
     return None
 
 
@@ -337,8 +348,13 @@ def _draw(description: dict, rng: random.Random) -> dict[str, list[dict]] | None
         mine: list[dict] = []
         chosen[part["name"]] = mine
         while len(mine) < want:
-            fitting = [o for o in options if not any(o is m for m in mine) and _met(o, chosen)
-                       and _constraints_hold(description, {**chosen, part["name"]: mine + [o]})]
+            fitting = [
+                o
+                for o in options
+                if not any(o is m for m in mine)
+                and _met(o, chosen)
+                and _constraints_hold(description, {**chosen, part["name"]: mine + [o]})
+            ]
             if not fitting:
                 return None
             mine.append(rng.choice(fitting))
@@ -348,8 +364,11 @@ def _draw(description: dict, rng: random.Random) -> dict[str, list[dict]] | None
 def _met(option: dict, chosen: dict[str, list[dict]]) -> bool:
     """Whether ``option``'s conditions on the parts drawn already hold (the others are
     checked once every part is drawn)."""
-    return all(any(all(o.get("fields", {}).get(f) in values for f, values in condition.items()) for o in chosen[other])
-               for other, condition in option.get("when", {}).items() if other in chosen)
+    return all(
+        any(all(o.get("fields", {}).get(f) in values for f, values in condition.items()) for o in chosen[other])
+        for other, condition in option.get("when", {}).items()
+        if other in chosen
+    )
 
 
 def _constraints_hold(description: dict, chosen: dict[str, list[dict]]) -> bool:

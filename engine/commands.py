@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+
 from matchledger.ledger.validation import check_text, check_tokens
 
 
@@ -121,5 +122,15 @@ class AddNote(msgspec.Struct, frozen=True):
 
 
 Command = (
-    CreateMatch | RecordContract | Submit | CloseRound | Reopen | RecordOutcome | Amend | Void | Correct | AddNote | Abandon
+    CreateMatch
+    | RecordContract
+    | Submit
+    | CloseRound
+    | Reopen
+    | RecordOutcome
+    | Amend
+    | Void
+    | Correct
+    | AddNote
+    | Abandon
 )

@@ -65,7 +65,9 @@ class SetupParameter:
 
     def __post_init__(self):
         if self.kind not in PARAMETER_KINDS:
-            raise ValueError(f"setup parameter {self.name!r}: kind {self.kind!r} is not one of {', '.join(PARAMETER_KINDS)}")
+            raise ValueError(
+                f"setup parameter {self.name!r}: kind {self.kind!r} is not one of {', '.join(PARAMETER_KINDS)}"
+            )
         if not self.flag:
             object.__setattr__(self, "flag", "--" + self.name.replace("_", "-"))
         if not self.metavar:

@@ -29,7 +29,8 @@ a random source.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -67,7 +68,6 @@ from .commands import (
 )
 from .options import OptionSpec
 from .state import HOST, PUBLIC, MatchState, Submission, View
-
 
 #: The work a decision hands the fold for an announcement it made itself: that it was
 #: checked when decided, so the fold does not check its shape again (a replay does).
@@ -247,14 +247,18 @@ class Game:
             raise MalformedInput(f"{self.name} does not understand {type(cmd).__name__}")
         if state.abandoned is not None:
             seq, reason = state.abandoned
-            raise IllegalMove(f"match {state.match_id!r} was abandoned at seq {seq}: {reason}; nothing more can be recorded")
+            raise IllegalMove(
+                f"match {state.match_id!r} was abandoned at seq {seq}: {reason}; nothing more can be recorded"
+            )
         decided = decider(self, state, cmd)
         return decided if isinstance(decided, Decision) else Decision(decided)
 
     def require_open(self, state: MatchState) -> None:
         """Refuse anything more once the match is over, saying what can still be done."""
         if state.finished or self.play_is_over(state):
-            raise IllegalMove(f"match {state.match_id!r} is finished; nothing more can be recorded ({self.way_back(state)})")
+            raise IllegalMove(
+                f"match {state.match_id!r} is finished; nothing more can be recorded ({self.way_back(state)})"
+            )
 
     def way_back(self, state: MatchState) -> str:
         """How the host takes back the end of a finished match (for the refusal)."""
@@ -328,8 +332,11 @@ class Game:
         check_json(cmd.announced, "the announced outcome", ANNOUNCED_FILE_MAX_BYTES)
         self.check_outcome(state, cmd.announced)
         outcome, public = self.final_outcome(state)
-        return Decision([OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")], [CHECKED],
-                        rules=[OutcomeAnnounced(outcome=outcome, public=public)])
+        return Decision(
+            [OutcomeAnnounced(outcome=cmd.announced, public={}, source="host")],
+            [CHECKED],
+            rules=[OutcomeAnnounced(outcome=outcome, public=public)],
+        )
 
     # ------------------------------------------------------------------ re-deciding a log
 
@@ -395,7 +402,9 @@ class Game:
         if self.announcement_shapes is not None:
             self.announcement_shapes.check_outcome(state, outcome)
         elif not isinstance(outcome, dict) or "standings" not in outcome:
-            raise MalformedInput("an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')")
+            raise MalformedInput(
+                "an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')"
+            )
 
     def check_recorded(self, seq: int, check: Callable[[], None]) -> None:
         """Run ``check`` on an announcement a log holds: one of another shape (from an

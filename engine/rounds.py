@@ -178,7 +178,9 @@ class RoundsGame(Game):
             return []
         if self.ALL_MUST_SUBMIT is not None:
             even = ", not even with --force (every participant must submit)" if cmd.force else ""
-            raise IllegalMove(f"{self.ALL_MUST_SUBMIT}: {where} cannot close{even}; no submission from {', '.join(missing)}")
+            raise IllegalMove(
+                f"{self.ALL_MUST_SUBMIT}: {where} cannot close{even}; no submission from {', '.join(missing)}"
+            )
         self.check_can_close(state)  # the game's own refusal comes before the host's safety net
         if not cmd.force:
             raise IllegalMove(
@@ -227,7 +229,9 @@ class RoundsGame(Game):
         ):
             raise MalformedInput('an announcement is a JSON object {"public": {...}, "private": {...}}')
 
-    def _correctable(self, state: MatchState, seq: int, verb: str, reopen: bool, reason: str) -> tuple[Submission, list[Event]]:
+    def _correctable(
+        self, state: MatchState, seq: int, verb: str, reopen: bool, reason: str
+    ) -> tuple[Submission, list[Event]]:
         """The submission at ``seq`` if it may be corrected now, and the events that must
         precede the correction (a RoundReopened when it belongs to the last closed round)."""
         target = self.submission_to_undo(state, seq, verb)
@@ -306,14 +310,18 @@ class RoundsGame(Game):
                 for event in events:
                     self.apply(after, after.last_seq + 1, event)
                 revived = after.current_submission(target.round, target.participant)
-                self.parse_submission(after, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq)
+                self.parse_submission(
+                    after, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq
+                )
             else:
                 # The open round: the void's whole effect on what counts is that one seq
                 # (a copy of the match would cost more than the check), put back at once.
                 state.voided.add(target.seq)
                 try:
                     revived = state.current_submission(target.round, target.participant)
-                    self.parse_submission(state, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq)
+                    self.parse_submission(
+                        state, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq
+                    )
                 finally:
                     state.voided.discard(target.seq)
         except (IllegalMove, MalformedInput) as exc:

@@ -14,8 +14,8 @@ benchmarked at its default size and left out of ``bench --limits``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .commands import Command, CreateMatch
 from .state import MatchState

@@ -97,7 +97,12 @@ class TurnsGame(Game):
         return Played(g, public, private)
 
     def _record_turn(self, state: MatchState, event: TurnResolved, public: dict, private: dict) -> None:
-        record = {"turn": event.turn, "participant": event.participant, "public": public, "private": {event.participant: private}}
+        record = {
+            "turn": event.turn,
+            "participant": event.participant,
+            "public": public,
+            "private": {event.participant: private},
+        }
         state.g.turns.append(record)
         state.turns.append(event)
         state.round = event.turn + 1
@@ -113,7 +118,9 @@ class TurnsGame(Game):
         played = self.play(state, turn, cmd.participant, move)
         events: list[Event] = [
             SubmissionRecorded(participant=cmd.participant, round=turn, tokens=self.move_tokens(move)),
-            TurnResolved(turn=turn, participant=cmd.participant, public=played.public, private={cmd.participant: played.private}),
+            TurnResolved(
+                turn=turn, participant=cmd.participant, public=played.public, private={cmd.participant: played.private}
+            ),
         ]
         work: list[Any] = [None, played]
         if self.game_over(played.game_state) and not state.options.get("hand_scored", False):
@@ -143,7 +150,9 @@ class TurnsGame(Game):
         if not cmd.reason.strip():
             raise MalformedInput("taking back a turn needs a --reason (kept in the log)")
         if cmd.reopen:
-            raise MalformedInput(f"{self.name} has no rounds to reopen: drop --reopen; `void` alone takes back the last turn")
+            raise MalformedInput(
+                f"{self.name} has no rounds to reopen: drop --reopen; `void` alone takes back the last turn"
+            )
         target = self.submission_to_undo(state, cmd.seq, "voided")
         last = self.last_turn_submission(state)
         if target.seq in state.voided:
@@ -179,7 +188,9 @@ class TurnsGame(Game):
         """The last turn taken back: deal again and resolve every turn before it."""
         last = self.last_turn_submission(state)
         if last is None or last.seq != event.target_seq:
-            raise CorruptLog(f"seq {seq}: SubmissionVoided of seq {event.target_seq}, which is not the last turn's submission")
+            raise CorruptLog(
+                f"seq {seq}: SubmissionVoided of seq {event.target_seq}, which is not the last turn's submission"
+            )
         state.voided.add(event.target_seq)
         state.corrections.append((seq, event))
         kept = state.turns[:-1]
@@ -210,4 +221,6 @@ class TurnsGame(Game):
         # folding a turn resolves it: what it announced is what the engine records
         self.apply(state, seq, event)
         turn = state.g.turns[-1]
-        return TurnResolved(turn=turn["turn"], participant=turn["participant"], public=turn["public"], private=turn["private"])
+        return TurnResolved(
+            turn=turn["turn"], participant=turn["participant"], public=turn["public"], private=turn["private"]
+        )

@@ -74,10 +74,7 @@ def canonical_problem(body: bytes, event: Event) -> str | None:
         return None
     duplicate = _duplicate_key(body)
     if duplicate is not None:
-        return (
-            f"key {duplicate!r} appears more than once (SQL's json_extract reads the first value, "
-            f"replay the last)"
-        )
+        return f"key {duplicate!r} appears more than once (SQL's json_extract reads the first value, replay the last)"
     raw = decode_json(body)  # it decoded to ``event``: a JSON object with a known type
     if stored_version(raw) < CURRENT_VERSION.get(raw["type"], 1):
         if _in_order_encoder.encode(raw) == body:

@@ -152,7 +152,7 @@ class StateCheckpointed(Event, frozen=True, kw_only=True):
     digest: str
 
 
-AnyEvent = Union[
+AnyEvent = Union[  # noqa: UP007 (one name per line reads better than a 20-term `|` chain)
     MatchCreated,
     ContractRecorded,
     SubmissionRecorded,

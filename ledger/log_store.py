@@ -15,9 +15,9 @@ decoding bodies are written once, here.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from itertools import starmap
-from typing import Iterable, Iterator
 
 import msgspec
 from msgspec.structs import astuple
@@ -89,7 +89,7 @@ class LogStore(ABC):
     @abstractmethod
     def _rollback(self) -> None: ...
 
-    def _lock_match(self, match_id: str) -> None:
+    def _lock_match(self, match_id: str) -> None:  # noqa: B027 (an optional hook)
         """Hold the match's write lock until the transaction ends (a back end whose
         transaction already locks every match does nothing)."""
 
@@ -98,7 +98,9 @@ class LogStore(ABC):
         """Insert rows (INSERT parameters); LogConflict where one of their seqs is taken."""
 
     @abstractmethod
-    def _read(self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool) -> list[tuple]:
+    def _read(
+        self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool
+    ) -> list[tuple]:
         """``columns`` of the match's rows with seq in (``after``, ``upto``], in seq order."""
 
     @abstractmethod

@@ -34,7 +34,16 @@ def export_lines(rows: list[StoredEvent]) -> bytes:
     out = bytearray()
     for r in rows:
         out += _encoder.encode(
-            ExportedEvent(r.match_id, r.seq, r.kind, r.recorded_at, r.actor, r.prev_hash, r.hash, msgspec.Raw(r.body.encode("utf-8")))
+            ExportedEvent(
+                r.match_id,
+                r.seq,
+                r.kind,
+                r.recorded_at,
+                r.actor,
+                r.prev_hash,
+                r.hash,
+                msgspec.Raw(r.body.encode("utf-8")),
+            )
         )
         out += b"\n"
     return bytes(out)
@@ -53,7 +62,11 @@ def parse_lines(data: bytes, name: str) -> list[StoredEvent]:
             raise MalformedInput(f"{name} line {number}: not an exported event ({exc})") from None
         if depth > JSON_MAX_DEPTH:
             raise MalformedInput(f"{name} line {number}: the event nests {depth} levels deep; at most {JSON_MAX_DEPTH}")
-        rows.append(StoredEvent(item.match_id, item.seq, item.kind, body, item.recorded_at, item.actor, item.prev_hash, item.hash))
+        rows.append(
+            StoredEvent(
+                item.match_id, item.seq, item.kind, body, item.recorded_at, item.actor, item.prev_hash, item.hash
+            )
+        )
     if not rows:
         raise MalformedInput(f"{name} holds no events")
     ids = {r.match_id for r in rows}

@@ -110,7 +110,11 @@ _INSPECT = (
 #: The triggers we make on our tables: (table, name) -> pg_trigger.tgtype (BEFORE = 2,
 #: FOR EACH ROW = 1, DELETE = 8, UPDATE = 16, TRUNCATE = 32), each running
 #: matchledger_append_only with no column list, condition or argument, enabled.
-_OUR_TRIGGERS = {("events", "events_no_update"): 19, ("events", "events_no_delete"): 11, ("events", "events_no_truncate"): 34}
+_OUR_TRIGGERS = {
+    ("events", "events_no_update"): 19,
+    ("events", "events_no_delete"): 11,
+    ("events", "events_no_truncate"): 34,
+}
 _OUR_TABLES = ("events", "snapshots", "capabilities", "matchledger_schema")
 _APPEND_ONLY_SOURCE = SCHEMA.split("AS $$", 1)[1].split("$$", 1)[0]
 
@@ -195,7 +199,7 @@ class Database:
                 raise self.error(exc) from None
 
     def _check(self, conn: psycopg.Connection, *, create: bool) -> str:
-        """"ours", or "none" where a write with ``create`` may make the tables;
+        """ "ours", or "none" where a write with ``create`` may make the tables;
         refuses anything else."""
         try:
             encoding, versioned, events = conn.execute(_INSPECT).fetchone()
@@ -212,8 +216,11 @@ class Database:
                 return "none"
             raise CorruptLog(f"no matchledger tables in {self.location!r} (run `matchledger init` or `new` first)")
         if not versioned or not events:
-            why = "its events table is not matchledger's (it has no matchledger_schema table)" if events else (
-                "it has a matchledger_schema table but no events table")
+            why = (
+                "its events table is not matchledger's (it has no matchledger_schema table)"
+                if events
+                else ("it has a matchledger_schema table but no events table")
+            )
             raise ForeignDatabase(f"cannot use {self.location!r} as a matchledger database: {why}; nothing was changed")
         if version != SCHEMA_VERSION:
             newer = version is not None and version > SCHEMA_VERSION
@@ -258,7 +265,9 @@ class Database:
                 f"{self.lock_timeout:g} s; try again"
             )
         if isinstance(exc, (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)):
-            return LogConflict(f"another writer of {self.location!r} got in the way ({reason}); nothing was written: try again")
+            return LogConflict(
+                f"another writer of {self.location!r} got in the way ({reason}); nothing was written: try again"
+            )
         if isinstance(exc, (pg_errors.ReadOnlySqlTransaction, pg_errors.InsufficientPrivilege, pg_errors.DiskFull)):
             return UnwritableDatabase(f"cannot write to {self.location!r}: {reason}")
         lost = isinstance(exc, psycopg.OperationalError) and exc.sqlstate is None

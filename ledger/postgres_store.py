@@ -15,8 +15,8 @@ one lent by a :class:`PostgresPool` (a long-running process such as ``serve``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -149,10 +149,15 @@ class PostgresStore(LogStore):
     def _has_match(self, match_id: str) -> bool:
         return bool(self._fetch("SELECT 1 FROM events WHERE match_id = %s LIMIT 1", (match_id,)))
 
-    def _read(self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool) -> list[tuple]:
+    def _read(
+        self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool
+    ) -> list[tuple]:
         # The database is UTF8 (checked on open): every text it holds is UTF-8.
         if upto is None:
-            sql, params = f"SELECT {columns} FROM events WHERE match_id = %s AND seq > %s ORDER BY seq", (match_id, after)
+            sql, params = (
+                f"SELECT {columns} FROM events WHERE match_id = %s AND seq > %s ORDER BY seq",
+                (match_id, after),
+            )
         else:
             sql = f"SELECT {columns} FROM events WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
             params = (match_id, after, upto)
@@ -193,8 +198,15 @@ class PostgresStore(LogStore):
                 self._run(CAPABILITIES_TABLE)
             self._run(
                 f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (capability.token_hash, capability.match_id, capability.role, capability.participant,
-                 capability.can_submit, capability.created_at, capability.revoked_at),
+                (
+                    capability.token_hash,
+                    capability.match_id,
+                    capability.role,
+                    capability.participant,
+                    capability.can_submit,
+                    capability.created_at,
+                    capability.revoked_at,
+                ),
             )
 
     def capability(self, token_hash: str) -> Capability | None:
@@ -209,7 +221,9 @@ class PostgresStore(LogStore):
         if not self._has_capabilities():
             return []
         where, params = ("WHERE match_id = %s ", (match_id,)) if match_id is not None else ("", ())
-        rows = self._fetch(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities {where}ORDER BY created_at, token_hash", params)
+        rows = self._fetch(
+            f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities {where}ORDER BY created_at, token_hash", params
+        )
         return [_capability_of(row) for row in rows]
 
     def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
@@ -277,7 +291,9 @@ class PostgresPool:
             self._pool.open(wait=True, timeout=lock_timeout)
         except PoolTimeout:
             self._pool.close()
-            raise DatabaseBusy(f"cannot open {min_size} connections to {self.location!r} within {lock_timeout:g} s") from None
+            raise DatabaseBusy(
+                f"cannot open {min_size} connections to {self.location!r} within {lock_timeout:g} s"
+            ) from None
 
     @contextmanager
     def store(self) -> Iterator[PostgresStore]:
@@ -296,5 +312,12 @@ class PostgresPool:
 def _capability_of(row: tuple) -> Capability:
     """A row of ``capabilities`` (its columns in ``_CAPABILITY_COLUMNS``'s order)."""
     token, match_id, role, participant, can_submit, created_at, revoked_at = row
-    return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
-                      can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)
+    return Capability(
+        token_hash=token,
+        match_id=match_id,
+        role=role,
+        participant=participant,
+        can_submit=bool(can_submit),
+        created_at=created_at,
+        revoked_at=revoked_at,
+    )

@@ -24,8 +24,11 @@ def printable_url(url: str) -> str:
         if "password" in dict(parse_qsl(query)):
             query = urlencode([(key, value) for key, value in parse_qsl(query) if key != "password"], safe=":/,")
         # by hand: urlunsplit drops the empty host of ``postgresql:///db`` (a socket)
-        return (f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
-                + (f"#{parts.fragment}" if parts.fragment else ""))
+        return (
+            f"{parts.scheme}://{netloc}{parts.path}"
+            + (f"?{query}" if query else "")
+            + (f"#{parts.fragment}" if parts.fragment else "")
+        )
     except ValueError:
         return url.split("://", 1)[0] + "://…"
 

@@ -55,7 +55,12 @@ class Store(LogStore):
     """
 
     def __init__(
-        self, path: str | Path, *, create: bool = True, read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_SECONDS
+        self,
+        path: str | Path,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT_SECONDS,
     ):
         super().__init__()
         self.path = str(path)
@@ -129,7 +134,9 @@ class Store(LogStore):
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
 
     @_plain_errors
-    def _read(self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool) -> list[tuple]:
+    def _read(
+        self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool
+    ) -> list[tuple]:
         """``columns`` of the match's rows with seq in (``after``, ``upto``], in seq order.
 
         Only a row edited behind the store's back holds text that is not UTF-8.  With
@@ -210,8 +217,15 @@ class Store(LogStore):
             self.conn.execute(CAPABILITIES_TABLE)
             self.conn.execute(
                 f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (capability.token_hash, capability.match_id, capability.role, capability.participant,
-                 int(capability.can_submit), capability.created_at, capability.revoked_at),
+                (
+                    capability.token_hash,
+                    capability.match_id,
+                    capability.role,
+                    capability.participant,
+                    int(capability.can_submit),
+                    capability.created_at,
+                    capability.revoked_at,
+                ),
             )
 
     def capability(self, token_hash: str) -> Capability | None:
@@ -272,5 +286,12 @@ class Store(LogStore):
 def _capability_of(row: tuple) -> Capability:
     """A row of ``capabilities`` (its columns in ``_CAPABILITY_COLUMNS``'s order)."""
     token, match_id, role, participant, can_submit, created_at, revoked_at = row
-    return Capability(token_hash=token, match_id=match_id, role=role, participant=participant,
-                      can_submit=bool(can_submit), created_at=created_at, revoked_at=revoked_at)
+    return Capability(
+        token_hash=token,
+        match_id=match_id,
+        role=role,
+        participant=participant,
+        can_submit=bool(can_submit),
+        created_at=created_at,
+        revoked_at=revoked_at,
+    )

@@ -9,8 +9,9 @@ between threads).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator, Protocol
+from typing import Protocol
 
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
@@ -41,7 +42,12 @@ class StorePool(Protocol):
 
 
 def open_pool(
-    db: str, *, create: bool = False, read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_SECONDS, max_size: int = 8
+    db: str,
+    *,
+    create: bool = False,
+    read_only: bool = False,
+    lock_timeout: float = LOCK_TIMEOUT_SECONDS,
+    max_size: int = 8,
 ) -> StorePool:
     """Stores of the database ``db`` for a long-running process (checked on opening)."""
     options = {"create": create, "read_only": read_only, "lock_timeout": lock_timeout}

@@ -9,7 +9,7 @@ version's upcaster needs (a "v":1 body written with the current fields), is a
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import CorruptLog
 
@@ -43,8 +43,10 @@ def submission_v1_player_to_participant(body: dict) -> dict:
     if foreign:
         # Renaming `player` would silently overwrite a `participant` it also holds: SQL
         # (json_extract) would then read one submitter and replay another.
-        raise CorruptLog(f"a version 1 SubmissionRecorded has no field {', '.join(map(repr, foreign))} "
-                         f"(its fields: {', '.join(sorted(_SUBMISSION_V1_FIELDS))})")
+        raise CorruptLog(
+            f"a version 1 SubmissionRecorded has no field {', '.join(map(repr, foreign))} "
+            f"(its fields: {', '.join(sorted(_SUBMISSION_V1_FIELDS))})"
+        )
     body = dict(body)
     body["participant"] = body.pop("player")
     tokens = body.get("tokens", "")
@@ -59,7 +61,7 @@ def stored_version(body: dict) -> int:
     version = body.get("v", 1)
     current = CURRENT_VERSION.get(kind, 1)
     if type(version) is not int:  # bool is an int to Python, never a version
-        raise CorruptLog(f"its version \"v\" must be a whole number, not {version!r}")
+        raise CorruptLog(f'its version "v" must be a whole number, not {version!r}')
     if not 1 <= version <= current:
         newer = " (a newer matchledger's?)" if version > current else ""
         raise CorruptLog(f"{kind} has versions 1 to {current}, not {version}{newer}")

@@ -7,7 +7,8 @@ call them where a value enters, before anything is written.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .codec import encode
 from .errors import MalformedInput

@@ -12,10 +12,11 @@ published head (seq + hash) catches truncation and a consistently rewritten tail
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, count
 from operator import ne
-from typing import Any, Sequence
+from typing import Any
 
 from msgspec.structs import astuple
 
@@ -64,7 +65,13 @@ def parse_head(text: str) -> tuple[int, str]:
     abbreviated hash, is dropped)."""
     seq_text, sep, digest = text.partition(":")
     digest = digest.removesuffix("…").lower()
-    if not sep or not seq_text.isascii() or not seq_text.isdigit() or not digest or any(c not in "0123456789abcdef" for c in digest):
+    if (
+        not sep
+        or not seq_text.isascii()
+        or not seq_text.isdigit()
+        or not digest
+        or any(c not in "0123456789abcdef" for c in digest)
+    ):
         raise MalformedInput(f"{text!r} is not SEQ:HASH (a seq and a hex hash, as `head` prints them)")
     if int(seq_text) < 1:
         raise MalformedInput(f"{text!r}: events are numbered from 1")
@@ -114,7 +121,9 @@ def verify_chain(
     recomputed = tuple(
         [
             envelope_hash(encode(actor), body, kind, match_id_json, prev_hash, encode(recorded_at), seq)
-            for seq, kind, body, recorded_at, actor, prev_hash in zip(seqs[:placed], kinds, stored, recorded_ats, actors, prev_hashes)
+            for seq, kind, body, recorded_at, actor, prev_hash in zip(
+                seqs[:placed], kinds, stored, recorded_ats, actors, prev_hashes
+            )
         ]
     )
     linked = _first_mismatch(prev_hashes[:placed], (after_hash, *hashes)[:placed])
@@ -128,7 +137,9 @@ def verify_chain(
             finding = Finding(match_id, seq, f"body does not decode: {exc}")
             break
         if type(event).__name__ != kind:
-            finding = Finding(match_id, seq, "kind column disagrees with the body's type", "kind", kind, type(event).__name__)
+            finding = Finding(
+                match_id, seq, "kind column disagrees with the body's type", "kind", kind, type(event).__name__
+            )
             break
         if encode(event) != body:  # (an intact log never gets past this comparison)
             problem = canonical_problem(body, event)
@@ -163,7 +174,9 @@ def _envelope_finding(
         if recomputed[index] == row.hash and index > 0:
             problem = f"event {row.seq - 1} was altered: its hash is not the one event {row.seq} chains to"
             return Finding(match_id, row.seq - 1, problem, "hash", row.prev_hash, prev_hash)
-        return Finding(match_id, row.seq, "prev_hash does not link to the previous event", "prev_hash", row.prev_hash, prev_hash)
+        return Finding(
+            match_id, row.seq, "prev_hash does not link to the previous event", "prev_hash", row.prev_hash, prev_hash
+        )
     # The one check left: the row's own hash.
     return Finding(match_id, row.seq, "hash does not match the event's contents", "hash", row.hash, recomputed[index])
 
@@ -183,8 +196,23 @@ def head_finding(match_id: str, hashes: Sequence[str], head: tuple[int, str] | N
         return []
     head_seq, head_hash = head
     if head_seq > len(hashes):
-        return [Finding(match_id, len(hashes) + 1, f"log ends at seq {len(hashes)} but the published head is seq {head_seq}: events were removed")]
+        return [
+            Finding(
+                match_id,
+                len(hashes) + 1,
+                f"log ends at seq {len(hashes)} but the published head is seq {head_seq}: events were removed",
+            )
+        ]
     # a prefix too short to stand for a hash pins nothing: it is no match, whatever it is
     if len(head_hash) < HEAD_PREFIX_MIN_DIGITS or not hashes[head_seq - 1].startswith(head_hash):
-        return [Finding(match_id, head_seq, "hash differs from the published head: the log was rewritten", "hash", hashes[head_seq - 1], head_hash)]
+        return [
+            Finding(
+                match_id,
+                head_seq,
+                "hash differs from the published head: the log was rewritten",
+                "hash",
+                hashes[head_seq - 1],
+                head_hash,
+            )
+        ]
     return []

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 import msgspec
+
+from matchledger import engine
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability, new_token, token_hash, well_formed
@@ -39,13 +42,11 @@ from matchledger.ledger.events import (
     new_salt,
     salted,
 )
-from matchledger.ledger.portable import export_lines
 from matchledger.ledger.log_store import LogStore, StoredEvent
+from matchledger.ledger.portable import export_lines
 from matchledger.ledger.stores import open_store
 from matchledger.ledger.validation import check_actor, check_match_id
 from matchledger.ledger.verify import Finding, verify_chain
-
-from matchledger import engine
 
 from . import snapshots
 from .audit import audit_report
@@ -65,8 +66,9 @@ READ_MODELS = ("status", "scores", "outcome", "reveals", "knowledge")
 #: writer is told the match moved on (``LogConflict``).
 DECISION_ATTEMPTS = 8
 
+
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 class Reading(msgspec.Struct, frozen=True):
@@ -283,7 +285,9 @@ class Application:
             return {}
         state = self.reader.cursor(match_id).state
         first = min(row.seq for row in rows) - 1
-        kinds = [(row.seq, row.kind) for row in self.store.rows(match_id, upto=first)] + [(row.seq, row.kind) for row in rows]
+        kinds = [(row.seq, row.kind) for row in self.store.rows(match_id, upto=first)] + [
+            (row.seq, row.kind) for row in rows
+        ]
         return {seq: effect for seq in voids if (effect := void_effect(state, seq, kinds)) is not None}
 
     def explain(self, match_id: str, participant: str, at: int | None = None) -> Reading:
@@ -306,7 +310,9 @@ class Application:
         view = self.view(self.state(match_id), public=public, participant=participant)
         return view, self._steps(match_id, view)
 
-    def _steps(self, match_id: str, view: View, at: int | None = None) -> Iterator[tuple[StoredEvent, MatchState, dict]]:
+    def _steps(
+        self, match_id: str, view: View, at: int | None = None
+    ) -> Iterator[tuple[StoredEvent, MatchState, dict]]:
         rows, events = self.reader.checked(match_id, at)
         replayer = Replayer(match_id)
         for row, (seq, event) in zip(rows, events):
@@ -594,8 +600,12 @@ class Application:
             participant = resolve_view(state, participant=participant).participant
         token = new_token()
         capability = Capability(
-            token_hash=token_hash(token), match_id=match_id, role=AUDITOR if auditor else PARTICIPANT,
-            participant=participant, can_submit=can_submit, created_at=self.clock(),
+            token_hash=token_hash(token),
+            match_id=match_id,
+            role=AUDITOR if auditor else PARTICIPANT,
+            participant=participant,
+            can_submit=can_submit,
+            created_at=self.clock(),
         )
         self.store.save_capability(capability)
         return token, capability
@@ -632,7 +642,9 @@ class Application:
 
     # ------------------------------------------------------------------ internals
 
-    def _append(self, match_id: str, expected_seq: int, events: list[Event], actor: str | None = None) -> list[StoredEvent]:
+    def _append(
+        self, match_id: str, expected_seq: int, events: list[Event], actor: str | None = None
+    ) -> list[StoredEvent]:
         """Record ``events``, each with a salt of its own (see ``Event.salt``)."""
         events = [salted(event, self.salts()) for event in events]
         return self.store.append(match_id, expected_seq, events, actor=actor or self.actor, recorded_at=self.clock())
@@ -682,6 +694,16 @@ def _spans(numbers: list[int]) -> str:
 
 
 __all__ = [
-    "Announced", "Application", "Audit", "Checkpointed", "Comparison", "Finding", "MatchReport", "MatchSummary", "READ_MODELS", "Reading",
-    "Rescored", "utc_now",
+    "Announced",
+    "Application",
+    "Audit",
+    "Checkpointed",
+    "Comparison",
+    "Finding",
+    "MatchReport",
+    "MatchSummary",
+    "READ_MODELS",
+    "Reading",
+    "Rescored",
+    "utc_now",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+
 from matchledger.engine.state import HOST, MatchState
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.log_store import StoredEvent
@@ -97,9 +98,16 @@ def _fate_entries(state: MatchState | None, rows: list[StoredEvent], account: di
     """Each event that no longer counts: its seq and kind, whose submission (or
     contract) for which round it was, how it stopped counting and by which seq."""
     by_seq = {row.seq: row for row in rows}
-    submissions = {} if state is None else {
-        s.seq: s for by_participant in state.submissions.values() for history in by_participant.values() for s in history
-    }
+    submissions = (
+        {}
+        if state is None
+        else {
+            s.seq: s
+            for by_participant in state.submissions.values()
+            for history in by_participant.values()
+            for s in history
+        }
+    )
     listed = []
     for seq, fate in account.items():
         entry: dict = {"seq": seq, "event": by_seq[seq].kind}

@@ -8,6 +8,7 @@ side changes nothing here.
 from __future__ import annotations
 
 import msgspec
+
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.log_store import StoredEvent
@@ -34,7 +35,11 @@ class Comparison(msgspec.Struct, frozen=True):
 
     @property
     def differs(self) -> bool:
-        return self.data["first_parting"] is not None or bool(self.data["differing_read_models"]) or any(self.findings.values())
+        return (
+            self.data["first_parting"] is not None
+            or bool(self.data["differing_read_models"])
+            or any(self.findings.values())
+        )
 
 
 def compare(side_a: Side, side_b: Side) -> Comparison:
@@ -74,8 +79,14 @@ def first_parting(rows_a: list[StoredEvent], rows_b: list[StoredEvent]) -> dict 
             return entry
     if len(rows_a) != len(rows_b):
         shorter = min(len(rows_a), len(rows_b))
-        return {"seq": shorter + 1, "a": _tail(rows_a, shorter), "b": _tail(rows_b, shorter),
-                "field": "length", "a_value": len(rows_a), "b_value": len(rows_b)}
+        return {
+            "seq": shorter + 1,
+            "a": _tail(rows_a, shorter),
+            "b": _tail(rows_b, shorter),
+            "field": "length",
+            "a_value": len(rows_a),
+            "b_value": len(rows_b),
+        }
     return None
 
 

@@ -8,15 +8,15 @@ through a game's random legal match.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
+from matchledger import engine
 from matchledger.engine.game import Decision
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import CorruptLog, GameNotInstalled, MatchledgerError
 from matchledger.ledger.events import Event, MatchCreated
-
-from matchledger import engine
 
 
 class Replayer:
@@ -76,7 +76,9 @@ class Replayer:
         except MatchledgerError as exc:
             # The rules refusing a recorded event as they fold it (a cell that is no
             # cell, in a log no command wrote): the log is corrupt there, said with its seq.
-            raise CorruptLog(f"match {self.match_id!r} seq {seq}: {type(event).__name__} cannot be replayed: {exc}") from None
+            raise CorruptLog(
+                f"match {self.match_id!r} seq {seq}: {type(event).__name__} cannot be replayed: {exc}"
+            ) from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
             # A well-hashed log can still hold events no engine would have produced
             # (written by hand, or by a buggy tool): that is a corrupt log, said plainly.
@@ -88,7 +90,9 @@ class Replayer:
     def _feed(self, seq: int, event: Event, work: Any) -> MatchState:
         if self.state is None:
             if not isinstance(event, MatchCreated) or seq != 1:
-                raise CorruptLog(f"match {self.match_id!r} does not start with MatchCreated at seq 1 (seq {seq}: {type(event).__name__})")
+                raise CorruptLog(
+                    f"match {self.match_id!r} does not start with MatchCreated at seq 1 (seq {seq}: {type(event).__name__})"
+                )
             if event.game not in engine.names():
                 raise GameNotInstalled(self.match_id, event.game, engine.names())
             self.game = engine.get(event.game)

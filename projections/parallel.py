@@ -9,8 +9,8 @@ the output is the same as with one process.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterator, Sequence
 
 from matchledger.ledger.log_store import LogStore
 from matchledger.ledger.stores import open_store

@@ -19,7 +19,7 @@ docs/guarantees.md (``service.receipt-seqs``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Iterable
+from collections.abc import Iterable
 
 from matchledger.engine.state import PUBLIC, MatchState, View, as_participant
 from matchledger.ledger.events import Event

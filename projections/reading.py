@@ -207,7 +207,11 @@ class Reader:
             return None
         cursor = Cursor(match_id, Replayer.resume(state), seq, digest)
         checkpoint = _decoded_checkpoint(rows[0])
-        if checkpoint is None or (checkpoint.seq, checkpoint.revision, checkpoint.digest) != (seq, revision, snapshots.digest(body)):
+        if checkpoint is None or (checkpoint.seq, checkpoint.revision, checkpoint.digest) != (
+            seq,
+            revision,
+            snapshots.digest(body),
+        ):
             return None
         try:
             cursor.follow(rows)  # the checkpoint itself is checked against the chain here

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from matchledger import engine
 from matchledger.engine.state import HOST
 from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError
 from matchledger.ledger.store import StoredEvent
 from matchledger.ledger.verify import Finding, parse_head, verify_chain
-
-from matchledger import engine
 
 from .fold import Replayer
 from .supersession import Fate, fates
@@ -66,17 +65,25 @@ class ReceiptCheck(NamedTuple):
         return self.finding is None
 
     def to_json(self) -> dict:
-        return {"seq": self.seq, "hash": self.hash, "kind": self.kind, "participant": self.participant,
-                "round": self.round, "ok": self.ok,
-                # the key `log --json` marks the submission with: {"voided_by": 5}
-                "fate": None if self.fate is None else {self.fate.key: self.fate.by}}
+        return {
+            "seq": self.seq,
+            "hash": self.hash,
+            "kind": self.kind,
+            "participant": self.participant,
+            "round": self.round,
+            "ok": self.ok,
+            # the key `log --json` marks the submission with: {"voided_by": 5}
+            "fate": None if self.fate is None else {self.fate.key: self.fate.by},
+        }
 
     def describe(self) -> str:
         """What the receipt proves, for a receipt that is ok, and what became of the
         submission since."""
         fate = "counts" if self.fate is None else self.fate.describe()
-        return (f"receipt {self.seq}: {self.participant}'s {self.kind} for {self.round_word} {self.round}, "
-                f"in the verified chain; {fate}")
+        return (
+            f"receipt {self.seq}: {self.participant}'s {self.kind} for {self.round_word} {self.round}, "
+            f"in the verified chain; {fate}"
+        )
 
 
 def check_receipt(
@@ -91,8 +98,9 @@ def check_receipt(
     fate = None
     if finding is None:
         fate = (submission_fates(match_id, rows) if account is None else account).get(seq)
-    return ReceiptCheck(seq, digest, None if row is None else row.kind, participant, round_no, finding,
-                        _round_word(rows), fate)
+    return ReceiptCheck(
+        seq, digest, None if row is None else row.kind, participant, round_no, finding, _round_word(rows), fate
+    )
 
 
 def submission_fates(match_id: str, rows: list[StoredEvent]) -> dict[int, Fate]:
@@ -117,14 +125,29 @@ def receipt_finding(match_id: str, rows: list[StoredEvent], receipt: tuple[int, 
     shown = f"receipt {seq}:{digest[:16]}…"
     chain = verify_chain(match_id, rows[:seq])
     if chain:
-        return Finding(match_id, chain[0].seq, f"{shown} cannot be proven: the chain does not hold up to it ({chain[0].problem})")
+        return Finding(
+            match_id, chain[0].seq, f"{shown} cannot be proven: the chain does not hold up to it ({chain[0].problem})"
+        )
     if seq > len(rows):
-        return Finding(match_id, seq, f"{shown} names an event the log does not hold (it ends at seq {len(rows)}): events were removed")
+        return Finding(
+            match_id,
+            seq,
+            f"{shown} names an event the log does not hold (it ends at seq {len(rows)}): events were removed",
+        )
     row = rows[seq - 1]
     if row.hash != digest:
-        return Finding(match_id, seq, f"{shown}: the event at seq {seq} has another hash: the log was rewritten", "hash", row.hash, digest)
+        return Finding(
+            match_id,
+            seq,
+            f"{shown}: the event at seq {seq} has another hash: the log was rewritten",
+            "hash",
+            row.hash,
+            digest,
+        )
     if row.kind != RECEIPT_KIND:
-        return Finding(match_id, seq, f"{shown} is no receipt: seq {seq} is {_what(row)}, not a participant's submission")
+        return Finding(
+            match_id, seq, f"{shown} is no receipt: seq {seq} is {_what(row)}, not a participant's submission"
+        )
     participant, _round = _whose(row)
     if participant is None:
         return Finding(match_id, seq, f"{shown} is no receipt: the {row.kind} at seq {seq} cannot be read")

@@ -15,10 +15,12 @@ what the rules give; the first divergence is reported precisely.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import msgspec
 from msgspec.structs import astuple
+
 from matchledger.ledger.codec import encode
 from matchledger.ledger.errors import GameNotInstalled, MatchledgerError
 from matchledger.ledger.events import (
@@ -51,11 +53,22 @@ _DECIDED_IGNORED = {"v", "type"}
 _ANNOUNCED_FIELDS = ("public", "private", "outcome")
 #: Events whose every field is of a fixed type (text, whole numbers, lists of text), so
 #: that two of them are equal exactly when they encode alike: compared field by field.
-_TYPED = frozenset({SubmissionRecorded, ContractRecorded, NoteAdded, SubmissionVoided, SubmissionCorrected, RoundReopened,
-                    MatchAbandoned})
+_TYPED = frozenset(
+    {
+        SubmissionRecorded,
+        ContractRecorded,
+        NoteAdded,
+        SubmissionVoided,
+        SubmissionCorrected,
+        RoundReopened,
+        MatchAbandoned,
+    }
+)
 
 
-def first_difference(recorded: Any, recomputed: Any, path: str = "", ignored=_IGNORED_FIELDS) -> tuple[str, Any, Any] | None:
+def first_difference(
+    recorded: Any, recomputed: Any, path: str = "", ignored=_IGNORED_FIELDS
+) -> tuple[str, Any, Any] | None:
     """The first path at which two JSON values differ, in a stable order (``ignored``:
     top-level keys left out)."""
     if isinstance(recorded, dict) and isinstance(recomputed, dict):
@@ -79,8 +92,10 @@ def first_difference(recorded: Any, recomputed: Any, path: str = "", ignored=_IG
         if len(recorded) != len(recomputed):
             return f"{path}.length", len(recorded), len(recomputed)
         return None
-    if recorded != recomputed or type(recorded) is not type(recomputed) and not (
-        _number(recorded) and _number(recomputed)
+    if (
+        recorded != recomputed
+        or type(recorded) is not type(recomputed)
+        and not (_number(recorded) and _number(recomputed))
     ):
         return path, recorded, recomputed
     return None
@@ -145,7 +160,9 @@ def rederivation(
                     try:
                         decision = replayer.decision_for(seq, event)
                     except MatchledgerError as exc:
-                        return Rederived([Finding(match_id, seq, f"{type(event).__name__} is refused by the rules: {exc}")], True)
+                        return Rederived(
+                            [Finding(match_id, seq, f"{type(event).__name__} is refused by the rules: {exc}")], True
+                        )
                     if decision is None:  # an event only a decision gives, with none before it
                         return Rederived([_unbidden(match_id, seq, event)], refused=True)
                     pending = list(zip(decision.events, decision.work, decision.rules))
@@ -159,7 +176,9 @@ def rederivation(
                 replayer.feed(seq, event, work)
                 if rules is not None:
                     rules = in_recorded_shape(event, rules)
-                    found = _announcement_finding(match_id, seq, event, salted(rules, event.salt) if event.salt else rules, None)
+                    found = _announcement_finding(
+                        match_id, seq, event, salted(rules, event.salt) if event.salt else rules, None
+                    )
                     if found is not None:
                         return Rederived([found])
             else:
@@ -216,8 +235,16 @@ def _decided_finding(match_id: str, seq: int, event: Event, decided: Event, body
         decided = salted(decided, event.salt)  # the salt is the recorder's, not a rule's
     if type(event) is not type(decided):
         return Rederived(
-            [Finding(match_id, seq, f"{type(event).__name__} is not what its command records here "
-                     f"(the rules record {type(decided).__name__})")], refused=True)
+            [
+                Finding(
+                    match_id,
+                    seq,
+                    f"{type(event).__name__} is not what its command records here "
+                    f"(the rules record {type(decided).__name__})",
+                )
+            ],
+            refused=True,
+        )
     found = _difference(match_id, seq, event, decided, body, f"{type(event).__name__} differs from what the rules give")
     if found is None:
         return None
@@ -225,7 +252,9 @@ def _decided_finding(match_id: str, seq: int, event: Event, decided: Event, body
     return Rederived([found], refused=not disputed)
 
 
-def _difference(match_id: str, seq: int, event: Event, expected: Event, body: str | None, problem: str) -> Finding | None:
+def _difference(
+    match_id: str, seq: int, event: Event, expected: Event, body: str | None, problem: str
+) -> Finding | None:
     if not _differs(event, encode(expected), body):
         return None
     diff = first_difference(msgspec.to_builtins(event), msgspec.to_builtins(expected), ignored=_DECIDED_IGNORED)
@@ -248,13 +277,18 @@ def _announcement_finding(match_id: str, seq: int, event: Event, expected: Event
     if diff is None:
         return None
     field, recorded, recomputed = diff
-    return Finding(match_id, seq, f"{type(event).__name__} differs from what the rules give", field, recorded, recomputed)
+    return Finding(
+        match_id, seq, f"{type(event).__name__} differs from what the rules give", field, recorded, recomputed
+    )
 
 
 def _unbidden(match_id: str, seq: int, event: Event) -> Finding:
     return Finding(
-        match_id, seq, f"{type(event).__name__} follows no command that records it (the rules record one only "
-        "as part of another: a resolved turn with its submission, a computed outcome with the last close or turn)")
+        match_id,
+        seq,
+        f"{type(event).__name__} follows no command that records it (the rules record one only "
+        "as part of another: a resolved turn with its submission, a computed outcome with the last close or turn)",
+    )
 
 
 def _checkpoint_finding(
@@ -265,7 +299,11 @@ def _checkpoint_finding(
     misplaced = checkpoint_out_of_place(match_id, seq, event)
     if misplaced is not None:
         return misplaced
-    if snapshot_seq == event.seq and event.revision == snapshots.revision(game) and snapshots.digest(snapshot_body) != event.digest:
+    if (
+        snapshot_seq == event.seq
+        and event.revision == snapshots.revision(game)
+        and snapshots.digest(snapshot_body) != event.digest
+    ):
         return Finding(
             match_id,
             seq,
@@ -283,7 +321,9 @@ def checkpoint_out_of_place(match_id: str, seq: int, event: StateCheckpointed) -
     one at ``seq`` says otherwise (events were inserted or removed before it, and the
     chain re-hashed).  Reads refuse such a log too (`reading.py`)."""
     if event.seq != seq - 1:
-        return Finding(match_id, seq, f"the checkpoint records the state after event {event.seq}, not the event before it")
+        return Finding(
+            match_id, seq, f"the checkpoint records the state after event {event.seq}, not the event before it"
+        )
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+
 from matchledger.engine.state import MatchState
 from matchledger.ledger.events import Event, MatchCreated, NoteAdded, RuleAmended
 

@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import MalformedInput
 
 from matchledger import engine
+from matchledger.engine.state import MatchState
+from matchledger.ledger.errors import MalformedInput
 
 FORMAT = 1
 
@@ -159,7 +159,9 @@ def encode_state(state: MatchState) -> bytes:
     without_game = dataclasses.replace(state, g=None)
     try:
         return _encoder.encode(
-            _Envelope(FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(state.g)))
+            _Envelope(
+                FORMAT, state.game, msgspec.Raw(_encoder.encode(without_game)), msgspec.Raw(_encoder.encode(state.g))
+            )
         )
     except (msgspec.EncodeError, OverflowError, TypeError, NotImplementedError) as exc:
         raise SnapshotUnusable(f"the state of {state.match_id!r} cannot be stored as a snapshot: {exc}") from None
@@ -197,7 +199,16 @@ def decode_state(body: bytes) -> MatchState:
             raise SnapshotUnusable(f"game {envelope.game!r} takes no snapshots")
         state = _state_decoder.decode(envelope.state)
         state.g = _game_state_decoder(state_type).decode(envelope.game_state)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, TypeError, ZeroDivisionError, IndexError, KeyError, AttributeError) as exc:
+    except (
+        msgspec.DecodeError,
+        msgspec.ValidationError,
+        ValueError,
+        TypeError,
+        ZeroDivisionError,
+        IndexError,
+        KeyError,
+        AttributeError,
+    ) as exc:
         raise SnapshotUnusable(f"snapshot does not decode: {exc}") from None
     if state.game != envelope.game:
         raise SnapshotUnusable(f"snapshot says game {envelope.game!r} but holds a {state.game!r} state")

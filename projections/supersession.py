@@ -9,12 +9,12 @@ participant's page tell it: it is never stored, so it always says what the log s
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
-
-from matchledger.engine.state import MatchState, Submission, View
-from matchledger.ledger.events import SubmissionCorrected, SubmissionVoided
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from matchledger import engine
+from matchledger.engine.state import MatchState, Submission, View
+from matchledger.ledger.events import SubmissionCorrected, SubmissionVoided
 
 #: How a submission stopped counting, by the kind of the event that stopped it.
 _UNDONE = {SubmissionVoided: "voided", SubmissionCorrected: "corrected"}
@@ -105,9 +105,7 @@ def void_effect(state: MatchState, void_seq: int, kinds: Iterable[tuple[int, str
 
 def _undone(state: MatchState) -> dict[int, Fate]:
     return {
-        event.target_seq: Fate(_UNDONE[type(event)], seq)
-        for seq, event in state.corrections
-        if type(event) in _UNDONE
+        event.target_seq: Fate(_UNDONE[type(event)], seq) for seq, event in state.corrections if type(event) in _UNDONE
     }
 
 
@@ -178,4 +176,3 @@ def _announcement_fates(state: MatchState, kinds: Iterable[tuple[int, str]]) -> 
                 result[outcome] = Fate(how, seq)
                 outcome = None
     return result
-

@@ -14,11 +14,12 @@ from datetime import datetime
 
 import msgspec
 from msgspec import UNSET
+
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import GameNotInstalled, MalformedInput, VerificationFailed
 from matchledger.ledger.events import SALT_BYTES, MatchAbandoned, MatchCreated
-from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.log_store import LogStore, StoredEvent
+from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.validation import check_actor, quoted
 from matchledger.ledger.verify import Finding, head_finding, verify_chain
 
@@ -44,7 +45,12 @@ class MatchReport(msgspec.Struct, frozen=True):
         return not self.findings and self.not_installed is None
 
     def to_json(self) -> dict:
-        report = {"match": self.match_id, "events": self.events, "ok": self.ok, "findings": [f.to_json() for f in self.findings]}
+        report = {
+            "match": self.match_id,
+            "events": self.events,
+            "ok": self.ok,
+            "findings": [f.to_json() for f in self.findings],
+        }
         if self.abandoned is not None:
             report["abandoned_at"] = self.abandoned
         if self.not_installed is not None:
@@ -89,12 +95,26 @@ def envelope_findings(match_id: str, rows: list[StoredEvent], events: list) -> l
                 actors.add(check_actor(row.actor))
             except MalformedInput as exc:
                 return [Finding(match_id, row.seq, f"the envelope's actor is not one the command line records: {exc}")]
-        if not (isinstance(row.recorded_at, str) and _RECORDED_AT.fullmatch(row.recorded_at) and _is_time(row.recorded_at)):
-            return [Finding(match_id, row.seq, f"recorded_at {quoted(row.recorded_at)} is not a UTC time as the ledger "
-                            "records it (2026-12-01T21:28:28.123456Z)")]
+        if not (
+            isinstance(row.recorded_at, str) and _RECORDED_AT.fullmatch(row.recorded_at) and _is_time(row.recorded_at)
+        ):
+            return [
+                Finding(
+                    match_id,
+                    row.seq,
+                    f"recorded_at {quoted(row.recorded_at)} is not a UTC time as the ledger "
+                    "records it (2026-12-01T21:28:28.123456Z)",
+                )
+            ]
         if event.salt is not UNSET and not _SALT.fullmatch(event.salt):
-            return [Finding(match_id, row.seq, f"the salt {quoted(event.salt)} is not one the ledger draws "
-                            f"({2 * SALT_BYTES} lowercase hex digits)")]
+            return [
+                Finding(
+                    match_id,
+                    row.seq,
+                    f"the salt {quoted(event.salt)} is not one the ledger draws "
+                    f"({2 * SALT_BYTES} lowercase hex digits)",
+                )
+            ]
     return []
 
 
@@ -134,8 +154,10 @@ def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -
         )
     envelope = envelope_findings(match_id, rows, events)
     if envelope:
-        raise VerificationFailed(f"{name}: an event the command line would not have recorded, nothing imported: "
-                                 f"{envelope[0].describe()}", envelope)
+        raise VerificationFailed(
+            f"{name}: an event the command line would not have recorded, nothing imported: {envelope[0].describe()}",
+            envelope,
+        )
     rederived = rederivation(match_id, events, bodies=[row.body for row in rows])
     if rederived.refused:
         # The rules would not have written this log: it enters no database.  (What a

@@ -4,6 +4,8 @@ of a match in every view."""
 from __future__ import annotations
 
 import msgspec
+
+from matchledger import engine
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View, as_participant
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.events import (
@@ -22,8 +24,6 @@ from matchledger.ledger.events import (
     unsalted,
 )
 
-from matchledger import engine
-
 
 def resolve_view(state: MatchState, *, public: bool = False, participant: str | None = None) -> View:
     """The host's view, the public's, or that of ``participant`` (who must be one)."""
@@ -31,7 +31,9 @@ def resolve_view(state: MatchState, *, public: bool = False, participant: str | 
         raise MalformedInput("give either --public or --as PARTICIPANT, not both")
     if public:
         return PUBLIC
-    if participant is not None:  # an empty name too: a wrapper passing an empty variable gets an error, never the host's view
+    if (
+        participant is not None
+    ):  # an empty name too: a wrapper passing an empty variable gets an error, never the host's view
         return as_participant(state.require_participant(participant, flag="--as"))
     return HOST
 
@@ -65,7 +67,12 @@ def event_view(view: View, event: Event, before: MatchState | None) -> dict | No
     event = unsalted(event)  # the host's: with it a guess at a hidden body could be confirmed
     kind = type(event).__name__
     if isinstance(event, MatchCreated):
-        return {"type": kind, "game": event.game, "players": list(event.players), "options": msgspec.to_builtins(event.options)}
+        return {
+            "type": kind,
+            "game": event.game,
+            "players": list(event.players),
+            "options": msgspec.to_builtins(event.options),
+        }
     if isinstance(event, RoundClosed):
         return {"type": kind, "round": event.round, "source": event.source}
     if isinstance(event, TurnResolved):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from matchledger.commands.cli import cli
 from matchledger.ledger.codec import encode, envelope_hash
 
@@ -33,8 +34,13 @@ def read_json(db, *args, expect: int | None = 0):
 def own_hash(row) -> str:
     """The hash a stored row's own fields give: what a forger recomputes after an edit."""
     return envelope_hash(
-        encode(row.actor), row.body.encode("utf-8"), row.kind, encode(row.match_id), row.prev_hash,
-        encode(row.recorded_at), row.seq,
+        encode(row.actor),
+        row.body.encode("utf-8"),
+        row.kind,
+        encode(row.match_id),
+        row.prev_hash,
+        encode(row.recorded_at),
+        row.seq,
     )
 
 

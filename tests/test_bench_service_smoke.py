@@ -25,7 +25,10 @@ def test_the_service_bench_measures_every_row_on_a_tiny_scale(tmp_path):
 def test_the_service_bench_measures_its_envelope_on_a_tiny_scale(tmp_path):
     rows = service.bench_envelope(tmp_path, 12, 5, lambda *a, **k: None, pipelined=500)
     assert [row.name.split(" (")[0].split(",")[0] for row in rows] == [
-        "serve RSS holding 12 half-sent requests", "connection 13", "serve RSS holding 5 live pages of one match",
+        "serve RSS holding 12 half-sent requests",
+        "connection 13",
+        "serve RSS holding 5 live pages of one match",
         "serve RSS after a header flood on one connection vs before it",
-        "serve RSS after 500 requests pipelined on one connection"]
+        "serve RSS after 500 requests pipelined on one connection",
+    ]
     assert all(row.ours is not None and row.ours > 0 for row in rows)  # the 13th was answered 503 (else nan)

@@ -7,16 +7,15 @@ Only the shape of the table is checked, never a number (no timed assertions).
 import random
 
 import pytest
-from matchledger.ledger.codec import encode
-from matchledger.ledger.events import StateCheckpointed, unsalted
-from matchledger.ledger.store import Store
-from matchledger.projections.fold import play, replay
-
-from matchledger import engine
 
 from bench import corpus
 from bench.postgres import bench_postgres
 from bench.run import run, table
+from matchledger import engine
+from matchledger.ledger.codec import encode
+from matchledger.ledger.events import StateCheckpointed, unsalted
+from matchledger.ledger.store import Store
+from matchledger.projections.fold import play, replay
 from tests.core.toygame import ToyGame
 from tests.helpers import builtin_games, invoke, sampled_games
 
@@ -28,8 +27,13 @@ def test_bench_quick_mode_has_every_row():
         assert [r.size for r in rows if r.name == name] == [1, 3]
     assert ("growth", "replay (from snapshots, as reads do) per event: 3 vs 1 matches") in names
     assert ("growth", "replay from the first event per event: 3 vs 1 matches") in names
-    for name in ("raw INSERT, one transaction", "Store.append batch", "Store.append, 1 txn per command",
-                 "Application.execute, 1 txn per command", "script --atomic batch"):
+    for name in (
+        "raw INSERT, one transaction",
+        "Store.append batch",
+        "Store.append, 1 txn per command",
+        "Application.execute, 1 txn per command",
+        "script --atomic batch",
+    ):
         assert ("append", name) in names
     assert any(section == "eventsourcing" for section, _ in names)
     text = table(rows)
@@ -40,9 +44,13 @@ def test_bench_quick_mode_has_every_row():
 def test_bench_postgresql_rows_are_all_there(postgres_server, tmp_path):
     rows = bench_postgres(tmp_path, corpus.mix(corpus.templates(), 3), 1, processes=False, server=postgres_server)
     assert [r.name for r in rows] == [
-        "raw INSERT, one transaction (floor)", "PostgresStore.append batch", "append batch: PostgreSQL vs SQLite",
-        "replay (from snapshots, as reads do)", "replay (from snapshots, as reads do): PostgreSQL vs SQLite",
-        "replay from the first event", "replay from the first event: PostgreSQL vs SQLite",
+        "raw INSERT, one transaction (floor)",
+        "PostgresStore.append batch",
+        "append batch: PostgreSQL vs SQLite",
+        "replay (from snapshots, as reads do)",
+        "replay (from snapshots, as reads do): PostgreSQL vs SQLite",
+        "replay from the first event",
+        "replay from the first event: PostgreSQL vs SQLite",
         "host command in-process: PostgreSQL vs SQLite",
     ]
     assert all(r.ours > 0 and r.base > 0 for r in rows)
@@ -110,8 +118,10 @@ def test_every_sampler_draws_the_benchmarks_small_and_largest_matches():
 def test_the_largest_matches_are_at_the_limits_and_a_bad_scale_is_refused():
     from matchledger.ledger.limits import PARTICIPANTS_MAX
 
-    sizes = {game: len(play(engine.get(game).sample(random.Random(7), "m1", scale="largest")).state.participants)
-             for game in builtin_games()}
+    sizes = {
+        game: len(play(engine.get(game).sample(random.Random(7), "m1", scale="largest")).state.participants)
+        for game in builtin_games()
+    }
     # the most participants a match holds, or the most players the game seats
     assert sizes == {game: engine.get(game).MAX_PLAYERS or PARTICIPANTS_MAX for game in builtin_games()}
     for game in builtin_games():
@@ -148,7 +158,11 @@ def test_the_corpus_takes_every_game_of_the_registry_at_the_sizes_its_sampler_gi
     by_game = corpus.templates()
     assert list(by_game)[-1] == SAMPLED_TOY.name
     assert [template.name for template in by_game[SAMPLED_TOY.name]] == [
-        "sampled-toy:gen1x2", "sampled-toy:gen2x3", "sampled-toy:gen3x4", "sampled-toy:gen4x5"]
+        "sampled-toy:gen1x2",
+        "sampled-toy:gen2x3",
+        "sampled-toy:gen3x4",
+        "sampled-toy:gen4x5",
+    ]
     assert {template.game for template in corpus.mix(by_game, 4 * len(by_game))} == set(by_game)
 
 
@@ -164,12 +178,16 @@ class UnscaledToy(SampledToy):
 UNSCALED_TOY = UnscaledToy()
 
 
-def test_a_game_whose_sampler_takes_no_scale_is_in_the_corpus_at_its_default_size_and_not_in_limits(monkeypatch, tmp_path):
+def test_a_game_whose_sampler_takes_no_scale_is_in_the_corpus_at_its_default_size_and_not_in_limits(
+    monkeypatch, tmp_path
+):
     from bench import limits
 
     monkeypatch.setattr(engine, "_REGISTERED", dict(engine._REGISTERED))
     engine.register(UNSCALED_TOY.name, __name__, "UNSCALED_TOY")
     assert corpus.sample_at(UNSCALED_TOY.name, 1, "m1", 1) is None
-    assert [t.name for t in corpus.templates()[UNSCALED_TOY.name]] == [f"{UNSCALED_TOY.name}:gen{seed}x2" for seed in (1, 2, 3, 4)]
+    assert [t.name for t in corpus.templates()[UNSCALED_TOY.name]] == [
+        f"{UNSCALED_TOY.name}:gen{seed}x2" for seed in (1, 2, 3, 4)
+    ]
     monkeypatch.setattr(engine, "names", lambda: [UNSCALED_TOY.name])
     assert limits.build(tmp_path, largest=True) == {}

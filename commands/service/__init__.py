@@ -28,17 +28,33 @@ _MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; char
 
 def assets() -> dict[str, tuple[bytes, str]]:
     folder = resources.files(__package__) / "assets"
-    return {entry.name: (entry.read_bytes(), _MEDIA_TYPES[entry.name[entry.name.rfind("."):]])
-            for entry in folder.iterdir() if entry.name[entry.name.rfind("."):] in _MEDIA_TYPES}
+    return {
+        entry.name: (entry.read_bytes(), _MEDIA_TYPES[entry.name[entry.name.rfind(".") :]])
+        for entry in folder.iterdir()
+        if entry.name[entry.name.rfind(".") :] in _MEDIA_TYPES
+    }
 
 
-def build(reader: Application, open_writer, log, *, base_url: str, poll: float | None = None,
-          keep_alive: float | None = None, streams_per_client: int | None = None,
-          streams_per_match: int | None = None):
+def build(
+    reader: Application,
+    open_writer,
+    log,
+    *,
+    base_url: str,
+    poll: float | None = None,
+    keep_alive: float | None = None,
+    streams_per_client: int | None = None,
+    streams_per_match: int | None = None,
+):
     """The ASGI app serving ``reader``'s database (``open_writer``: the writable
     application, opened in the writer thread on the first submission)."""
     reads = Reads(reader)
-    given = {"interval": poll, "heartbeat": keep_alive, "per_client": streams_per_client, "per_match": streams_per_match}
+    given = {
+        "interval": poll,
+        "heartbeat": keep_alive,
+        "per_client": streams_per_client,
+        "per_match": streams_per_match,
+    }
     live = Live(reads, **{name: value for name, value in given.items() if value is not None})
     writer = Writer(open_writer, lambda _match_id: reader_loop_call(live, reads))
     service = Service(reads, writer, live, base_url=base_url, assets=assets())

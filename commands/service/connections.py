@@ -71,8 +71,15 @@ class ConnectionLimits:
 
 
 def _closing(status: bytes, *headers: bytes) -> bytes:
-    return b"".join([b"HTTP/1.1 ", status, b"\r\n", *(h + b"\r\n" for h in headers),
-                     b"content-length: 0\r\nconnection: close\r\n\r\n"])
+    return b"".join(
+        [
+            b"HTTP/1.1 ",
+            status,
+            b"\r\n",
+            *(h + b"\r\n" for h in headers),
+            b"content-length: 0\r\nconnection: close\r\n\r\n",
+        ]
+    )
 
 
 HEAD_TOO_LARGE = _closing(b"431 Request Header Fields Too Large")
@@ -185,7 +192,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 if self._reading:
                     self._disarm()  # the request waits on us, not on its client
                 return
-            if not self._parse(view[offset:offset + PARSE_SLICE]):
+            if not self._parse(view[offset : offset + PARSE_SLICE]):
                 return
             offset += PARSE_SLICE
 

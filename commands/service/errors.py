@@ -54,7 +54,9 @@ def refused(exc: MatchledgerError, *, match_id: str | None = None, rules: bool =
     if isinstance(exc, UnwritableDatabase):
         return Refused(503, "the ledger cannot record anything at the moment")
     if isinstance(exc, DatabaseUnavailable):  # its message names the server: for the host's terminal only
-        return Refused(503, "the ledger's database cannot be reached at the moment; try again shortly", {"Retry-After": "5"})
+        return Refused(
+            503, "the ledger's database cannot be reached at the moment; try again shortly", {"Retry-After": "5"}
+        )
     if isinstance(exc, VerificationFailed):
         return Refused(409, _unverified(exc, match_id))
     if isinstance(exc, CorruptLog) and not isinstance(exc, VerificationFailed):
@@ -71,5 +73,7 @@ def _unverified(exc: VerificationFailed, match_id: str | None) -> str:
     seqs = [finding.seq for finding in getattr(exc, "findings", ()) if getattr(finding, "seq", None) is not None]
     match = match_id if match_id is not None else next((f.match_id for f in exc.findings), "this match")
     where = f"{match} seq {min(seqs)}: " if seqs else ""
-    return (f"{where}the log of {match!r} does not verify, so nothing from it is shown or decided "
-            f"(the host's `matchledger verify {match}` tells more)")
+    return (
+        f"{where}the log of {match!r} does not verify, so nothing from it is shown or decided "
+        f"(the host's `matchledger verify {match}` tells more)"
+    )

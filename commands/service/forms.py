@@ -19,8 +19,8 @@ no option (the choices moved on since the page was drawn) is refused, naming it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 from matchledger.engine.choices import TYPED_FIELD, is_nothing
 from matchledger.ledger.errors import MalformedInput
@@ -68,7 +68,7 @@ def _described(description: dict, typed: str) -> str:
     html = [f'<p class="prompt">{text(description["prompt"])}{hint}.</p>']
     for part in parts:
         html.append(_part(part, TYPED if sole_grid else part["name"], sole_grid))
-    label = f'{parts[0]["label"].capitalize()}:' if sole_grid else "Or type it:"
+    label = f"{parts[0]['label'].capitalize()}:" if sole_grid else "Or type it:"
     html.append(_typed(typed, label, description.get("typed", "")))
     return "".join(html)
 
@@ -93,15 +93,19 @@ def _part(part: dict, into: str, sole: bool) -> str:
     if _is_grid(part):
         body = _grid(part, into)
         if not sole:  # a text field of its own, which the taps fill
-            body += (f'<label>{text(part["label"])}: <input name="{text(part["name"])}" maxlength="{FIELD_MAX}" '
-                     'autocomplete="off" spellcheck="false"></label>')
+            body += (
+                f'<label>{text(part["label"])}: <input name="{text(part["name"])}" maxlength="{FIELD_MAX}" '
+                'autocomplete="off" spellcheck="false"></label>'
+            )
         return f'<div class="part grid">{body}</div>'
     if _has_fields(part):
         body = "".join(_field_lists(part, slot) for slot in _slots(part))
     elif part["max"] > 1 and not part["ordered"]:
         body = "".join(
             f'<label class="check"><input type="checkbox" name="{text(part["name"])}" value="{text(_words(o))}"> '
-            f'{text(o["label"])}</label>' for o in part["options"])
+            f"{text(o['label'])}</label>"
+            for o in part["options"]
+        )
     else:
         body = "".join(_list(part, slot) for slot in _slots(part))
     return f'<fieldset class="part"><legend>{text(part["label"])}</legend>{body}</fieldset>'
@@ -121,7 +125,7 @@ def _blank(part: dict) -> str:
 def _list(part: dict, slot: str) -> str:
     items = [f'<option value="">{text(_blank(part))}</option>']
     items += [f'<option value="{text(_words(o))}">{text(o["label"])}</option>' for o in part["options"]]
-    label = "" if slot == part["name"] else f'{slot.rpartition("_")[2]}. '
+    label = "" if slot == part["name"] else f"{slot.rpartition('_')[2]}. "
     return f'<label>{text(label)}<select name="{text(slot)}">{"".join(items)}</select></label>'
 
 
@@ -165,18 +169,22 @@ def _grid(part: dict, into: str) -> str:
             option, mark = at.get((x, y)), marked.get((x, y))
             if option is not None:
                 name = text(option["label"])
-                what = f', {text(mark.get("label", ""))}' if mark else ""
+                what = f", {text(mark.get('label', ''))}" if mark else ""
                 symbol = f'<span class="sym">{text(mark.get("symbol", ""))}</span>' if mark else ""
                 marking = f' data-mark="{text(mark.get("name", ""))}"' if mark else ""
-                cells.append(f'<td><button type="button" class="cell"{marking} data-cell="{name}" '
-                             f'data-tokens="{text(_words(option))}" aria-label="{name}{what}">{name}{symbol}</button></td>')
+                cells.append(
+                    f'<td><button type="button" class="cell"{marking} data-cell="{name}" '
+                    f'data-tokens="{text(_words(option))}" aria-label="{name}{what}">{name}{symbol}</button></td>'
+                )
             elif mark is not None:
-                cells.append(f'<td class="mark" data-mark="{text(mark.get("name", ""))}" title="{text(mark.get("label", ""))}">'
-                             f'{text(mark.get("symbol", ""))}</td>')
+                cells.append(
+                    f'<td class="mark" data-mark="{text(mark.get("name", ""))}" title="{text(mark.get("label", ""))}">'
+                    f"{text(mark.get('symbol', ''))}</td>"
+                )
             else:
                 cells.append("<td></td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    legend = " \u00b7 ".join(f'{text(m.get("symbol", ""))} {text(m.get("label", ""))}' for m in grid.get("marks", []))
+    legend = " \u00b7 ".join(f"{text(m.get('symbol', ''))} {text(m.get('label', ''))}" for m in grid.get("marks", []))
     ordered = "true" if part["ordered"] else "false"
     return (
         f'<div class="scroll"><table class="pick" data-count="{part["max"]}" data-min="{part["min"]}" '

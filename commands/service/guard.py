@@ -93,13 +93,21 @@ class Guard:
         finally:
             client = scope.get("client")
             self.log.info(
-                "request", method=scope.get("method"), path=redacted(scope.get("path", "")), status=answer[0],
-                bytes=answer[1], ms=round((time.perf_counter() - started) * 1000, 2),
+                "request",
+                method=scope.get("method"),
+                path=redacted(scope.get("path", "")),
+                status=answer[0],
+                bytes=answer[1],
+                ms=round((time.perf_counter() - started) * 1000, 2),
                 client=client[0] if client else None,
             )
         if failure is not None:
             # A traceback holds source lines and messages, never locals; still, nothing
             # shaped like a token leaves in it.
             trace = "".join(traceback.format_exception(failure))
-            self.log.error("request_failed", method=scope.get("method"), path=redacted(scope.get("path", "")),
-                           error=_TOKEN_SHAPED.sub("[token]", trace))
+            self.log.error(
+                "request_failed",
+                method=scope.get("method"),
+                path=redacted(scope.get("path", "")),
+                error=_TOKEN_SHAPED.sub("[token]", trace),
+            )

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import parse_qsl
 
 import msgspec
-from matchledger.engine.state import PUBLIC, as_participant
-from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
-from matchledger.ledger.errors import MalformedInput, MatchledgerError
-from matchledger.projections.presentation.printable import printable
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
+
+from matchledger.engine.state import PUBLIC, as_participant
+from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
+from matchledger.ledger.errors import MalformedInput, MatchledgerError
+from matchledger.projections.presentation.printable import printable
 
 from . import pages
 from .connections import TIMED_OUT
@@ -71,7 +73,9 @@ def html_answer(body: str, status: int = 200) -> Response:
 class Service:
     """The routes, bound to one database's reads, writer and live streams."""
 
-    def __init__(self, reads: Reads, writer: Writer, live: Live, *, base_url: str, assets: dict[str, tuple[bytes, str]]):
+    def __init__(
+        self, reads: Reads, writer: Writer, live: Live, *, base_url: str, assets: dict[str, tuple[bytes, str]]
+    ):
         self.reads, self.writer, self.live = reads, writer, live
         self.base_url = base_url
         self.assets = assets
@@ -308,8 +312,9 @@ class Service:
             page = self.reads.page(match_id, me)
             return pages.participant_page(token, match_id, page, self._form(capability, page)).encode("utf-8")
 
-        body = self._reading(self.reads.rendered, ("participant-page", capability.token_hash), match_id, make, me,
-                             match_id=match_id)
+        body = self._reading(
+            self.reads.rendered, ("participant-page", capability.token_hash), match_id, make, me, match_id=match_id
+        )
         return Response(body, media_type="text/html; charset=utf-8")
 
     def _choices_json(self, capability: Capability, at: int | None = None) -> bytes:
@@ -347,8 +352,11 @@ class Service:
         fields = parse_qsl((await self._body(request)).decode("utf-8", "replace"))
         too_long = sorted(key for key, value in fields if len(value) > FIELD_MAX)
         if too_long:  # cut short, it would record something else than what was sent
-            raise Refused(400, f"the form's field {printable(too_long[0][:40])!r} is longer than {FIELD_MAX} characters; "
-                               "nothing was recorded")
+            raise Refused(
+                400,
+                f"the form's field {printable(too_long[0][:40])!r} is longer than {FIELD_MAX} characters; "
+                "nothing was recorded",
+            )
         description = msgspec.json.decode(self._reading(self._choices_json, capability, match_id=match_id))["choices"]
         try:
             tokens = tokens_from_form(description, fields)
@@ -395,7 +403,9 @@ class Service:
 
         def render() -> bytes:
             return self.reads.rendered(
-                ("public-live", match_id), match_id, lambda: pages.live_message(pages.live_html(self.reads.page(match_id)))
+                ("public-live", match_id),
+                match_id,
+                lambda: pages.live_message(pages.live_html(self.reads.page(match_id))),
             )
 
         return EventStream(self.live.open(match_id, _client(request), render))
@@ -447,11 +457,17 @@ class EventStream:
     async def __call__(self, scope: dict[str, Any], receive, send) -> None:
         import asyncio
 
-        await send({
-            "type": "http.response.start", "status": 200,
-            "headers": [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
-                        (b"x-accel-buffering", b"no")],
-        })
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"text/event-stream; charset=utf-8"),
+                    (b"cache-control", b"no-store"),
+                    (b"x-accel-buffering", b"no"),
+                ],
+            }
+        )
 
         async def gone() -> None:
             while (await receive())["type"] != "http.disconnect":

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-from typing import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
 
 from matchledger.ledger.errors import MatchledgerError
 
@@ -60,8 +60,15 @@ class _Watch:
 
 
 class Live:
-    def __init__(self, reads: Reads, *, interval: float = POLL_SECONDS, heartbeat: float = HEARTBEAT_SECONDS,
-                 per_client: int = STREAMS_PER_CLIENT, per_match: int = STREAMS_PER_MATCH):
+    def __init__(
+        self,
+        reads: Reads,
+        *,
+        interval: float = POLL_SECONDS,
+        heartbeat: float = HEARTBEAT_SECONDS,
+        per_client: int = STREAMS_PER_CLIENT,
+        per_match: int = STREAMS_PER_MATCH,
+    ):
         self.reads = reads
         self.interval = interval
         self.heartbeat = heartbeat
@@ -125,18 +132,25 @@ class Live:
 
     # ------------------------------------------------------------------ admission
 
-    def open(self, match_id: str, client: str | None, render: Callable[[], bytes],
-             refusal: Callable[[], str | None] = lambda: None) -> AsyncIterator[bytes]:
+    def open(
+        self,
+        match_id: str,
+        client: str | None,
+        render: Callable[[], bytes],
+        refusal: Callable[[], str | None] = lambda: None,
+    ) -> AsyncIterator[bytes]:
         """:meth:`stream`, if ``client`` and ``match_id`` have room for one more (else
         Refused: 429 for the client, 503 for the match); its place is held until the
         returned iterator ends or is closed."""
         who = client_key(client)
         if self._by_client.get(who, 0) >= self.per_client:
-            raise Refused(429, f"this address has {self.per_client} live pages open already: close one",
-                          {"Retry-After": "10"})
+            raise Refused(
+                429, f"this address has {self.per_client} live pages open already: close one", {"Retry-After": "10"}
+            )
         if self._by_match.get(match_id, 0) >= self.per_match:
-            raise Refused(503, f"this match has {self.per_match} live pages open already; reload later",
-                          {"Retry-After": "10"})
+            raise Refused(
+                503, f"this match has {self.per_match} live pages open already; reload later", {"Retry-After": "10"}
+            )
         self._by_client[who] = self._by_client.get(who, 0) + 1
         self._by_match[match_id] = self._by_match.get(match_id, 0) + 1
         return _Admitted(self.stream(match_id, render, refusal), lambda: self._leave(who, match_id))
@@ -217,7 +231,7 @@ class _Admitted:
         self.messages = messages
         self._leave: Callable[[], None] | None = leave
 
-    def __aiter__(self) -> "_Admitted":
+    def __aiter__(self) -> _Admitted:
         return self
 
     async def __anext__(self) -> bytes:

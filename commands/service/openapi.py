@@ -11,20 +11,42 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 _ERROR = {"$ref": "#/components/responses/Error"}
-_MATCH = {"name": "match", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
+_MATCH = {
+    "name": "match",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"},
+}
 _AT = {
-    "name": "at", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1},
+    "name": "at",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 1},
     "description": "The match as it stood after event SEQ (the CLI's --at): the seq of an event this viewer may "
     "know of (one their log lists: a public event, or for a participant also their own submissions); any other "
     "seq is one and the same 400, which names no head.",
 }
 _TOKEN = [{"token": []}]
-_LINK = {"name": "token", "in": "path", "required": True, "schema": {"type": "string"},
-         "description": "A participant's link token (`invite --as NAME`)."}
+_LINK = {
+    "name": "token",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "A participant's link token (`invite --as NAME`).",
+}
 _CHOICES = {
-    "type": "object", "required": ["participant", "choices"],
-    "properties": {"participant": {"type": "string"}, "choices": {"oneOf": [
-        {"type": "null"}, {"$ref": "#/components/schemas/Nothing"}, {"$ref": "#/components/schemas/Choices"}]}},
+    "type": "object",
+    "required": ["participant", "choices"],
+    "properties": {
+        "participant": {"type": "string"},
+        "choices": {
+            "oneOf": [
+                {"type": "null"},
+                {"$ref": "#/components/schemas/Nothing"},
+                {"$ref": "#/components/schemas/Choices"},
+            ]
+        },
+    },
 }
 
 
@@ -52,83 +74,156 @@ def openapi(base_url: str) -> dict:
         },
         "servers": [{"url": base_url}],
         "paths": {
-            "/api/v1/matches/{match}/public": {"get": {
-                "summary": "What everyone may know: status, reveals and outcome, each as `--public --json`.",
-                "parameters": [_MATCH, _AT],
-                "responses": {"200": _json("The public view.", {
-                    "type": "object", "required": ["status", "reveals", "outcome"],
-                    "properties": {"status": read_model, "reveals": read_model, "outcome": read_model}}),
-                    **_errors(400, 404, 409)},
-            }},
-            "/api/v1/matches/{match}/head": {"get": {
-                "summary": "The public head: the seq and hash of the match's last public event (its creation, a close "
-                "and its reveals, a resolved turn, a reopening, an amendment, an outcome, an abandonment), which never "
-                "moves with a hidden submission; with an auditor's token, the match's last event (as `head`), to "
-                "publish and check later with `verify --head`.",
-                "security": [{}, {"token": []}],
-                "parameters": [_MATCH],
-                "responses": {"200": _json("The head.", {"$ref": "#/components/schemas/Receipt"}),
-                              **_errors(401, 404, 409)},
-            }},
-            "/api/v1/matches/{match}/me": {"get": {
-                "summary": "The token's participant and their knowledge (`knowledge --as NAME --json`).",
-                "security": _TOKEN,
-                "parameters": [_MATCH, _AT],
-                "responses": {"200": _json("The participant's view.", {
-                    "type": "object", "required": ["participant", "knowledge"],
-                    "properties": {"participant": {"type": "string"}, "knowledge": read_model}}),
-                    **_errors(400, 401, 403, 409)},
-            }},
-            "/api/v1/matches/{match}/choices": {"get": {
-                "summary": "What the token's participant may submit now: the game's legal choices, from what they "
-                "may know (docs/service.md, \"Legal choices\"); `choices` is null where the game describes none (the "
-                "notation typed is then the only way).",
-                "security": _TOKEN,
-                "parameters": [_MATCH, _AT],
-                "responses": {"200": _json("The participant's choices.", _CHOICES), **_errors(400, 401, 403, 409)},
-            }},
-            "/p/{token}/choices": {"get": {
-                "summary": "The same as `/api/v1/matches/{match}/choices`, for the participant whose link this is "
-                "(the token in the path, as on their page).",
-                "parameters": [_LINK, _AT],
-                "responses": {"200": _json("The participant's choices.", _CHOICES), **_errors(400, 403, 409)},
-            }},
-            "/api/v1/matches/{match}/submissions": {"post": {
-                "summary": "Record the token's participant's own submission (a token issued with --submit).",
-                "security": _TOKEN,
-                "parameters": [_MATCH],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["tokens"], "additionalProperties": False,
-                    "properties": {"tokens": {"type": "array", "items": {"type": "string"}, "maxItems": 32,
-                                              "description": "The submission in the game's notation, as `submit` takes it."}}}}}},
-                "responses": {"201": _json("Recorded: the receipt, the seq and hash of the submission's event "
-                                           "(`verify MATCH --receipt SEQ:HASH` proves it).", {"$ref": "#/components/schemas/Receipt"}),
-                              **_errors(400, 401, 403, 409, 422, 429, 503)},
-            }},
-            "/api/v1/matches/{match}/export": {"get": {
-                "summary": "The whole log as JSON Lines, as `export` writes it (an auditor's token).",
-                "security": _TOKEN,
-                "parameters": [_MATCH],
-                "responses": {"200": {"description": "One event envelope a line.",
-                                      "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-                              **_errors(401, 403, 409)},
-            }},
-            "/api/v1/openapi.json": {"get": {
-                "summary": "This description.",
-                "responses": {"200": _json("OpenAPI 3.1.", {"type": "object"})},
-            }},
+            "/api/v1/matches/{match}/public": {
+                "get": {
+                    "summary": "What everyone may know: status, reveals and outcome, each as `--public --json`.",
+                    "parameters": [_MATCH, _AT],
+                    "responses": {
+                        "200": _json(
+                            "The public view.",
+                            {
+                                "type": "object",
+                                "required": ["status", "reveals", "outcome"],
+                                "properties": {"status": read_model, "reveals": read_model, "outcome": read_model},
+                            },
+                        ),
+                        **_errors(400, 404, 409),
+                    },
+                }
+            },
+            "/api/v1/matches/{match}/head": {
+                "get": {
+                    "summary": "The public head: the seq and hash of the match's last public event (its creation, a close "
+                    "and its reveals, a resolved turn, a reopening, an amendment, an outcome, an abandonment), which never "
+                    "moves with a hidden submission; with an auditor's token, the match's last event (as `head`), to "
+                    "publish and check later with `verify --head`.",
+                    "security": [{}, {"token": []}],
+                    "parameters": [_MATCH],
+                    "responses": {
+                        "200": _json("The head.", {"$ref": "#/components/schemas/Receipt"}),
+                        **_errors(401, 404, 409),
+                    },
+                }
+            },
+            "/api/v1/matches/{match}/me": {
+                "get": {
+                    "summary": "The token's participant and their knowledge (`knowledge --as NAME --json`).",
+                    "security": _TOKEN,
+                    "parameters": [_MATCH, _AT],
+                    "responses": {
+                        "200": _json(
+                            "The participant's view.",
+                            {
+                                "type": "object",
+                                "required": ["participant", "knowledge"],
+                                "properties": {"participant": {"type": "string"}, "knowledge": read_model},
+                            },
+                        ),
+                        **_errors(400, 401, 403, 409),
+                    },
+                }
+            },
+            "/api/v1/matches/{match}/choices": {
+                "get": {
+                    "summary": "What the token's participant may submit now: the game's legal choices, from what they "
+                    'may know (docs/service.md, "Legal choices"); `choices` is null where the game describes none (the '
+                    "notation typed is then the only way).",
+                    "security": _TOKEN,
+                    "parameters": [_MATCH, _AT],
+                    "responses": {"200": _json("The participant's choices.", _CHOICES), **_errors(400, 401, 403, 409)},
+                }
+            },
+            "/p/{token}/choices": {
+                "get": {
+                    "summary": "The same as `/api/v1/matches/{match}/choices`, for the participant whose link this is "
+                    "(the token in the path, as on their page).",
+                    "parameters": [_LINK, _AT],
+                    "responses": {"200": _json("The participant's choices.", _CHOICES), **_errors(400, 403, 409)},
+                }
+            },
+            "/api/v1/matches/{match}/submissions": {
+                "post": {
+                    "summary": "Record the token's participant's own submission (a token issued with --submit).",
+                    "security": _TOKEN,
+                    "parameters": [_MATCH],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["tokens"],
+                                    "additionalProperties": False,
+                                    "properties": {
+                                        "tokens": {
+                                            "type": "array",
+                                            "items": {"type": "string"},
+                                            "maxItems": 32,
+                                            "description": "The submission in the game's notation, as `submit` takes it.",
+                                        }
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "201": _json(
+                            "Recorded: the receipt, the seq and hash of the submission's event "
+                            "(`verify MATCH --receipt SEQ:HASH` proves it).",
+                            {"$ref": "#/components/schemas/Receipt"},
+                        ),
+                        **_errors(400, 401, 403, 409, 422, 429, 503),
+                    },
+                }
+            },
+            "/api/v1/matches/{match}/export": {
+                "get": {
+                    "summary": "The whole log as JSON Lines, as `export` writes it (an auditor's token).",
+                    "security": _TOKEN,
+                    "parameters": [_MATCH],
+                    "responses": {
+                        "200": {
+                            "description": "One event envelope a line.",
+                            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                        },
+                        **_errors(401, 403, 409),
+                    },
+                }
+            },
+            "/api/v1/openapi.json": {
+                "get": {
+                    "summary": "This description.",
+                    "responses": {"200": _json("OpenAPI 3.1.", {"type": "object"})},
+                }
+            },
         },
         "components": {
-            "securitySchemes": {"token": {"type": "http", "scheme": "bearer",
-                                          "description": "A capability token from `matchledger invite`."}},
+            "securitySchemes": {
+                "token": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A capability token from `matchledger invite`.",
+                }
+            },
             "schemas": {
-                "Receipt": {"type": "object", "required": ["seq", "hash"], "properties": {
-                    "seq": {"type": "integer", "minimum": 1}, "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}},
+                "Receipt": {
+                    "type": "object",
+                    "required": ["seq", "hash"],
+                    "properties": {
+                        "seq": {"type": "integer", "minimum": 1},
+                        "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                    },
+                },
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
-                "Nothing": {"type": "object", "required": ["none"], "additionalProperties": False,
-                            "properties": {"none": {"type": "string", "description": "Why nothing may be submitted now."}}},
+                "Nothing": {
+                    "type": "object",
+                    "required": ["none"],
+                    "additionalProperties": False,
+                    "properties": {"none": {"type": "string", "description": "Why nothing may be submitted now."}},
+                },
                 "Choices": {
-                    "type": "object", "required": ["prompt", "parts", "constraints", "typed"],
+                    "type": "object",
+                    "required": ["prompt", "parts", "constraints", "typed"],
                     "description": "A submission offered: for each part in order, min to max distinct options of it, "
                     "their tokens one after another, every constraint and every option's `when` holding "
                     "(matchledger.engine.choices).",
@@ -136,32 +231,63 @@ def openapi(base_url: str) -> dict:
                         "prompt": {"type": "string"},
                         "typed": {"type": "string", "description": "An example of the notation, to type instead."},
                         "parts": {"type": "array", "items": {"$ref": "#/components/schemas/ChoicePart"}},
-                        "constraints": {"type": "array", "items": {"type": "object", "required": ["kind", "parts"], "properties": {
-                            "kind": {"enum": ["distinct", "at_most", "apart"]},
-                            "parts": {"type": "array", "items": {"type": "string"}},
-                            "field": {"type": "string"}, "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
-                            "distance": {"type": "integer"}}}},
+                        "constraints": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["kind", "parts"],
+                                "properties": {
+                                    "kind": {"enum": ["distinct", "at_most", "apart"]},
+                                    "parts": {"type": "array", "items": {"type": "string"}},
+                                    "field": {"type": "string"},
+                                    "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                                    "distance": {"type": "integer"},
+                                },
+                            },
+                        },
                     },
                 },
                 "ChoicePart": {
-                    "type": "object", "required": ["name", "label", "min", "max", "ordered", "options"],
+                    "type": "object",
+                    "required": ["name", "label", "min", "max", "ordered", "options"],
                     "properties": {
-                        "name": {"type": "string"}, "label": {"type": "string"},
-                        "min": {"type": "integer", "minimum": 0}, "max": {"type": "integer", "minimum": 0},
+                        "name": {"type": "string"},
+                        "label": {"type": "string"},
+                        "min": {"type": "integer", "minimum": 0},
+                        "max": {"type": "integer", "minimum": 0},
                         "ordered": {"type": "boolean"},
                         "fields": {"type": "array", "items": {"type": "object", "required": ["name"]}},
                         "grid": {"type": "object", "required": ["width", "height"]},
-                        "options": {"type": "array", "items": {"type": "object", "required": ["tokens", "label"], "properties": {
-                            "tokens": {"type": "array", "items": {"type": "string"}}, "label": {"type": "string"},
-                            "cell": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
-                            "fields": {"type": "object"}, "when": {"type": "object"}}}},
+                        "options": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["tokens", "label"],
+                                "properties": {
+                                    "tokens": {"type": "array", "items": {"type": "string"}},
+                                    "label": {"type": "string"},
+                                    "cell": {
+                                        "type": "array",
+                                        "items": {"type": "integer"},
+                                        "minItems": 2,
+                                        "maxItems": 2,
+                                    },
+                                    "fields": {"type": "object"},
+                                    "when": {"type": "object"},
+                                },
+                            },
+                        },
                     },
                 },
             },
-            "responses": {"Error": _json(
-                "400 bad input, 401 no token or one that opens nothing here, 403 a token without that right, "
-                "404 no such match, 409 the log does not verify or moved on, 422 the rules refuse the submission, "
-                "429 the participant has made as many submissions in the round as a link may, "
-                "503 the ledger is busy or its database cannot be reached.", {"$ref": "#/components/schemas/Error"})},
+            "responses": {
+                "Error": _json(
+                    "400 bad input, 401 no token or one that opens nothing here, 403 a token without that right, "
+                    "404 no such match, 409 the log does not verify or moved on, 422 the rules refuse the submission, "
+                    "429 the participant has made as many submissions in the round as a link may, "
+                    "503 the ledger is busy or its database cannot be reached.",
+                    {"$ref": "#/components/schemas/Error"},
+                )
+            },
         },
     }

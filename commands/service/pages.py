@@ -48,7 +48,11 @@ def _receipt_cell(receipt: Receipt) -> str:
     return f'<td><code class="receipt">{text(receipt.text)}</code></td>'
 
 
-_KINDS = {"SubmissionRecorded": "submitted", "SubmissionCorrected": "corrected by the host", "SubmissionVoided": "voided by the host"}
+_KINDS = {
+    "SubmissionRecorded": "submitted",
+    "SubmissionCorrected": "corrected by the host",
+    "SubmissionVoided": "voided by the host",
+}
 
 
 def _status(receipt: Receipt) -> str:
@@ -64,7 +68,7 @@ def _receipts(receipts: list[Receipt]) -> str:
         return '<section class="receipts"><h2>Your submissions</h2><p>None yet.</p></section>'
     rows = "".join(
         f'<tr data-seq="{r.seq}"><td>{r.seq}</td><td>{text(r.round if r.round is not None else "")}</td>'
-        f'<td>{text(_status(r))}</td><td>{text(" ".join(r.tokens))}</td>'
+        f"<td>{text(_status(r))}</td><td>{text(' '.join(r.tokens))}</td>"
         f"{_receipt_cell(r)}</tr>"
         for r in receipts
     )
@@ -123,12 +127,14 @@ def public_page(match_id: str, page: PageModels, at: int | None = None) -> str:
     return document(f"{match_id} ({game})", body, events=f"{match_id}/events" if at is None else None)
 
 
-def participant_page(token: str, match_id: str, page: PageModels, form: str, notice: str = "", at: int | None = None) -> str:
+def participant_page(
+    token: str, match_id: str, page: PageModels, form: str, notice: str = "", at: int | None = None
+) -> str:
     game, me = page.models["game"], page.view.participant
     body = (
         f"<header><h1>{text(match_id)} <small>({text(game)})</small></h1>"
         f'<p class="view">{text(me)}\'s own page: only what you may know. Keep this link private. '
-        f'{_as_of(at, "It updates by itself.")}</p></header>'
+        f"{_as_of(at, 'It updates by itself.')}</p></header>"
         f"<main>{notice}"
         f'<section id="form-area">{form}</section>'
         f'<section id="live">{live_html(page)}</section></main>'
@@ -165,4 +171,6 @@ def message_page(title: str, message: str) -> str:
 
 
 def index_page() -> str:
-    return message_page("matchledger", "A match ledger. Open the link your host gave you, or a match's public page at m/MATCH.")
+    return message_page(
+        "matchledger", "A match ledger. Open the link your host gave you, or a match's public page at m/MATCH."
+    )

@@ -33,19 +33,20 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import msgspec
+
 from matchledger.engine.state import PUBLIC, View, as_participant
 from matchledger.ledger.capabilities import AUDITOR, Capability, well_formed
 from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError, VerificationFailed
 from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.projections.application import Application
+from matchledger.projections.presentation.picture import read_models
 from matchledger.projections.public_head import ViewHeads
 from matchledger.projections.reading import Cursor
 from matchledger.projections.supersession import Fate
-from matchledger.projections.presentation.picture import read_models
 
 #: Matches whose folded state is kept between requests.
 KEPT_MATCHES = 256
@@ -237,14 +238,21 @@ class Reads:
         known = self._views.pop(match_id, None)
         self.app.forget(match_id)
         cursor = self.app.reader.cursor(match_id)
-        self._views[match_id] = self._followed(match_id, known, before, cursor) or self.app.view_heads(match_id, cursor.seq)
+        self._views[match_id] = self._followed(match_id, known, before, cursor) or self.app.view_heads(
+            match_id, cursor.seq
+        )
         return cursor.seq, cursor.hash
 
     def _followed(self, match_id: str, known: ViewHeads | None, before: Cursor | None, now: Cursor) -> ViewHeads | None:
         """``known`` carried on to ``now``'s head through the state ``before`` holds (the
         same event), or None when it cannot be: nothing kept, or the log no longer
         continues from it (then every event is classified again from the first)."""
-        if known is None or before is None or (before.seq, before.hash) != (known.seq, known.hash) or now.seq < known.seq:
+        if (
+            known is None
+            or before is None
+            or (before.seq, before.hash) != (known.seq, known.hash)
+            or now.seq < known.seq
+        ):
             return None
         rows = self.app.store.rows(match_id, after=known.seq, upto=now.seq)
         try:
@@ -268,7 +276,9 @@ class Reads:
         same whatever ``at`` is otherwise (hidden, or past the head), and names no head."""
         self.head(match_id)
         if not self._views[match_id].knows(view, at):
-            whose = "the public" if view.is_public else (view.participant if view.participant is not None else "this view")
+            whose = (
+                "the public" if view.is_public else (view.participant if view.participant is not None else "this view")
+            )
             raise MalformedInput(f"?at={at} is not the seq of an event {whose} may know of in match {match_id!r}")
 
     def _answer(self, key: tuple, match_id: str, view: View, make: Callable[[], object]):
@@ -290,8 +300,12 @@ class Reads:
         """``{"status", "reveals", "outcome"}``, each the CLI's ``--public --json``."""
 
         def make() -> bytes:
-            return to_json({model: self.app.read(match_id, model, public=True, at=at).data
-                            for model in ("status", "reveals", "outcome")})
+            return to_json(
+                {
+                    model: self.app.read(match_id, model, public=True, at=at).data
+                    for model in ("status", "reveals", "outcome")
+                }
+            )
 
         if at is not None:
             self.check_at(match_id, PUBLIC, at)
@@ -324,7 +338,9 @@ class Reads:
         if at is not None:
             self.check_at(match_id, view, at)
             return self._page(match_id, participant, at)
-        return self._answer(("page", match_id, participant), match_id, view, lambda: self._page(match_id, participant, None))
+        return self._answer(
+            ("page", match_id, participant), match_id, view, lambda: self._page(match_id, participant, None)
+        )
 
     def _page(self, match_id: str, participant: str | None, at: int | None) -> PageModels:
         state = self.app.state(match_id, at)

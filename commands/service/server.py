@@ -10,7 +10,7 @@ only from the proxies named (``trusted_proxies``), never by default."""
 from __future__ import annotations
 
 import socket
-from typing import Callable
+from collections.abc import Callable
 
 from .connections import ConnectionLimits, protocol
 
@@ -43,13 +43,23 @@ def trusted_proxies(text: str | None) -> list[str]:
             try:
                 ipaddress.ip_network(item, strict=False)
             except ValueError:
-                raise ValueError(f"{item!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/24, ::1, or *)") from None
+                raise ValueError(
+                    f"{item!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/24, ::1, or *)"
+                ) from None
         found.append(item)
     return found
 
 
-def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Callable[[], None], *,
-        limits: ConnectionLimits = ConnectionLimits(), proxies: list[str] | None = None) -> None:
+def run(
+    app,
+    on_shutdown: Callable[[], None],
+    sock: socket.socket,
+    announce: Callable[[], None],
+    *,
+    limits: ConnectionLimits | None = None,
+    proxies: list[str] | None = None,
+) -> None:
+    limits = limits or ConnectionLimits()
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -72,8 +82,16 @@ def run(app, on_shutdown: Callable[[], None], sock: socket.socket, announce: Cal
     # from any process on the machine, and from whatever FORWARDED_ALLOW_IPS names.  No
     # route is a WebSocket: an Upgrade header is ignored, not handed to another protocol.
     config = uvicorn.Config(
-        app, log_config=None, access_log=False, lifespan="on", server_header=False,
-        timeout_graceful_shutdown=GRACE_SECONDS, log_level="warning", http=protocol(limits), ws="none",
-        proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies or []) or None,
+        app,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        server_header=False,
+        timeout_graceful_shutdown=GRACE_SECONDS,
+        log_level="warning",
+        http=protocol(limits),
+        ws="none",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=list(proxies or []) or None,
     )
     Server(config).run(sockets=[sock])

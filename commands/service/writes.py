@@ -24,8 +24,8 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from matchledger.engine.commands import Submit
 from matchledger.ledger.errors import LogConflict, MatchledgerError
@@ -178,7 +178,8 @@ class Writer:
                 return TooManySubmissions(
                     f"{job.participant} already has {made} submissions in round {state.round} of {job.match_id!r}, "
                     "as many as a link may make; the last one counts (the host can record another from the "
-                    "command line)")
+                    "command line)"
+                )
             rows = app.execute(job.match_id, job.cmd, actor=job.participant)
         except LogConflict:
             raise
@@ -196,8 +197,12 @@ class Writer:
 
 def _lets_submit(app: Application, job: _Job) -> bool:
     capability = app.capability(job.link)  # None once revoked
-    return (capability is not None and capability.can_submit and capability.match_id == job.match_id
-            and capability.participant == job.participant)
+    return (
+        capability is not None
+        and capability.can_submit
+        and capability.match_id == job.match_id
+        and capability.participant == job.participant
+    )
 
 
 def _settle(future: asyncio.Future, outcome: object) -> None:

@@ -22,6 +22,7 @@ Decisions where the rules leave room (each also noted at its code):
 
 __all__ = ["GAME", "LcaGame"]
 
+
 def __getattr__(name: str):
     # The rules load when first asked for, not with the package: the game's spec
     # (``.spec``) is read at every start-up and must import nothing of them.

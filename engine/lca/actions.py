@@ -64,7 +64,9 @@ def line_count(actions: frozenset, cell: Cell) -> int:
     return best
 
 
-def distance_steps(studio: Studio, blocked: frozenset, actions: frozenset, cell: Cell, targets: frozenset | None = None) -> int | None:
+def distance_steps(
+    studio: Studio, blocked: frozenset, actions: frozenset, cell: Cell, targets: frozenset | None = None
+) -> int | None:
     """Fewest orthogonal steps from ``cell`` to another action through cells that are
     neither walls nor lights (the Clarification); None when none is reachable within
     ``DISTANCE_HORIZON`` steps (worth the cap either way).  ``targets``: the actions
@@ -97,7 +99,7 @@ def _walk(studio: Studio, blocked: frozenset, actions: frozenset, rings, step: i
     seen |= frontier
     if step >= 2:
         seen |= rings[step - 2]
-    for step in range(step, DISTANCE_HORIZON + 1):
+    for step in range(step, DISTANCE_HORIZON + 1):  # noqa: B020 (step continues from the rings above)
         following = []
         for at in frontier:
             for n in near[at]:
@@ -127,7 +129,12 @@ class ActionPoints:
 
 
 def action_points(
-    studio: Studio, blocked: frozenset, actions: frozenset, cell: Cell, centre_must_be_empty: bool, targets: frozenset | None = None
+    studio: Studio,
+    blocked: frozenset,
+    actions: frozenset,
+    cell: Cell,
+    centre_must_be_empty: bool,
+    targets: frozenset | None = None,
 ) -> ActionPoints:
     diamond = DIAMOND_POINTS if in_diamond(studio, actions, cell, centre_must_be_empty) else 0  # 20 at most
     m = line_count(actions, cell)

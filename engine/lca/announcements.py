@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from msgspec import UNSET, Meta, UnsetType
+
 from matchledger.engine import announced
 from matchledger.engine.announced import (
     Announced,
@@ -18,7 +20,6 @@ from matchledger.engine.announced import (
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.validation import quoted
-from msgspec import UNSET, Meta, UnsetType
 
 from .endgame import CHOICES, SUPREMACY
 from .lights import BRIGHTNESS_CAP

@@ -43,7 +43,11 @@ class CamerasResult:
 
     def seeing(self, cell: Cell) -> list[tuple[str, Cell]]:
         """The cameras (owner, centre) whose block contains ``cell``."""
-        return [(p, centre) for p, centre in self.all_cameras() if abs(cell[0] - centre[0]) <= 1 and abs(cell[1] - centre[1]) <= 1]
+        return [
+            (p, centre)
+            for p, centre in self.all_cameras()
+            if abs(cell[0] - centre[0]) <= 1 and abs(cell[1] - centre[1]) <= 1
+        ]
 
     def exclusive(self, player: str) -> int:
         """How many of ``player``'s cameras share no cell with any other player's camera."""
@@ -51,9 +55,7 @@ class CamerasResult:
         # at most 2 columns apart
         others = [centre for p, centres in self.cameras.items() if p != player for centre in centres]
         return sum(
-            1
-            for r, c in self.cameras[player]
-            if not any(-2 <= r - r2 <= 2 and -2 <= c - c2 <= 2 for r2, c2 in others)
+            1 for r, c in self.cameras[player] if not any(-2 <= r - r2 <= 2 and -2 <= c - c2 <= 2 for r2, c2 in others)
         )
 
 
@@ -76,7 +78,9 @@ def resolve_cameras(
         x: 3 * (n if n < BRIGHTNESS_CAP else BRIGHTNESS_CAP) * (common // d) if (n := count.get(x)) else 0
         for x, d in seen.items()
     }
-    numerators = {p: sum(map(worth.__getitem__, chain.from_iterable(player_blocks))) for p, player_blocks in blocks.items()}
+    numerators = {
+        p: sum(map(worth.__getitem__, chain.from_iterable(player_blocks))) for p, player_blocks in blocks.items()
+    }
     exact = {p: sums.fraction(n, common) for p, n in numerators.items()}
     scores = {p: n // common for p, n in numerators.items()}  # rounded down once, when scored
     seen_in_order = dict(sorted(seen.items())) if studio is None else studio.reading_order(seen)

@@ -53,20 +53,25 @@ def _example(cells, count: int, apart: bool) -> list:
     """The first cells in reading order that make a submission (kept apart for cameras)."""
     picked: list = []
     for cell in cells:
-        if len(picked) < count and not (apart and any(max(abs(cell[0] - p[0]), abs(cell[1] - p[1])) < CAMERAS_APART
-                                                        for p in picked)):
+        if len(picked) < count and not (
+            apart and any(max(abs(cell[0] - p[0]), abs(cell[1] - p[1])) < CAMERAS_APART for p in picked)
+        ):
             picked.append(cell)
     return picked
 
 
 def _part(name: str, label: str, count: int, ordered: bool, studio: Studio, cells, lights) -> dict:
-    marks = [{"name": "wall", "label": "wall", "symbol": "\u25a0",
-              "cells": [[c, r] for r, c in sorted(studio.walls)]}]
+    marks = [{"name": "wall", "label": "wall", "symbol": "\u25a0", "cells": [[c, r] for r, c in sorted(studio.walls)]}]
     if lights:
-        marks.append({"name": "light", "label": "light", "symbol": "\u2726",
-                      "cells": [[c, r] for r, c in sorted(lights)]})
+        marks.append(
+            {"name": "light", "label": "light", "symbol": "\u2726", "cells": [[c, r] for r, c in sorted(lights)]}
+        )
     return {
-        "name": name, "label": label, "min": count, "max": count, "ordered": ordered,
+        "name": name,
+        "label": label,
+        "min": count,
+        "max": count,
+        "ordered": ordered,
         "options": [cell_option(cell_name(cell), cell[1], cell[0]) for cell in cells],
         "grid": {"width": studio.width, "height": studio.height, "marks": marks},
     }

@@ -78,7 +78,9 @@ def awards(standings: list[Standing], contracts: dict[str, list[str]], facts: di
             # L6: a ToL holds at most 4 shards, a shard beyond that is lost and not listed
             if s.scores[cat] == best[cat] and shards < TOL_CAPACITY:
                 shards += 1
-                result.append({"participant": s.participant, "kind": "tol_shard", "shards": 1, "reason": f"highest {cat}"})
+                result.append(
+                    {"participant": s.participant, "kind": "tol_shard", "shards": 1, "reason": f"highest {cat}"}
+                )
     # highest filming: a 4/4 ToL to the best-ranked of the tied players only
     filming_winner = next(s.participant for s in standings if s.scores["filming"] == best["filming"])
     holders.add(filming_winner)
@@ -90,14 +92,23 @@ def awards(standings: list[Standing], contracts: dict[str, list[str]], facts: di
     for p in ranked:
         for choice in CHOICES:
             if met.get((p, choice)):
-                result.append({"participant": p, "kind": "shards", "shards": CONTRACT_SHARDS[choice], "reason": f"contract: {choice}"})
+                result.append(
+                    {
+                        "participant": p,
+                        "kind": "shards",
+                        "shards": CONTRACT_SHARDS[choice],
+                        "reason": f"contract: {choice}",
+                    }
+                )
         if (p, SUPREMACY) in met:
             if met[p, SUPREMACY]:
-                result.append({"participant": p, "kind": "shards", "shards": SUPREMACY_SHARDS, "reason": "supremacy pact"})
+                result.append(
+                    {"participant": p, "kind": "shards", "shards": SUPREMACY_SHARDS, "reason": "supremacy pact"}
+                )
             else:
                 result.append({"participant": p, "kind": "mark", "reason": "supremacy pact"})
     # ECs: the two lowest-ranked ...
-    ecs = ranked[max(0, n - 2):][::-1]
+    ecs = ranked[max(0, n - 2) :][::-1]
     for p in ecs:
         result.append({"participant": p, "kind": "ec", "reason": f"rank {by_name[p].rank}"})
     # ... then the lowest filming among players with no ToL from this match and not EC

@@ -49,17 +49,28 @@ def placement_lines(state: MatchState, g, p: str) -> list[dict]:
     for k in range(len(priorities[p])):
         active = [q for q, cells in priorities.items() if len(placed[q]) < MAX_LIGHTS and k < len(cells)]
         named = Counter(priorities[q][k] for q in active)
-        new = [(q, priorities[q][k]) for q in active if priorities[q][k] not in occupied and named[priorities[q][k]] == 1]
+        new = [
+            (q, priorities[q][k]) for q in active if priorities[q][k] not in occupied and named[priorities[q][k]] == 1
+        ]
         mine = priorities[p][k]
         if p not in active:
-            lines.append(line(0, f"L2: a player stops at {MAX_LIGHTS} lights", f"priority {k + 1} {cell_name(mine)} not used"))
+            lines.append(
+                line(0, f"L2: a player stops at {MAX_LIGHTS} lights", f"priority {k + 1} {cell_name(mine)} not used")
+            )
         elif mine in occupied:
-            lines.append(line(0, "L2: a cell that already holds a light is skipped", f"priority {k + 1} {cell_name(mine)} skipped"))
+            lines.append(
+                line(
+                    0, "L2: a cell that already holds a light is skipped", f"priority {k + 1} {cell_name(mine)} skipped"
+                )
+            )
         elif named[mine] > 1:
             others = [q for q in active if q != p and priorities[q][k] == mine]
             lines.append(
-                line(0, "L2: a cell named by two active players at the same priority is skipped for all of them",
-                     f"priority {k + 1} {cell_name(mine)} skipped (also named by {_who(others)})")
+                line(
+                    0,
+                    "L2: a cell named by two active players at the same priority is skipped for all of them",
+                    f"priority {k + 1} {cell_name(mine)} skipped (also named by {_who(others)})",
+                )
             )
         else:
             lines.append(line(0, "L2: light placed", f"priority {k + 1}: light at {cell_name(mine)}"))
@@ -208,7 +219,8 @@ def filming_lines(state: MatchState, g, p: str) -> list[dict]:
             lines.append(
                 line(
                     factor * level,
-                    f"filming camera: {factor} x light {level}" + (" (X is the camera's centre)" if factor == 6 else ""),
+                    f"filming camera: {factor} x light {level}"
+                    + (" (X is the camera's centre)" if factor == 6 else ""),
                     f"{name} filmed by {p}'s camera ({where})",
                 )
             )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator
 
 from ..memo import Memo
 from . import sums
@@ -104,14 +104,27 @@ def _contributors(lights: LightsResult, cells: frozenset[Cell]) -> dict[Cell, li
 
 
 def _film(
-    cell: Cell, count: int, seeing: list, contributors: list[str], actions: ActionsResult, divisor: int, parts: dict | None
+    cell: Cell,
+    count: int,
+    seeing: list,
+    contributors: list[str],
+    actions: ActionsResult,
+    divisor: int,
+    parts: dict | None,
 ) -> FilmedCell:
     """The filmed cell ``cell``, lit (``count`` lights) and seen (by the cameras
     ``seeing``); with ``parts`` ({player: {denominator: numerator sum}}) each player's
     points from the cell are also added there, as integers."""
     level = count if count < BRIGHTNESS_CAP else BRIGHTNESS_CAP
     filmed = FilmedCell(
-        cell, actions.points[cell].total, level, count, tuple(contributors), tuple(seeing), actions.sharers[cell], divisor
+        cell,
+        actions.points[cell].total,
+        level,
+        count,
+        tuple(contributors),
+        tuple(seeing),
+        actions.sharers[cell],
+        divisor,
     )
     if parts is not None:
         for _part, player, numerator, denominator in filmed.shares():

@@ -146,9 +146,7 @@ class LcaGame(RoundsGame):
                 {p: {"camera_score": cameras.scores[p]} for p in state.players},
             )
         actions, filming = result
-        return {}, {
-            p: {"action_score": actions.scores[p], "filming_score": filming.scores[p]} for p in state.players
-        }
+        return {}, {p: {"action_score": actions.scores[p], "filming_score": filming.scores[p]} for p in state.players}
 
     # ---- read models
 

@@ -132,7 +132,9 @@ def resolve_lights(
     light_set = frozenset(owner)
     reach = {cell: light_reach(studio, light_set, cell, lights_light_lights) for cell in sorted(owner)}
     count = Counter(chain.from_iterable(reach.values()))
-    lit_by = {p: frozenset().union(*(reach[c] for c in cells)) if cells else frozenset() for p, cells in placed_all.items()}
+    lit_by = {
+        p: frozenset().union(*(reach[c] for c in cells)) if cells else frozenset() for p, cells in placed_all.items()
+    }
     count = studio.reading_order(count)
     # points of each brightened cell, by the number of lights brightening it (capped at 5)
     by_count = [0] + [LIGHT_POINTS[min(n, BRIGHTNESS_CAP)] for n in range(1, max(count.values(), default=0) + 1)]

@@ -8,8 +8,8 @@ row number, case-insensitive in, upper-case out; columns after ``Z`` are ``AA``,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
@@ -49,7 +49,9 @@ def _name_of(cell: Cell) -> str:
 def _cell_of(token: str) -> Cell:
     match = _CELL_RE.match(str(token).strip())
     if not match or int(match.group(2)) == 0:
-        raise MalformedInput(f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)")
+        raise MalformedInput(
+            f"cell {token!r} is not a cell name like 'B2' or 'AA12' (column letters, then a row from 1)"
+        )
     return (int(match.group(2)) - 1, column_index(match.group(1)))
 
 
@@ -203,9 +205,7 @@ class Studio:
 
     def size(self) -> str:
         """'12x12' (width x height) with the ranges spelled out."""
-        return (
-            f"{self.width}x{self.height} studio (columns A-{column_name(self.width - 1)}, rows 1-{self.height})"
-        )
+        return f"{self.width}x{self.height} studio (columns A-{column_name(self.width - 1)}, rows 1-{self.height})"
 
     def inside(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
@@ -314,7 +314,7 @@ class _Tables:
         "size",
         "walks",
         "walls",
-        "width"
+        "width",
     )
 
     def __init__(self, rows: tuple) -> None:

@@ -47,7 +47,7 @@ def parse_cameras(studio: Studio, tokens: list[str]) -> list[str]:
             raise IllegalMove(f"camera at {cell_name(centre)!r}: its 3x3 block leaves the {studio.size()}")
     _distinct(centres, "camera")
     for i, a in enumerate(centres):
-        for b in centres[i + 1:]:
+        for b in centres[i + 1 :]:
             shared = sorted(set(block(a)) & set(block(b)))
             if shared:
                 raise IllegalMove(

@@ -166,7 +166,12 @@ def _public_outcome(state: MatchState) -> dict:
         results = contract_results(state)
     else:  # the host entered the results (`outcome --announced`): no public part recorded
         results = []
-    return {**_pick(recorded, ("match", "game", "finished")), "standings": standings, "awards": awards, "contracts": results}
+    return {
+        **_pick(recorded, ("match", "game", "finished")),
+        "standings": standings,
+        "awards": awards,
+        "contracts": results,
+    }
 
 
 def reveals(state: MatchState, view: View) -> dict:
@@ -225,9 +230,7 @@ def status(state: MatchState, view: View) -> dict:
         if g.lights is not None:
             result["light_owners"] = {cell_name(c): g.lights.owner[c] for c in g.lights.lights()}
         if g.cameras is not None:
-            result["camera_owners"] = [
-                {"participant": p, "centre": cell_name(c)} for p, c in g.cameras.all_cameras()
-            ]
+            result["camera_owners"] = [{"participant": p, "centre": cell_name(c)} for p, c in g.cameras.all_cameras()]
         if g.actions is not None:
             result["actions"] = {cell_name(c): list(who) for c, who in g.actions.sharers.items()}
     elif me is not None:
@@ -267,5 +270,3 @@ def knowledge(state: MatchState, participant: str) -> dict:
     if "outcome" in shown:
         result["outcome"] = shown["outcome"]
     return result
-
-

@@ -3,6 +3,7 @@ hands.  Rules: shared/rules/photographer.md (rulings P1-P9)."""
 
 __all__ = ["GAME", "PhotographerGame"]
 
+
 def __getattr__(name: str):
     # The rules load when first asked for, not with the package: the game's spec
     # (``.spec``) is read at every start-up and must import nothing of them.

@@ -39,14 +39,28 @@ def choices(game, state: MatchState, participant: str) -> dict:
         cards = len(places) - places.count(None)
         for end in ENDS:
             for count in range(1, min(MOST_TAKEN, cards) + 1):
-                take.append({"tokens": ["take", str(row), end, str(count)],
-                             "label": f"row {row}, {end} end, {count} card{'s' if count > 1 else ''}",
-                             "fields": {"row": row, "end": end, "count": count}})
+                take.append(
+                    {
+                        "tokens": ["take", str(row), end, str(count)],
+                        "label": f"row {row}, {end} end, {count} card{'s' if count > 1 else ''}",
+                        "fields": {"row": row, "end": end, "count": count},
+                    }
+                )
     most = max((o["fields"]["count"] for o in take), default=0)
     parts = [
-        {"name": "take", "label": "Take", "min": 1, "max": 1, "ordered": False, "options": take,
-         "fields": [{"name": "row", "label": "take from row"}, {"name": "end", "label": "end"},
-                    {"name": "count", "label": "cards"}]},
+        {
+            "name": "take",
+            "label": "Take",
+            "min": 1,
+            "max": 1,
+            "ordered": False,
+            "options": take,
+            "fields": [
+                {"name": "row", "label": "take from row"},
+                {"name": "end", "label": "end"},
+                {"name": "count", "label": "cards"},
+            ],
+        },
         _wind(hand, most, wind_min),
     ]
     prompt = "Your turn: take cards from a row, then wind one card up your hand (positions from 1 at the bottom)"
@@ -63,5 +77,12 @@ def _wind(hand: int, most_taken: int, wind_min: int) -> dict:
             if to > hand + 1:  # FROM < the hand after the take, TO <= it: the take brings TO - hand cards
                 option["when"] = {"take": {"count": list(range(to - hand, most_taken + 1))}}
             options.append(option)
-    return {"name": "wind", "label": "Wind", "min": wind_min, "max": 1, "ordered": False, "options": options,
-            "fields": [{"name": "from", "label": "wind from"}, {"name": "to", "label": "to"}]}
+    return {
+        "name": "wind",
+        "label": "Wind",
+        "min": wind_min,
+        "max": 1,
+        "ordered": False,
+        "options": options,
+        "fields": [{"name": "from", "label": "wind from"}, {"name": "to", "label": "to"}],
+    }

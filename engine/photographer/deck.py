@@ -75,8 +75,7 @@ def parse_deck_lines(lines: list[str], n_players: int, end_trigger: str, where: 
             ) from None
         if colour not in colours:
             raise MalformedInput(
-                f"{where} {number}: {text!r} is not in play with {n_players} players "
-                f"(colours: {', '.join(colours)})"
+                f"{where} {number}: {text!r} is not in play with {n_players} players (colours: {', '.join(colours)})"
             )
         card = f"{colour}-{value}"
         if card in seen:

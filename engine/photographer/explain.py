@@ -37,17 +37,24 @@ def explain(state: MatchState, participant: str) -> dict:
                 )
             )
         else:
-            missing.append(line(MISSING, f"a colour with no face-up card costs {-MISSING}", f"{colour}: no face-up card"))
+            missing.append(
+                line(MISSING, f"a colour with no face-up card costs {-MISSING}", f"{colour}: no face-up card")
+            )
         for card, face_up in row:
             if not face_up:
                 blurred.append(
-                    line(BLURRED, f"blurred shot: {BLURRED}", f"{known_down(card)} played face down on the {colour} row")
+                    line(
+                        BLURRED, f"blurred shot: {BLURRED}", f"{known_down(card)} played face down on the {colour} row"
+                    )
                 )
     for colour in g.colours:
         if g.good_shots.get(colour) == participant:
             good.append(
-                line(GOOD_SHOT, f"successful shot: +{GOOD_SHOT}",
-                     f"{colour}: first row of {colour} to reach {g.shot_length} face-up cards")
+                line(
+                    GOOD_SHOT,
+                    f"successful shot: +{GOOD_SHOT}",
+                    f"{colour}: first row of {colour} to reach {g.shot_length} face-up cards",
+                )
             )
     categories = [
         category("rows", rows),

@@ -56,7 +56,10 @@ class PhotographerGame(TurnsGame):
             "row_points", dict(DEFAULT_ROW_POINTS), parse_row_points, "P8: points by film-row length 1..7"
         ),
         "end_trigger": OptionSpec(
-            "end_trigger", "deck_empty", parse_end_trigger, "deck_empty or sunset",
+            "end_trigger",
+            "deck_empty",
+            parse_end_trigger,
+            "deck_empty or sunset",
             fixed_because="the deck was built for it at creation",
         ),
         "hand_scored": OptionSpec(
@@ -77,7 +80,9 @@ class PhotographerGame(TurnsGame):
         setup = dict(cmd.setup or {})
         unknown = sorted(set(setup) - {"seed", "deck"})
         if unknown:
-            raise MalformedInput(f"photographer takes --seed N or --deck FILE, not {', '.join(repr(k) for k in unknown)}")
+            raise MalformedInput(
+                f"photographer takes --seed N or --deck FILE, not {', '.join(repr(k) for k in unknown)}"
+            )
         n = len(cmd.players)
         trigger = options["end_trigger"]
         if "seed" in setup and "deck" in setup:

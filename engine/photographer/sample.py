@@ -57,7 +57,9 @@ def sample(
         setup: dict[str, Any] = {"deck": deck}
     else:
         setup = {"seed": rng.randrange(1 << 32) if seed is None else seed}
-    create = CreateMatch(match_id=match_id, game="photographer", players=players[:n_players], options=options, setup=setup)
+    create = CreateMatch(
+        match_id=match_id, game="photographer", players=players[:n_players], options=options, setup=setup
+    )
     return Sample(create, lambda state: random_turn(state, rng))
 
 

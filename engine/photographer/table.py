@@ -36,7 +36,7 @@ def deal(players: list[str], deck: list[str]) -> PhotoState:
         table=table,
         hands=hands,
         film={p: {c: [] for c in colours} for p in players},
-        good_shots={c: None for c in colours},
+        good_shots=dict.fromkeys(colours),
     )
 
 

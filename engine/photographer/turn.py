@@ -120,8 +120,7 @@ def resolve(g: PhotoState, turn: int, participant: str, move: Move) -> tuple[dic
             "shots": shots_public,
             "good_shots": good,
             "refill": [
-                {"row": r + 1, "column": c + 1, "card": shown(card, up, knows_value=False)}
-                for r, c, card, up in refill
+                {"row": r + 1, "column": c + 1, "card": shown(card, up, knows_value=False)} for r, c, card, up in refill
             ]
             if refill
             else [],

@@ -23,7 +23,9 @@ from .state import PhotoState
 def table_view(g: PhotoState, host: bool) -> list[list[str | None]]:
     """Rows top to bottom, four places each: None (empty), ``red-7`` (face up), ``red-[1-6]``
     (face down; the host sees ``red-[4]``).  No player knows a face-down table card."""
-    return [[None if place is None else shown(place[0], place[1], knows_value=host) for place in row] for row in g.table]
+    return [
+        [None if place is None else shown(place[0], place[1], knows_value=host) for place in row] for row in g.table
+    ]
 
 
 def film_view(g: PhotoState, player: str, knows_blurred: bool) -> dict[str, list[str]]:

@@ -7,6 +7,7 @@ Rules: rules/parallel-worlds.md (rulings W1–W9).  Modules: ``notation`` (token
 
 __all__ = ["GAME", "ParallelWorlds"]
 
+
 def __getattr__(name: str):
     # The rules load when first asked for, not with the package: the game's spec
     # (``.spec``) is read at every start-up and must import nothing of them.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from msgspec import UNSET, Meta, UnsetType
+
 from matchledger.engine import announced
 from matchledger.engine.announced import (
     Announced,
@@ -25,7 +27,6 @@ from matchledger.engine.announced import (
     members,
 )
 from matchledger.engine.state import MatchState
-from msgspec import UNSET, Meta, UnsetType
 
 from .endgame import SABOTAGE
 from .notation import TYPES

@@ -25,8 +25,11 @@ from .notation import TYPES, split_tokens
 TYPE_USES = 2
 #: W1: actions in a submission.
 ACTIONS = 2
-FIELDS = [{"name": "type", "label": "type"}, {"name": "target", "label": "on"},
-          {"name": "predict", "label": "predicted type (predict only)"}]
+FIELDS = [
+    {"name": "type", "label": "type"},
+    {"name": "target", "label": "on"},
+    {"name": "predict", "label": "predicted type (predict only)"},
+]
 
 
 def choices(game, state: MatchState, participant: str) -> dict:
@@ -40,8 +43,15 @@ def choices(game, state: MatchState, participant: str) -> dict:
     targets = [p for p in state.participants if p not in (participant, partner)]  # W2
     options = _actions(targets)
     parts = [
-        {"name": f"a{i}", "label": f"Action {i}", "min": 1, "max": 1, "ordered": False,
-         "options": options, "fields": FIELDS}
+        {
+            "name": f"a{i}",
+            "label": f"Action {i}",
+            "min": 1,
+            "max": 1,
+            "ordered": False,
+            "options": options,
+            "fields": FIELDS,
+        }
         for i in range(1, ACTIONS + 1)
     ]
     used = Counter(a.type for earlier in range(1, round_no) for a in _own_actions(state, earlier, participant))
@@ -69,11 +79,21 @@ def _actions(targets: list[str]) -> list[dict]:
         for target in targets:
             if kind == "predict":
                 for predicted in TYPES:  # W1: any type, predict included
-                    options.append({"tokens": [f"predict:{target}={predicted}"], "label": f"predict {predicted} on {target}",
-                                    "fields": {"type": kind, "target": target, "predict": predicted}})
+                    options.append(
+                        {
+                            "tokens": [f"predict:{target}={predicted}"],
+                            "label": f"predict {predicted} on {target}",
+                            "fields": {"type": kind, "target": target, "predict": predicted},
+                        }
+                    )
             else:
-                options.append({"tokens": [f"{kind}:{target}"], "label": f"{kind} on {target}",
-                                "fields": {"type": kind, "target": target}})
+                options.append(
+                    {
+                        "tokens": [f"{kind}:{target}"],
+                        "label": f"{kind} on {target}",
+                        "fields": {"type": kind, "target": target},
+                    }
+                )
     return options
 
 
@@ -86,8 +106,13 @@ def _guesses(g: PWState, participant: str) -> list[dict]:
     else:
         guessed, partners = [x for x in guests if x != participant], list(g.players)
     return [
-        {"name": f"guess_{who}", "label": f"{who}'s partner", "min": 0, "max": 1, "ordered": False,
-         "options": [{"tokens": [f"guess:{who}={partner}"], "label": partner}
-                     for partner in partners]}
+        {
+            "name": f"guess_{who}",
+            "label": f"{who}'s partner",
+            "min": 0,
+            "max": 1,
+            "ordered": False,
+            "options": [{"tokens": [f"guess:{who}={partner}"], "label": partner} for partner in partners],
+        }
         for who in guessed
     ]

@@ -94,7 +94,9 @@ def endgame(state: MatchState) -> Endgame:
             elif result["succeeded"]:
                 main = result["contract"]
                 shards = 2 if main == "espionage" else 1
-                awards.append({"participant": player, "kind": "shards", "shards": shards, "reason": f"contract: {main}"})
+                awards.append(
+                    {"participant": player, "kind": "shards", "shards": shards, "reason": f"contract: {main}"}
+                )
     results = [result for player in state.canonical(g.players) for result in held[player]]
     return Endgame(ranked=ranked, totals=totals, awards=awards, contracts=results)
 
@@ -106,7 +108,9 @@ def player_contracts(state: MatchState, player: str, totals: dict[str, int]) -> 
     results = []
     main = main_contract(state, player)
     if main is not None:
-        results.append({"participant": player, "contract": main, "succeeded": contract_met(state, player, main, totals)})
+        results.append(
+            {"participant": player, "contract": main, "succeeded": contract_met(state, player, main, totals)}
+        )
     for name in state.contracts.get(player, []):
         if name.startswith("sabotage:"):
             target = name.partition(":")[2]
@@ -145,6 +149,4 @@ def ecs(g: PWState, ranked: list[str], totals: dict[str, int]) -> list[dict]:
             chosen[lowest(rest)] = "next lowest"
     names = sorted(chosen, key=lambda p: rank[p])
     labels = ["higher EC", "lower EC"] if len(names) == 2 else ["only EC"]
-    return [
-        {"participant": p, "kind": "ec", "reason": f"{chosen[p]} ({label})"} for p, label in zip(names, labels)
-    ]
+    return [{"participant": p, "kind": "ec", "reason": f"{chosen[p]} ({label})"} for p, label in zip(names, labels)]

@@ -42,19 +42,28 @@ def round_lines(g: PWState, p: str) -> list[dict]:
                     if action.predict not in used:
                         if submitter == p:
                             lines.append(
-                                line(0, f"{note}predict missed: partner(E) did not use {action.predict}",
-                                      f"{where}; partner(E) = {other} used {', '.join(used)}")
+                                line(
+                                    0,
+                                    f"{note}predict missed: partner(E) did not use {action.predict}",
+                                    f"{where}; partner(E) = {other} used {', '.join(used)}",
+                                )
                             )
                         continue
                     if submitter == p:
                         lines.append(
-                            line(2, f"{note}predict hit: the submitter gains 2",
-                                 f"{where}; partner(E) = {other} used {action.predict}")
+                            line(
+                                2,
+                                f"{note}predict hit: the submitter gains 2",
+                                f"{where}; partner(E) = {other} used {action.predict}",
+                            )
                         )
                     if other == p:
                         lines.append(
-                            line(-1, f"{note}predict hit: partner(E) loses 1",
-                                  f"{where}; E = {target}, whose partner {p} used {action.predict}")
+                            line(
+                                -1,
+                                f"{note}predict hit: partner(E) loses 1",
+                                f"{where}; E = {target}, whose partner {p} used {action.predict}",
+                            )
                         )
     return lines
 
@@ -76,13 +85,19 @@ def unique_lines(g: PWState, p: str) -> list[dict]:
         clashes = [f"{s}'s {t} in round {r}" for r, s, t, e in uniques if e == target and s != p]
         if clashes:
             lines.append(
-                line(0, f"W8 unique scores nothing: another participant's Unique had effective target {target}",
-                     f"round {round_no}: {token}{note}; also {', '.join(clashes)}")
+                line(
+                    0,
+                    f"W8 unique scores nothing: another participant's Unique had effective target {target}",
+                    f"round {round_no}: {token}{note}; also {', '.join(clashes)}",
+                )
             )
         else:
             lines.append(
-                line(2, f"W8 unique: no other participant's Unique had effective target {target}",
-                     f"round {round_no}: {token}{note}")
+                line(
+                    2,
+                    f"W8 unique: no other participant's Unique had effective target {target}",
+                    f"round {round_no}: {token}{note}",
+                )
             )
     return lines
 
@@ -95,16 +110,28 @@ def guess_lines(g: PWState, p: str) -> list[dict]:
             correct = g.partner[guess.guessed] == guess.partner
             if guesser == p:
                 if correct:
-                    lines.append(line(1, "guess correct: the guesser gains 1", f"{guess.token()}: {guess.guessed}'s partner is {guess.partner}"))
+                    lines.append(
+                        line(
+                            1,
+                            "guess correct: the guesser gains 1",
+                            f"{guess.token()}: {guess.guessed}'s partner is {guess.partner}",
+                        )
+                    )
                 else:
                     lines.append(
-                        line(0, "guess wrong: costs nothing",
-                             f"{guess.token()}: {guess.guessed}'s partner is {g.partner[guess.guessed]}")
+                        line(
+                            0,
+                            "guess wrong: costs nothing",
+                            f"{guess.token()}: {guess.guessed}'s partner is {g.partner[guess.guessed]}",
+                        )
                     )
             if guess.guessed == p and correct:
                 lines.append(
-                    line(-1, "guess correct: the participant whose partner was guessed loses 1",
-                         f"{guesser}'s {guess.token()}")
+                    line(
+                        -1,
+                        "guess correct: the participant whose partner was guessed loses 1",
+                        f"{guesser}'s {guess.token()}",
+                    )
                 )
     return lines
 

@@ -38,7 +38,7 @@ class PWState:
     def totals(self) -> dict[str, int]:
         """Cumulative points after the last closed round (0 for everyone before)."""
         if not self.rounds:
-            return {p: 0 for p in self.partner}
+            return dict.fromkeys(self.partner, 0)
         return dict(self.rounds[max(self.rounds)].totals)
 
 
@@ -49,4 +49,4 @@ def public_order(players: list[str], guests) -> list[str]:
 
 
 def zero_counts() -> dict[str, int]:
-    return {t: 0 for t in TYPES}
+    return dict.fromkeys(TYPES, 0)

@@ -30,7 +30,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
     counts = zero_counts()
     bad_type = None
     # W6: a pair is swapped when at least two Swap actions target its members (either one).
-    swaps_on: dict[str, int] = {p: 0 for p in g.players}
+    swaps_on: dict[str, int] = dict.fromkeys(g.players, 0)
     for acts in actions.values():
         for action in acts:
             kind = action.type
@@ -49,7 +49,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
     # exactly once, no stacking, no chaining), then its effect on partner(E) = other.
     # Watch results need every effective target, so they are taken after the pass.
     eff: dict[str, list[str]] = {}
-    points = {p: 0 for p in participants}
+    points = dict.fromkeys(participants, 0)
     learn: dict[str, list[dict]] = {}
     watches: list[tuple[str, str, str]] = []  # (submitter, submitted target, effective target)
     for submitter, acts in actions.items():
@@ -99,7 +99,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
             watch.setdefault(submitter, []).append({"target": submitted, "seen": [p for p in order if p in seen]})
 
     previous = g.rounds.get(round_no - 1)
-    before = previous.totals if previous is not None else {p: 0 for p in participants}
+    before = previous.totals if previous is not None else dict.fromkeys(participants, 0)
     result = RoundResult(
         round=round_no,
         actions=actions,
@@ -107,7 +107,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
         swapped=swapped,
         type_counts=counts,
         round_points=points,
-        end_points={p: 0 for p in participants},
+        end_points=dict.fromkeys(participants, 0),
         totals={},
         learn=learn,
         watch=watch,
@@ -143,7 +143,7 @@ def _end_of_match(state: MatchState, result: RoundResult) -> None:
             for action, target in zip(acts, effective[submitter]):
                 if action.type == "unique":
                     uniques.append((submitter, target))
-    unique_points = {p: 0 for p in state.participants}
+    unique_points = dict.fromkeys(state.participants, 0)
     submitters_of: dict[str, set[str]] = {}  # effective target -> who played a Unique on it
     for submitter, target in uniques:
         submitters_of.setdefault(target, set()).add(submitter)
@@ -153,7 +153,7 @@ def _end_of_match(state: MatchState, result: RoundResult) -> None:
         if len(submitters_of[target]) == 1:
             unique_points[submitter] += 2
     # Guesses: a correct guess steals 1 from the participant whose partner was guessed.
-    guess_points = {p: 0 for p in state.participants}
+    guess_points = dict.fromkeys(state.participants, 0)
     record = {}
     partner = g.partner
     for guesser, gs in result.guesses.items():
@@ -170,5 +170,3 @@ def _end_of_match(state: MatchState, result: RoundResult) -> None:
     result.guess_points = guess_points
     result.guess_record = record
     result.end_points = {p: unique_points[p] + guess_points[p] for p in state.participants}
-
-

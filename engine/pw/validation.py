@@ -22,7 +22,9 @@ def check_setup(players: list[str], setup: dict[str, Any]) -> dict[str, Any]:
     """Exactly {"pairs": {player: guest}}: one guest per player, distinct, no guest a player."""
     extra = sorted(set(setup) - {"pairs"})
     if extra:
-        raise MalformedInput(f"pw takes only --pair PLAYER=GUEST; unexpected set-up {', '.join(repr(k) for k in extra)}")
+        raise MalformedInput(
+            f"pw takes only --pair PLAYER=GUEST; unexpected set-up {', '.join(repr(k) for k in extra)}"
+        )
     pairs = setup.get("pairs")
     if not pairs:
         raise MalformedInput("pw needs --pair PLAYER=GUEST for every player")
@@ -180,7 +182,9 @@ def _check_guesses(state: MatchState, participant: str, round_no: int, guesses: 
         return
     g: PWState = state.g
     if round_no != 3:
-        raise IllegalMove(f"guesses are made with Round-3 actions only; this is round {round_no} ({guesses[0].token()!r})")
+        raise IllegalMove(
+            f"guesses are made with Round-3 actions only; this is round {round_no} ({guesses[0].token()!r})"
+        )
     role = g.role[participant]
     other = "guest" if role == "player" else "player"
     seen: set[str] = set()
@@ -189,9 +193,13 @@ def _check_guesses(state: MatchState, participant: str, round_no: int, guesses: 
         if guess.guessed == participant:
             raise IllegalMove(f"{participant!r} cannot guess their own partner ({token!r})")
         if g.role[guess.guessed] != role:
-            raise IllegalMove(f"a {role} guesses the partners of other {role}s; {guess.guessed!r} is not a {role} ({token!r})")
+            raise IllegalMove(
+                f"a {role} guesses the partners of other {role}s; {guess.guessed!r} is not a {role} ({token!r})"
+            )
         if g.role[guess.partner] != other:
             raise IllegalMove(f"the partner of a {role} is a {other}; {guess.partner!r} is not a {other} ({token!r})")
         if guess.guessed in seen:
-            raise IllegalMove(f"Addendum: at most one guess per participant; {guess.guessed!r} is guessed twice ({token!r})")
+            raise IllegalMove(
+                f"Addendum: at most one guess per participant; {guess.guessed!r} is guessed twice ({token!r})"
+            )
         seen.add(guess.guessed)

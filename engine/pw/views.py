@@ -21,8 +21,6 @@ def _head(state: MatchState) -> dict:
     return {"match": state.match_id, "game": "pw"}
 
 
-
-
 # --------------------------------------------------------------------------- announcements (allow-listed)
 
 
@@ -140,9 +138,7 @@ def scores(state: MatchState, view: View) -> dict:
         totals = g.totals()
         return {
             **_head(state),
-            "participants": [
-                {"participant": p, "role": g.role[p], "points": totals[p]} for p in state.participants
-            ],
+            "participants": [{"participant": p, "role": g.role[p], "points": totals[p]} for p in state.participants],
         }
     if view.is_public:
         return {**_head(state), "participants": []}
@@ -181,7 +177,12 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
         ]
         contracts = end.contracts if done else []
         return {**_head(state), "finished": done, "standings": standings, "awards": awards, "contracts": contracts}
-    result = {**_head(state), "finished": done, "awards": public_awards(state, end), "contracts": public_contracts(state, end)}
+    result = {
+        **_head(state),
+        "finished": done,
+        "awards": public_awards(state, end),
+        "contracts": public_contracts(state, end),
+    }
     if view.is_public:
         return result
     me = view.participant
@@ -208,7 +209,10 @@ def reveals(state: MatchState, view: View) -> dict:
     if finished(state):
         end = endgame(state)
         result["outcome"] = {
-            **_head(state), "finished": True, "awards": public_awards(state, end), "contracts": public_contracts(state, end),
+            **_head(state),
+            "finished": True,
+            "awards": public_awards(state, end),
+            "contracts": public_contracts(state, end),
         }
     return result
 
@@ -227,7 +231,7 @@ def knowledge(state: MatchState, me: str) -> dict:
             if r == 3:
                 for token in sub.tokens:
                     if token.startswith("guess:"):
-                        guessed, _, partner = token[len("guess:"):].partition("=")
+                        guessed, _, partner = token[len("guess:") :].partition("=")
                         guesses[guessed] = partner
     own, partner_points = last_notice_points(state, me)
     end = endgame(state) if finished(state) else None

@@ -9,7 +9,6 @@ fields, ``key=value``, in the same notation."""
 
 from __future__ import annotations
 
-
 from .printable import printable
 from .wording import notation
 
@@ -38,8 +37,10 @@ _SUMMARIES = {
     # (a version 1 body names the submitter `player`: ledger/upcasters.py)
     "SubmissionRecorded": lambda b: f"{b.get('participant', b.get('player'))} round {b['round']}: {_tokens(b)}",
     "ContractRecorded": lambda b: f"{b['participant']}: {_tokens(b, 'contracts')}",
-    "RoundClosed": lambda b: f"round {b['round']} closed ({b.get('source', 'computed')} announcement)"
-    + (f", forced without {', '.join(b.get('missing', []))}{_why(b)}" if "reason" in b else ""),
+    "RoundClosed": lambda b: (
+        f"round {b['round']} closed ({b.get('source', 'computed')} announcement)"
+        + (f", forced without {', '.join(b.get('missing', []))}{_why(b)}" if "reason" in b else "")
+    ),
     "TurnResolved": lambda b: f"turn {b['turn']} by {b['participant']}",
     "OutcomeAnnounced": lambda b: f"final outcome ({b.get('source', 'computed')})",
     "RuleAmended": lambda b: f"{b['option']}={notation(b['value'])} from round {b['from_round']}{_why(b)}",

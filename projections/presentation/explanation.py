@@ -14,7 +14,9 @@ def explanation_text(data: dict) -> str:
     out = []
     for category in data["categories"]:
         rounded = category.get("exact") not in (None, str(category["score"]))
-        out.append(f"{category['category']}: {category['score']}" + (f"  (exact {category['exact']})" if rounded else ""))
+        out.append(
+            f"{category['category']}: {category['score']}" + (f"  (exact {category['exact']})" if rounded else "")
+        )
         for line in category["lines"]:
             out.append(f"  {str(line['points']):>8}  {line['detail']}  [{line['rule']}]")
     out.append(f"total: {data['total']}")

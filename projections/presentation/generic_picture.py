@@ -14,7 +14,7 @@ anything else as generic key/value rows.
 from __future__ import annotations
 
 from .panels import Panel, draw_panels, fmt, outcome_panels, pairs_text, panels_size
-from .svg import INK, MUTED, Canvas, text_width
+from .svg import MUTED, Canvas, text_width
 
 #: More rounds than this are not drawn as a track (the panels still list them).
 MAX_TRACK = 24
@@ -70,8 +70,11 @@ def data_rows(data) -> tuple[list[str] | None, list[list[str]]]:
     """Any read-model value as a panel's header and rows: a mapping of mappings as a
     table (one row per inner key, one column per outer key), a list of flat records as
     a table, anything else as key/value rows."""
-    if isinstance(data, dict) and data and all(isinstance(v, dict) and v for v in data.values()) and all(
-        not isinstance(x, (dict, list)) for v in data.values() for x in v.values()
+    if (
+        isinstance(data, dict)
+        and data
+        and all(isinstance(v, dict) and v for v in data.values())
+        and all(not isinstance(x, (dict, list)) for v in data.values() for x in v.values())
     ):
         keys: list[str] = []
         for inner in data.values():
@@ -79,7 +82,11 @@ def data_rows(data) -> tuple[list[str] | None, list[list[str]]]:
         return ["", *data], [[_cell(k), *(_cell(inner.get(k)) for inner in data.values())] for k in keys]
     if isinstance(data, dict) and len(data) == 1:
         (only,) = data.values()
-        if isinstance(only, list) and only and all(isinstance(r, dict) and all(not isinstance(x, (dict, list)) for x in r.values()) for r in only):
+        if (
+            isinstance(only, list)
+            and only
+            and all(isinstance(r, dict) and all(not isinstance(x, (dict, list)) for x in r.values()) for r in only)
+        ):
             columns: list[str] = []
             for row in only:
                 columns += [k for k in row if k not in columns]
@@ -102,8 +109,13 @@ def _announced_panel(models: dict) -> Panel:
     entries = _entries(models["reveals"])
     word = _word(models["status"])
     if entries:
-        rows = [[f"{word} {e['round']}", _cell(pairs_text(e["public"]) if isinstance(e.get("public"), dict) else e.get("public"))]
-                for e in entries]
+        rows = [
+            [
+                f"{word} {e['round']}",
+                _cell(pairs_text(e["public"]) if isinstance(e.get("public"), dict) else e.get("public")),
+            ]
+            for e in entries
+        ]
         return Panel("Announced", None, rows, key="reveals")
     if _holds_anything(models["reveals"]):
         return data_panel("Announced", models["reveals"], "reveals", "nothing yet")
@@ -136,8 +148,16 @@ def board(models: dict) -> Canvas:
                 fill, ink, state = OPEN, ANNOUNCED, "open"
             else:
                 fill, ink, state = TO_COME, MUTED, "to-come"
-            canvas.circle(x, TRACK_TOP, RADIUS, fill, stroke=ANNOUNCED if state != "to-come" else "#cccccc", stroke_width=2,
-                          class_=state, data_round=number)
+            canvas.circle(
+                x,
+                TRACK_TOP,
+                RADIUS,
+                fill,
+                stroke=ANNOUNCED if state != "to-come" else "#cccccc",
+                stroke_width=2,
+                class_=state,
+                data_round=number,
+            )
             canvas.text(x, TRACK_TOP + 4, number, size=12, fill=ink, anchor="middle", weight="bold")
         canvas.close_group()
     draw_panels(canvas, inner, 12, top)
@@ -164,10 +184,18 @@ def _told_panel(models: dict) -> Panel | None:
     last = entries[-1]
     word = _word(models["status"])
     private = last["private"]
-    if models["view"]["kind"] == "host" and isinstance(private, dict) and all(isinstance(v, dict) for v in private.values()):
+    if (
+        models["view"]["kind"] == "host"
+        and isinstance(private, dict)
+        and all(isinstance(v, dict) for v in private.values())
+    ):
         rows = [[str(who), _cell(pairs_text(told))] for who, told in private.items()]
         return Panel(f"Told privately, {word} {last['round']}", None, rows, key="private")
-    title = f"Told you, {word} {last['round']}" if models["view"]["kind"] == "participant" else f"Told privately, {word} {last['round']}"
+    title = (
+        f"Told you, {word} {last['round']}"
+        if models["view"]["kind"] == "participant"
+        else f"Told privately, {word} {last['round']}"
+    )
     return data_panel(title, private, "private", "nothing")
 
 
@@ -188,4 +216,8 @@ def legend(models: dict) -> list[tuple[str, str]]:
     """The states the track shows, in its order."""
     rounds, announced, current = _track(models)
     shown = {"announced" if n in announced else "open" if n == current else "to come" for n in rounds}
-    return [(label, colour) for label, colour in (("announced", ANNOUNCED), ("open", OPEN), ("to come", TO_COME)) if label in shown]
+    return [
+        (label, colour)
+        for label, colour in (("announced", ANNOUNCED), ("open", OPEN), ("to come", TO_COME))
+        if label in shown
+    ]

@@ -24,7 +24,7 @@ columns where the names allow it."""
 from __future__ import annotations
 
 import textwrap
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from matchledger.engine.state import View
 
@@ -65,14 +65,22 @@ def _participant(standing: dict) -> str:
     return standing["participant"]
 
 
-def standings_lines(standings: list[dict], who: Callable[[dict], str] = _participant, who_label: str = "participant",
-                    labels: dict[str, str] | None = None) -> list[str]:
+def standings_lines(
+    standings: list[dict],
+    who: Callable[[dict], str] = _participant,
+    who_label: str = "participant",
+    labels: dict[str, str] | None = None,
+) -> list[str]:
     """The standings table: rank, participant (``who``), total, then each score (its
     column named by ``labels``, else by its key)."""
     labels = labels or {}
     rows = [
-        {"rank": s["rank"], who_label: who(s), "total": s["total"],
-         **{labels.get(k, words(k)): v for k, v in s.get("scores", {}).items()}}
+        {
+            "rank": s["rank"],
+            who_label: who(s),
+            "total": s["total"],
+            **{labels.get(k, words(k)): v for k, v in s.get("scores", {}).items()},
+        }
         for s in standings
     ]
     return [INDENT + line for line in table(rows)]
@@ -81,8 +89,12 @@ def standings_lines(standings: list[dict], who: Callable[[dict], str] = _partici
 def awards_lines(awards: list[dict]) -> list[str]:
     """The awards table: participant, award, shards (blank where the award has none), reason."""
     rows = [
-        {"participant": a["participant"], "award": AWARD_NAMES.get(a["kind"], a["kind"]),
-         "shards": a.get("shards", ""), "reason": a.get("reason", "")}
+        {
+            "participant": a["participant"],
+            "award": AWARD_NAMES.get(a["kind"], a["kind"]),
+            "shards": a.get("shards", ""),
+            "reason": a.get("reason", ""),
+        }
         for a in awards
     ]
     return [INDENT + line for line in table(rows)]
@@ -91,14 +103,22 @@ def awards_lines(awards: list[dict]) -> list[str]:
 def contracts_lines(results: list[dict], game: str | None = None) -> list[str]:
     """The contracts table: participant, contract, result (succeeded or failed)."""
     rows = [
-        {"participant": r["participant"], "contract": contract(r, game), "result": "succeeded" if r.get("succeeded") else "failed"}
+        {
+            "participant": r["participant"],
+            "contract": contract(r, game),
+            "result": "succeeded" if r.get("succeeded") else "failed",
+        }
         for r in results
     ]
     return [INDENT + line for line in table(rows)]
 
 
-def outcome_lines(outcome: dict, who: Callable[[dict], str] = _participant, who_label: str = "participant",
-                  labels: dict[str, str] | None = None) -> list[str]:
+def outcome_lines(
+    outcome: dict,
+    who: Callable[[dict], str] = _participant,
+    who_label: str = "participant",
+    labels: dict[str, str] | None = None,
+) -> list[str]:
     """The outcome section: a heading saying whether the match is finished, the
     standings table, the awards table (where there are awards), the contracts table
     (where contracts were held), then any fields a view adds (as ``key: value``)."""

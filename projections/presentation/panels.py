@@ -63,17 +63,37 @@ def outcome_panels(
         for s in standings:
             scores = s.get("scores", {})
             body.append(
-                [fmt(s.get("rank")), fmt(s.get("participant")), *(fmt(s.get(k)) for k in extra), fmt(s.get("total")),
-                 *(fmt(scores.get(k)) for k in score_keys)]
+                [
+                    fmt(s.get("rank")),
+                    fmt(s.get("participant")),
+                    *(fmt(s.get(k)) for k in extra),
+                    fmt(s.get("total")),
+                    *(fmt(scores.get(k)) for k in score_keys),
+                ]
             )
         panels.append(Panel("Outcome: standings", header, body, key="outcome"))
     awards = outcome.get("awards") or []
     if awards:
-        body = [[fmt(a.get("participant")), fmt(a.get("kind")), fmt(a.get("shards")) if "shards" in a else "", fmt(a.get("reason"))] for a in awards]
+        body = [
+            [
+                fmt(a.get("participant")),
+                fmt(a.get("kind")),
+                fmt(a.get("shards")) if "shards" in a else "",
+                fmt(a.get("reason")),
+            ]
+            for a in awards
+        ]
         panels.append(Panel("Outcome: awards", ["participant", "award", "shards", "reason"], body, key="awards"))
     results = outcome.get("contracts") or []
     if results:  # every contract held, and whether it succeeded
-        body = [[fmt(r.get("participant")), contract(r, outcome.get("game")), "succeeded" if r.get("succeeded") else "failed"] for r in results]
+        body = [
+            [
+                fmt(r.get("participant")),
+                contract(r, outcome.get("game")),
+                "succeeded" if r.get("succeeded") else "failed",
+            ]
+            for r in results
+        ]
         panels.append(Panel("Outcome: contracts", ["participant", "contract", "result"], body, key="contracts"))
     if not panels:
         panels.append(Panel("Outcome", None, [["finished"]], key="outcome"))
@@ -100,7 +120,9 @@ def draw_panels(canvas: Canvas, panels: list[Panel], x: int, y: int, size: int =
             cx = x
             is_header = panel.header is not None and index == 0
             for i, cell in enumerate(row):
-                canvas.text(cx, y, cell, size=size, fill=MUTED if is_header else INK, weight="bold" if is_header else None)
+                canvas.text(
+                    cx, y, cell, size=size, fill=MUTED if is_header else INK, weight="bold" if is_header else None
+                )
                 cx += widths[i]
         y += 6
     return y

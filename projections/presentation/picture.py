@@ -49,7 +49,7 @@ def title(models: dict) -> str:
 
 
 def _embed(outer: Canvas, inner: Canvas, x: int, y: int, **extra) -> None:
-    outer.items.append(f'<g {attrs(transform=f"translate({x},{y})", **extra)}>')
+    outer.items.append(f"<g {attrs(transform=f'translate({x},{y})', **extra)}>")
     outer.items.extend(inner.items)
     outer.items.append("</g>")
 
@@ -109,4 +109,3 @@ def picture_svg(models: dict) -> str:
     draw_panels(canvas, side, max(inner.width, 200) + GAP + 10, top - 6)
     canvas.close_group()
     return canvas.render(heading)
-

@@ -18,8 +18,8 @@ before rendering: cairo would take seconds and gigabytes on it, or fail."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from matchledger.ledger.errors import MalformedInput, Unavailable
 from matchledger.ledger.limits import PNG_MAX_PIXELS, PNG_MAX_SIDE

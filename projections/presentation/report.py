@@ -30,7 +30,7 @@ class Step:
     panels: str  # the panels as canonical JSON
 
     @classmethod
-    def of(cls, seq: int, kind: str, detail: str, models: dict) -> "Step":
+    def of(cls, seq: int, kind: str, detail: str, models: dict) -> Step:
         side = json.dumps([p.as_dict() for p in side_panels(models)], ensure_ascii=False, sort_keys=True)
         return cls(seq, kind, detail, title(models), board_svg(models), side)
 

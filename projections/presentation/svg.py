@@ -93,7 +93,11 @@ class Canvas:
             f'<svg xmlns="http://www.w3.org/2000/svg" {attrs(width=self.width, height=self.height)} '
             f'viewBox="0 0 {num(self.width)} {num(self.height)}" font-family={quoteattr(FONT)}>'
         )
-        body = [head, f"<title>{escape(title)}</title>", f"<rect {attrs(x=0, y=0, width=self.width, height=self.height, fill=PAPER)}/>"]
+        body = [
+            head,
+            f"<title>{escape(title)}</title>",
+            f"<rect {attrs(x=0, y=0, width=self.width, height=self.height, fill=PAPER)}/>",
+        ]
         body += self.items
         body.append("</svg>")
         return "\n".join(body) + "\n"

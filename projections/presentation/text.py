@@ -64,14 +64,15 @@ def table(rows: list[dict]) -> list[str]:
     cells = [[_scalar(row.get(col)) for col in columns] for row in flat_rows]
     widths = [max(len(col), *(len(r[i]) for r in cells)) for i, col in enumerate(columns)]
     # a column of numbers has its heading over the numbers' right edge
-    numeric = [any(_is_number(r[i]) for r in cells) and all(_is_number(r[i]) or r[i] in ("", "-") for r in cells)
-               for i in range(len(columns))]
-    lines = ["  ".join(col.rjust(w) if right else col.ljust(w) for col, w, right in zip(columns, widths, numeric)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += [
-        "  ".join(c.rjust(w) if _is_number(c) else c.ljust(w) for c, w in zip(r, widths)).rstrip()
-        for r in cells
+    numeric = [
+        any(_is_number(r[i]) for r in cells) and all(_is_number(r[i]) or r[i] in ("", "-") for r in cells)
+        for i in range(len(columns))
     ]
+    lines = [
+        "  ".join(col.rjust(w) if right else col.ljust(w) for col, w, right in zip(columns, widths, numeric)).rstrip()
+    ]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.rjust(w) if _is_number(c) else c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
     return lines
 
 

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import msgspec
 import pytest
+
+from matchledger import engine
 from matchledger.engine.state import HOST
 from matchledger.ledger.events import OutcomeAnnounced, StateCheckpointed
 from matchledger.projections.fold import play
 from matchledger.projections.rederive import rederive
-
-from matchledger import engine
-
 from tests.core.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
 from tests.lca.test_contract_results import RESULTS as MM1_RESULTS
@@ -75,7 +74,9 @@ def test_a_log_recorded_before_contract_results_verifies_and_its_reads_name_them
 
 def test_an_old_lca_log_tells_kim_that_her_lights_contract_failed(tmp_path):
     db = imported(tmp_path, "mm1")
-    assert "Your contracts: lights failed; supremacy pact failed." in invoke(db, "messages", "mm1", "--as", "kim").stdout
+    assert (
+        "Your contracts: lights failed; supremacy pact failed." in invoke(db, "messages", "mm1", "--as", "kim").stdout
+    )
     assert "  kim: lights failed; supremacy pact failed" in invoke(db, "messages", "mm1", "--public").stdout
 
 
@@ -87,8 +88,10 @@ def test_an_old_pw_log_names_the_sabotage_and_the_failed_contract_it_paid_on(tmp
     assert "bob          shards           1  sabotage pact" in invoke(db, "outcome", "pw2", "--public").stdout
     # a guest is told their partner's results, as they are told their partner's awards
     guest = next(row["guest"] for row in read_json(db, "status", "pw2")["pairs"] if row["player"] == "bob")
-    assert (f"Your partner bob's contracts: diversity succeeded; sabotage pact on ann succeeded."
-            in invoke(db, "messages", "pw2", "--as", guest).stdout)
+    assert (
+        "Your partner bob's contracts: diversity succeeded; sabotage pact on ann succeeded."
+        in invoke(db, "messages", "pw2", "--as", guest).stdout
+    )
 
 
 # --------------------------------------------------------------------------- what a log may record
@@ -127,6 +130,7 @@ def _drop(*parts):
     def change(outcome, public):
         for name in parts:
             del {"outcome": outcome, "public": public}[name]["contracts"]
+
     return change
 
 
@@ -134,6 +138,7 @@ def _flip(part: str, index: int):
     def change(outcome, public):
         entry = {"outcome": outcome, "public": public}[part]["contracts"][index]
         entry["succeeded"] = not entry["succeeded"]
+
     return change
 
 
@@ -167,8 +172,12 @@ def test_a_recorded_public_outcome_naming_a_guest_is_refused_on_import(tmp_path,
     def change(outcome, public):
         public["contracts"][0]["participant"] = "tof"
 
-    result = invoke(tmp_path / "m.db", "import", export_file(tmp_path / "f.jsonl", match_id,
-                                                              with_outcome(pairs, change), "host"), expect=1)
+    result = invoke(
+        tmp_path / "m.db",
+        "import",
+        export_file(tmp_path / "f.jsonl", match_id, with_outcome(pairs, change), "host"),
+        expect=1,
+    )
     assert "'tof' is not a player" in result.stderr and "the public outcome" in result.stderr
 
 
@@ -195,17 +204,29 @@ def test_a_host_may_enter_the_results_with_or_without_contract_results(tmp_path,
     (tmp_path / "wrong.json").write_text(json.dumps(results))
     invoke(other, "outcome", match_id, "--announced", tmp_path / "wrong.json")
     [finding] = verify_findings(other, match_id, expect=3)
-    assert (finding["field"], finding["recorded"], finding["recomputed"]) == ("outcome.contracts[2].succeeded", False, True)
+    assert (finding["field"], finding["recorded"], finding["recomputed"]) == (
+        "outcome.contracts[2].succeeded",
+        False,
+        True,
+    )
 
 
 # --------------------------------------------------------------------------- results and awards agree
 
 #: The award each successful contract pays, by game (rules, "Contracts").
 PAYS = {
-    "lca": {"lights": ("shards", "contract: lights"), "camera": ("shards", "contract: camera"),
-            "action": ("shards", "contract: action"), "supremacy": ("shards", "supremacy pact")},
-    "pw": {"diversity": ("shards", "contract: diversity"), "generosity": ("shards", "contract: generosity"),
-           "espionage": ("shards", "contract: espionage"), "sabotage": ("shards", "sabotage pact")},
+    "lca": {
+        "lights": ("shards", "contract: lights"),
+        "camera": ("shards", "contract: camera"),
+        "action": ("shards", "contract: action"),
+        "supremacy": ("shards", "supremacy pact"),
+    },
+    "pw": {
+        "diversity": ("shards", "contract: diversity"),
+        "generosity": ("shards", "contract: generosity"),
+        "espionage": ("shards", "contract: espionage"),
+        "sabotage": ("shards", "sabotage pact"),
+    },
 }
 
 
@@ -221,12 +242,18 @@ def test_every_contract_held_has_a_result_and_exactly_the_successful_ones_pay(ga
         held = [(p, name.partition(":")[0]) for p in sorted(state.contracts) for name in state.contracts[p]]
         assert sorted((r["participant"], r["contract"]) for r in results) == sorted(held)
         assert [r["participant"] for r in results] == sorted(r["participant"] for r in results)
-        paid = sorted((a["participant"], a["kind"], a["reason"]) for a in host["awards"]
-                      if a["kind"] == "shards" or a["reason"] == "supremacy pact")
+        paid = sorted(
+            (a["participant"], a["kind"], a["reason"])
+            for a in host["awards"]
+            if a["kind"] == "shards" or a["reason"] == "supremacy pact"
+        )
         expected = sorted((r["participant"], *PAYS[game_name][r["contract"]]) for r in results if r["succeeded"])
         if game_name == "lca":  # a pact's acceptor who does not win it gets a Mark
-            expected += [(r["participant"], "mark", "supremacy pact") for r in results
-                         if r["contract"] == "supremacy" and not r["succeeded"]]
+            expected += [
+                (r["participant"], "mark", "supremacy pact")
+                for r in results
+                if r["contract"] == "supremacy" and not r["succeeded"]
+            ]
         assert paid == sorted(expected)
         for r in results:
             seen[r["succeeded"]] += 1

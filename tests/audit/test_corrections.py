@@ -83,11 +83,15 @@ def test_lca_corrections(tmp_path):
     assert "ok" in invoke(db, "verify", "c1").output
     kinds = [e["kind"] for e in read_json(db, "log", "c1")]
     assert kinds[3:] == ["SubmissionCorrected", "RoundClosed", "RoundReopened", "SubmissionCorrected", "RoundClosed"]
-    check_audit(db, "c1", [
-        (4, "SubmissionCorrected", "bob's DM said C1, not B1"),
-        (6, "RoundReopened", "ann meant B1"),
-        (7, "SubmissionCorrected", "ann meant B1"),
-    ])
+    check_audit(
+        db,
+        "c1",
+        [
+            (4, "SubmissionCorrected", "bob's DM said C1, not B1"),
+            (6, "RoundReopened", "ann meant B1"),
+            (7, "SubmissionCorrected", "ann meant B1"),
+        ],
+    )
 
 
 # --------------------------------------------------------------------------- pw
@@ -127,11 +131,15 @@ def test_pw_corrections(tmp_path):
         (line["points"], line["detail"]) for line in ann["categories"][0]["lines"]
     ]
     assert "ok" in invoke(db, "verify", "c2").output
-    check_audit(db, "c2", [
-        (6, "SubmissionCorrected", "yan's DM predicted gift"),
-        (8, "RoundReopened", "bob's gift was for zed"),
-        (9, "SubmissionCorrected", "bob's gift was for zed"),
-    ])
+    check_audit(
+        db,
+        "c2",
+        [
+            (6, "SubmissionCorrected", "yan's DM predicted gift"),
+            (8, "RoundReopened", "bob's gift was for zed"),
+            (9, "SubmissionCorrected", "bob's gift was for zed"),
+        ],
+    )
     # the public record of round 1 is the re-closed one; the superseded reveal stays in the log
     closes = [e for e in read_json(db, "log", "c2") if e["kind"] == "RoundClosed"]
     assert [e["seq"] for e in closes] == [7, 10]

@@ -14,7 +14,14 @@ from .common import match_of, script_fixtures
 
 # fixture -> (match, seq of the disputed close, field, recorded, recomputed, announcement file)
 DISPUTED = {
-    "lca/disputed-lights": ("disp1", 8, "private.ann.lights_score", 154, 152, "fixtures/lca/disputed-lights-round1.json"),
+    "lca/disputed-lights": (
+        "disp1",
+        8,
+        "private.ann.lights_score",
+        154,
+        152,
+        "fixtures/lca/disputed-lights-round1.json",
+    ),
     "pw/disputed-round2": ("pwd1", 37, "private.gus.own_points", 5, 4, "fixtures/pw/disputed-round2.json"),
 }
 
@@ -42,8 +49,14 @@ def test_verify_finds_exactly_the_disputed_value(name, tmp_path):
     assert report["ok"] is False
     [entry] = report["matches"]
     assert entry["findings"] == [
-        {"match": match, "seq": seq, "problem": "RoundClosed differs from what the rules give",
-         "field": field, "recorded": recorded, "recomputed": recomputed}
+        {
+            "match": match,
+            "seq": seq,
+            "problem": "RoundClosed differs from what the rules give",
+            "field": field,
+            "recorded": recorded,
+            "recomputed": recomputed,
+        }
     ]
     text = invoke(db, "verify", match, expect=3).output
     assert f"seq {seq}" in text and field in text

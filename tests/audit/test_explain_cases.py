@@ -5,7 +5,6 @@ from __future__ import annotations
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
 from matchledger.engine.state import HOST
 from matchledger.projections.fold import InMemoryMatch
-
 from tests.helpers import REPO, read_json, run_script
 from tests.lca.util import new_match, play, studio_text
 
@@ -45,7 +44,7 @@ LCA_R2 = {"bob": "B2 B6 B9", "cat": "C2 B6 B9"}
 # Filming: only B2 (lit 1, seen by bob's B2 as centre and cat's C2): lights A/(2x1) =
 # 25 to ann; camera 6 x 1 = 6 to bob, 2 x 1 = 2 to cat; action 3 x (1 + 2) = 9 / 3 = 3
 # each -> ann 28, bob 9, cat 5.
-LCA_R3 = {p: "B2 A5 D10" for p in ("ann", "bob", "cat")}
+LCA_R3 = dict.fromkeys(("ann", "bob", "cat"), "B2 A5 D10")
 
 
 def lca_match():
@@ -76,11 +75,17 @@ def test_lca_explain_by_hand():
     assert [p for p, _r in b2] == ["0", "0", "50/3"]
     assert "no other action reachable: 50 / 3 sharers" in b2[2][1]
     a5 = [(p, r) for p, r, d in lines(ann, "action") if d.startswith("action A5")]
-    assert a5[2] == ("40/3", "distance: min(50, 5 x 8 steps) = 40 / 3 sharers (ann, bob, cat); walls and lights block the path (Clarification)")
+    assert a5[2] == (
+        "40/3",
+        "distance: min(50, 5 x 8 steps) = 40 / 3 sharers (ann, bob, cat); walls and lights block the path (Clarification)",
+    )
 
     assert [p for p, _r, _d in lines(ann, "filming")] == ["25", "3"]
     assert "A(X) / (2 x |C|) = 50 / (2 x 1)" in lines(ann, "filming")[0][1]
-    assert [(p, r) for p, r, _d in lines(bob, "filming")][0] == ("6", "filming camera: 6 x light 1 (X is the camera's centre)")
+    assert [(p, r) for p, r, _d in lines(bob, "filming")][0] == (
+        "6",
+        "filming camera: 6 x light 1 (X is the camera's centre)",
+    )
     assert [p for p, _r, _d in lines(cat, "filming")] == ["2", "3"]
     check_against_scores(m, "lca")
 
@@ -113,8 +118,12 @@ def pw_round1(yan: str = "predict:zed=gift unique:ann"):
     m = InMemoryMatch(
         CreateMatch(match_id="p1", game="pw", players=["ann", "bob"], setup={"pairs": {"ann": "zed", "bob": "yan"}})
     )
-    for who, tokens in (("ann", "gift:bob predict:yan=learn"), ("zed", "learn:bob swap:yan"),
-                        ("bob", "gift:ann watch:zed"), ("yan", yan)):
+    for who, tokens in (
+        ("ann", "gift:bob predict:yan=learn"),
+        ("zed", "learn:bob swap:yan"),
+        ("bob", "gift:ann watch:zed"),
+        ("yan", yan),
+    ):
         m.do(Submit(who, tokens.split()))
     m.do(CloseRound())
     return m
@@ -152,11 +161,17 @@ def test_pw_explain_cites_w6_and_w8_in_the_fixtures(tmp_path, monkeypatch):
     run_script(db, REPO / "fixtures" / "pw" / "swap_both_members.txt")
     run_script(db, REPO / "fixtures" / "pw" / "ec_collision.txt")
     cat = read_json(db, "explain", "pw2", "cat")
-    assert ("1", "W6 swap redirected gift:cat to yul; gift: partner(E) gains 1",
-            "round 2: tof's gift:cat; E = yul, whose partner cat gains 1") in lines(cat, "round points")
+    assert (
+        "1",
+        "W6 swap redirected gift:cat to yul; gift: partner(E) gains 1",
+        "round 2: tof's gift:cat; E = yul, whose partner cat gains 1",
+    ) in lines(cat, "round points")
     yul = read_json(db, "explain", "pw2", "yul")
-    assert ("-1", "W6 swap redirected predict:yul=learn to cat; predict hit: partner(E) loses 1",
-            "round 2: wim's predict:yul=learn; E = cat, whose partner yul used learn") in lines(yul, "round points")
+    assert (
+        "-1",
+        "W6 swap redirected predict:yul=learn to cat; predict hit: partner(E) loses 1",
+        "round 2: wim's predict:yul=learn; E = cat, whose partner yul used learn",
+    ) in lines(yul, "round points")
     gus = read_json(db, "explain", "pw3", "gus")
     clash = [(p, r, d) for p, r, d in lines(gus, "unique") if "unique:fay" in d]
     assert clash and clash[0][0] == "0" and clash[0][1].startswith("W8 unique scores nothing")
@@ -179,7 +194,11 @@ def test_photographer_explain_by_hand(tmp_path, monkeypatch):
     ann = read_json(db, "explain", "g2", "ann")
     assert summary(ann) == {"rows": (25, "25"), "blurred": (-26, "-26"), "missing": (0, "0"), "good_shots": (5, "5")}
     assert [(p, d) for p, _r, d in lines(ann, "rows")] == [
-        ("3", "blue: 12-9"), ("5", "red: 8-10-11"), ("5", "yellow: 5-2-1"), ("7", "green: 10-9-7-5"), ("5", "brown: 7-5-3")
+        ("3", "blue: 12-9"),
+        ("5", "red: 8-10-11"),
+        ("5", "yellow: 5-2-1"),
+        ("7", "green: 10-9-7-5"),
+        ("5", "brown: 7-5-3"),
     ]
     assert lines(ann, "rows")[3][1] == "P8 row of 4 face-up cards: row_points[4] = 7"
     blurred = lines(ann, "blurred")
@@ -191,7 +210,12 @@ def test_photographer_explain_by_hand(tmp_path, monkeypatch):
     assert summary(bob) == {"rows": (15, "15"), "blurred": (-26, "-26"), "missing": (0, "0"), "good_shots": (0, "0")}
     assert bob["total"] == -11
     early = read_json(db, "explain", "g2", "bob", "--at", 10)
-    assert [(p, d) for p, _r, d in lines(early, "rows")] == [("1", "blue: 4"), ("3", "red: 2-5"), ("1", "yellow: 12"), ("1", "green: 11")]
+    assert [(p, d) for p, _r, d in lines(early, "rows")] == [
+        ("1", "blue: 4"),
+        ("3", "red: 2-5"),
+        ("1", "yellow: 12"),
+        ("1", "green: 11"),
+    ]
     assert lines(early, "missing") == [("-3", "a colour with no face-up card costs 3", "brown: no face-up card")]
     assert early["total"] == 3
     assert {r["participant"]: r["points"] for r in read_json(db, "scores", "g2", "--at", 10)["scores"]}["bob"] == 3

@@ -13,6 +13,7 @@ import json
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
+
 from matchledger.engine.lca import GAME as LCA
 from matchledger.engine.lca import endgame
 from matchledger.engine.lca import views as lca_views
@@ -21,7 +22,6 @@ from matchledger.ledger.codec import decode_event, encode
 from matchledger.ledger.events import ANNOUNCEMENTS, OutcomeAnnounced
 from matchledger.projections.fold import Replayer
 from matchledger.projections.rederive import rederive
-
 from tests.lca.test_properties import PLAYERS, plans, run
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -93,7 +93,7 @@ def test_announcements_survive_the_json_round_trip_so_a_stored_body_is_their_enc
 def _forged(pairs):
     """Each announcement changed in turn: a new value, a value of another type that
     compares equal in Python (1 vs 1.0), and the same event re-encoded otherwise."""
-    for index, (seq, event) in enumerate(pairs):
+    for index, (_seq, event) in enumerate(pairs):
         if not isinstance(event, ANNOUNCEMENTS):
             continue
         field = "outcome" if isinstance(event, OutcomeAnnounced) else "public"
@@ -110,7 +110,9 @@ def test_rederive_with_bodies_finds_what_it_finds_without(game, template):
     pairs = list(enumerate(template.events, start=1))
     bodies = [encode(event).decode() for _seq, event in pairs]
     assert rederive(template.create.match_id, pairs, bodies) == rederive(template.create.match_id, pairs) == []
-    for index, event, body in _forged(pairs):
-        changed = pairs[:index] + [(pairs[index][0], decode_event(body))] + pairs[index + 1:]
-        changed_bodies = bodies[:index] + [body] + bodies[index + 1:]
-        assert rederive(template.create.match_id, changed, changed_bodies) == rederive(template.create.match_id, changed)
+    for index, _event, body in _forged(pairs):
+        changed = pairs[:index] + [(pairs[index][0], decode_event(body))] + pairs[index + 1 :]
+        changed_bodies = bodies[:index] + [body] + bodies[index + 1 :]
+        assert rederive(template.create.match_id, changed, changed_bodies) == rederive(
+            template.create.match_id, changed
+        )

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
+
 from matchledger.ledger.events import Event, RoundReopened, SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.ledger.store import Store
-
 from tests.helpers import invoke
 from tests.trust.common import new_lca, new_pw, rows
 from tests.trust.forged import T, export_file
@@ -26,10 +26,18 @@ LCA_ROUNDS = [
 #: pw with pairs ann=zed and bob=yan; each pair uses every type exactly twice (W4).
 PW_ROUNDS = [
     ["ann gift:bob learn:yan", "zed swap:bob watch:yan", "bob gift:ann learn:zed", "yan swap:ann watch:zed"],
-    ["ann unique:bob predict:yan=gift", "zed gift:bob learn:yan", "bob unique:ann predict:zed=gift",
-     "yan gift:ann learn:zed"],
-    ["ann unique:bob swap:yan", "zed watch:bob predict:yan=swap", "bob unique:ann swap:zed",
-     "yan watch:ann predict:zed=swap"],
+    [
+        "ann unique:bob predict:yan=gift",
+        "zed gift:bob learn:yan",
+        "bob unique:ann predict:zed=gift",
+        "yan gift:ann learn:zed",
+    ],
+    [
+        "ann unique:bob swap:yan",
+        "zed watch:bob predict:yan=swap",
+        "bob unique:ann swap:zed",
+        "yan watch:ann predict:zed=swap",
+    ],
 ]
 
 
@@ -108,7 +116,9 @@ def test_a_submission_for_round_3_during_round_1_is_a_finding(tmp_path):
 def test_a_pw_gift_to_the_givers_own_partner_is_a_finding(tmp_path):
     """W2: never the submitter's partner.  The forged gift would also have scored."""
     events = pw_after(tmp_path / "h.db", rounds=1, closed=0)
-    first = next(i for i, event in enumerate(events) if isinstance(event, SubmissionRecorded) and event.participant == "ann")
+    first = next(
+        i for i, event in enumerate(events) if isinstance(event, SubmissionRecorded) and event.participant == "ann"
+    )
     events[first] = msgspec.structs.replace(events[first], tokens=["gift:zed", "learn:yan"])
     refused_everywhere(tmp_path, "p1", events, first + 1, "W2: 'ann' cannot target their partner ('gift:zed')")
 
@@ -144,11 +154,15 @@ def test_a_recorded_submission_that_is_not_the_normalized_one_is_a_finding(tmp_p
 def test_lca_refuses_to_reopen_while_the_open_round_holds_submissions(tmp_path):
     db = tmp_path / "h.db"
     events = lca_after(db, rounds=3, closed=2)  # Round 3 open, both submitted
-    seqs = [seq for seq, event in enumerate(events, start=1) if isinstance(event, SubmissionRecorded) and event.round == 3]
+    seqs = [
+        seq for seq, event in enumerate(events, start=1) if isinstance(event, SubmissionRecorded) and event.round == 3
+    ]
     before = rows(db)
-    for command in (("reopen", "m1", "--reason", "again"),
-                    ("void", "m1", str(seqs[0] - 2), "--reopen", "--reason", "again"),
-                    ("correct", "m1", str(seqs[0] - 2), "E5", "B12", "E12", "--reopen", "--reason", "again")):
+    for command in (
+        ("reopen", "m1", "--reason", "again"),
+        ("void", "m1", str(seqs[0] - 2), "--reopen", "--reason", "again"),
+        ("correct", "m1", str(seqs[0] - 2), "E5", "B12", "E12", "--reopen", "--reason", "again"),
+    ):
         result = invoke(db, *command, expect=1)
         assert f"seq {seqs[0]} (ann), seq {seqs[1]} (bob)" in result.stderr, result.stderr
         assert "void m1 SEQ --reason TEXT" in result.stderr
@@ -164,9 +178,14 @@ def test_a_log_reopening_lca_rounds_behind_a_round_3_submission_is_a_finding(tmp
     reopened and Round 1 corrected (lights moved under the surviving Round-3 actions)."""
     events = lca_after(tmp_path / "h.db", rounds=3, closed=2)[:-1]  # ann's Round-3 actions in
     reopened_at = len(events) + 1
-    ann_lights = next(i for i, e in enumerate(events, 1) if isinstance(e, SubmissionRecorded) and e.participant == "ann")
-    events += [RoundReopened(round=2, reason="again"), RoundReopened(round=1, reason="again"),
-               SubmissionCorrected(target_seq=ann_lights, tokens=["E4", "A11", "J13", "D4", "E5"], reason="misheard")]
+    ann_lights = next(
+        i for i, e in enumerate(events, 1) if isinstance(e, SubmissionRecorded) and e.participant == "ann"
+    )
+    events += [
+        RoundReopened(round=2, reason="again"),
+        RoundReopened(round=1, reason="again"),
+        SubmissionCorrected(target_seq=ann_lights, tokens=["E4", "A11", "J13", "D4", "E5"], reason="misheard"),
+    ]
     refused_everywhere(tmp_path, "m1", events, reopened_at, f"holds submissions (seq {reopened_at - 1} (ann))")
 
 
@@ -185,11 +204,16 @@ def test_a_pw_log_whose_reopening_lets_a_pair_use_unique_three_times_is_a_findin
     events = pw_after(tmp_path / "h.db", rounds=3, closed=2)
     third = next(i for i, e in enumerate(events) if isinstance(e, SubmissionRecorded) and e.round == 3)
     events = events[: third + 1]  # ann's Round 3 in: unique:bob swap:yan
-    ann_second = next(i for i, e in enumerate(events, 1)
-                      if isinstance(e, SubmissionRecorded) and e.round == 2 and e.participant == "ann")
+    ann_second = next(
+        i
+        for i, e in enumerate(events, 1)
+        if isinstance(e, SubmissionRecorded) and e.round == 2 and e.participant == "ann"
+    )
     reopened_at = len(events) + 1
-    events += [RoundReopened(round=2, reason="again"),
-               SubmissionCorrected(target_seq=ann_second, tokens=["unique:bob", "unique:yan"], reason="misheard")]
+    events += [
+        RoundReopened(round=2, reason="again"),
+        SubmissionCorrected(target_seq=ann_second, tokens=["unique:bob", "unique:yan"], reason="misheard"),
+    ]
     refused_everywhere(tmp_path, "p1", events, reopened_at, f"holds submissions (seq {reopened_at - 1} (ann))")
 
 

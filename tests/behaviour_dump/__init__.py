@@ -49,8 +49,12 @@ def _play(job: tuple[str, str, int | str, str]) -> str:
         os.chdir(folder)
         try:
             s = Session(Path(folder), out, match_id=_match_id(kind, name, arg))
-            {"fixture": lambda: play_fixture(Path(arg), s), "lca": lambda: play_lca(arg, s),
-             "pw": lambda: play_pw(arg, s), "photographer": lambda: play_photographer(arg, s)}[kind]()
+            {
+                "fixture": lambda: play_fixture(Path(arg), s),
+                "lca": lambda: play_lca(arg, s),
+                "pw": lambda: play_pw(arg, s),
+                "photographer": lambda: play_photographer(arg, s),
+            }[kind]()
             s.run("export", "m", "-o", "export.jsonl", record=False)
             keep = Path(out_dir) / "_exports"
             if (Path(folder) / "export.jsonl").exists():
@@ -117,4 +121,3 @@ def main(argv=None) -> None:
         for job in todo:
             print(_play(job), file=sys.stderr)
     verify_all(args.out)
-

@@ -51,9 +51,20 @@ def dump_audit(s: Session, rng: random.Random, pictures: bool) -> None:
     final = s.head_seq()
     s.out.write("=== audit\n")
     for args in (
-        ["log", "m"], ["log", "m", "--json"], ["log", "m", "--at", "2"], ["head", "m"], ["head", "m", "--json"],
-        ["verify", "m"], ["verify", "m", "--json"], ["audit", "m"], ["audit", "m", "--json"], ["export", "m"],
-        ["diff", "m", "m"], ["diff", "m", "m", "--json"], ["checkpoint", "m"], ["verify", "m"],
+        ["log", "m"],
+        ["log", "m", "--json"],
+        ["log", "m", "--at", "2"],
+        ["head", "m"],
+        ["head", "m", "--json"],
+        ["verify", "m"],
+        ["verify", "m", "--json"],
+        ["audit", "m"],
+        ["audit", "m", "--json"],
+        ["export", "m"],
+        ["diff", "m", "m"],
+        ["diff", "m", "m", "--json"],
+        ["checkpoint", "m"],
+        ["verify", "m"],
     ):
         s.run(*args)
     head = s.json("head", "m")
@@ -73,24 +84,46 @@ def dump_audit(s: Session, rng: random.Random, pictures: bool) -> None:
         views = [[], ["--public"]] + ([["--as", names[0]]] if names else [])
         for view in views:
             s.run("render", "m", *view, "-o", "pic.svg")
-            s.out.write((s.folder / "pic.svg").read_text(encoding="utf-8") if (s.folder / "pic.svg").exists() else "(no svg)\n")
+            s.out.write(
+                (s.folder / "pic.svg").read_text(encoding="utf-8") if (s.folder / "pic.svg").exists() else "(no svg)\n"
+            )
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(s.folder / "pic.svg")
             s.run("report", "m", *view, "-o", "page.html")
-            s.out.write((s.folder / "page.html").read_text(encoding="utf-8") if (s.folder / "page.html").exists() else "(no page)\n")
+            s.out.write(
+                (s.folder / "page.html").read_text(encoding="utf-8")
+                if (s.folder / "page.html").exists()
+                else "(no page)\n"
+            )
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(s.folder / "page.html")
         if final > 2:
             s.run("render", "m", "--public", "--at", str(final // 2), "-o", "mid.svg")
-            s.out.write((s.folder / "mid.svg").read_text(encoding="utf-8") if (s.folder / "mid.svg").exists() else "(no svg)\n")
+            s.out.write(
+                (s.folder / "mid.svg").read_text(encoding="utf-8") if (s.folder / "mid.svg").exists() else "(no svg)\n"
+            )
     # views and seqs no one may ask for
     for args in (
-        ["status", "m", "--as", "nobody"], ["knowledge", "m", "--as", "Nobody"], ["status", "m", "--at", "0"],
-        ["status", "m", "--at", str(final + 1)], ["outcome", "m", "--public", "--as", names[0] if names else "x"],
-        ["explain", "m", "nobody"], ["status", "nomatch"], ["log", "nomatch"], ["verify", "nomatch"],
-        ["export", "nomatch"], ["head", "nomatch"], ["audit", "nomatch"], ["reveals", "m", "--as", ""],
-        ["verify", "m", "--head", "1:abc"], ["void", "m", str(final + 5), "--reason", "x"], ["void", "m", "1", "--reason", "x"],
-        ["submit", "m", "nobody", "x"], ["close", "m"], ["note", "m", ""], ["amend", "m", "--option", "bogus=1", "--from-round", "1", "--reason", "r"],
+        ["status", "m", "--as", "nobody"],
+        ["knowledge", "m", "--as", "Nobody"],
+        ["status", "m", "--at", "0"],
+        ["status", "m", "--at", str(final + 1)],
+        ["outcome", "m", "--public", "--as", names[0] if names else "x"],
+        ["explain", "m", "nobody"],
+        ["status", "nomatch"],
+        ["log", "nomatch"],
+        ["verify", "nomatch"],
+        ["export", "nomatch"],
+        ["head", "nomatch"],
+        ["audit", "nomatch"],
+        ["reveals", "m", "--as", ""],
+        ["verify", "m", "--head", "1:abc"],
+        ["void", "m", str(final + 5), "--reason", "x"],
+        ["void", "m", "1", "--reason", "x"],
+        ["submit", "m", "nobody", "x"],
+        ["close", "m"],
+        ["note", "m", ""],
+        ["amend", "m", "--option", "bogus=1", "--from-round", "1", "--reason", "r"],
     ):
         s.probe(*args)
     if names:
@@ -118,5 +151,3 @@ def recorded_seqs(result) -> list[int]:
         return list(range(int(first), int(last or first) + 1))
     except ValueError:
         return []
-
-

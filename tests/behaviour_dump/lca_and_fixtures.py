@@ -61,7 +61,11 @@ def play_lca(seed: int, s: Session) -> None:
     for round_no in (1, 2, 3):
         lights = []
         if round_no == 3:
-            lights = ((s.json("reveals", "m", "--public") or {}).get("rounds") or [{}])[0].get("public", {}).get("lights", [])
+            lights = (
+                ((s.json("reveals", "m", "--public") or {}).get("rounds") or [{}])[0]
+                .get("public", {})
+                .get("lights", [])
+            )
         for p in players:
             if rng.random() < 0.08:
                 continue  # forgot to submit
@@ -78,9 +82,25 @@ def play_lca(seed: int, s: Session) -> None:
             if rng.random() < 0.5:
                 s.run("void", "m", str(target), "--reason", "wrong player")
             else:
-                s.run("correct", "m", str(target), *_lca_tokens(rng, round_no, floor, width, height, lights), "--reason", "typo")
+                s.run(
+                    "correct",
+                    "m",
+                    str(target),
+                    *_lca_tokens(rng, round_no, floor, width, height, lights),
+                    "--reason",
+                    "typo",
+                )
         if round_no == 2 and rng.random() < 0.3:
-            s.run("amend", "m", "--option", f"filming_lights_divisor={rng.choice([1, 2, 4])}", "--from-round", "3", "--reason", "card Amendment")
+            s.run(
+                "amend",
+                "m",
+                "--option",
+                f"filming_lights_divisor={rng.choice([1, 2, 4])}",
+                "--from-round",
+                "3",
+                "--reason",
+                "card Amendment",
+            )
         if rng.random() < 0.15:
             s.run("note", "m", f"round {round_no} DMs were late")
         if rng.random() < 0.1:
@@ -90,7 +110,15 @@ def play_lca(seed: int, s: Session) -> None:
         closes.append(s.head_seq())
         if round_no < 3 and submitted and rng.random() < 0.15:
             target = rng.choice(submitted)
-            s.run("correct", "m", str(target), *_lca_tokens(rng, round_no, floor, width, height, lights), "--reopen", "--reason", "found late")
+            s.run(
+                "correct",
+                "m",
+                str(target),
+                *_lca_tokens(rng, round_no, floor, width, height, lights),
+                "--reopen",
+                "--reason",
+                "found late",
+            )
             s.run("close", "m", *forced(s))
             closes.append(s.head_seq())
         submitted = []
@@ -150,5 +178,3 @@ def hand_scored_close(s: Session, rng: random.Random) -> None:
                 break
     (s.folder / "announced.json").write_text(json.dumps(announced), encoding="utf-8")
     s.run("close", "m", "--announced", "announced.json", *force)
-
-

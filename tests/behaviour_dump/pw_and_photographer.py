@@ -21,7 +21,9 @@ def play_pw(seed: int, s: Session) -> None:
     pairs = dict(zip(players, guests))
     partner = {**pairs, **{g: p for p, g in pairs.items()}}
     everyone = players + guests
-    s.run("new", "pw", "m", "--players", ",".join(players), *[a for p in players for a in ("--pair", f"{p}={pairs[p]}")])
+    s.run(
+        "new", "pw", "m", "--players", ",".join(players), *[a for p in players for a in ("--pair", f"{p}={pairs[p]}")]
+    )
     for p in players:
         names = [rng.choice(["diversity", "generosity", "espionage"])]
         if rng.random() < 0.5:
@@ -35,7 +37,10 @@ def play_pw(seed: int, s: Session) -> None:
             for member, types in ((p, schedules[p][r][0]), (pairs[p], schedules[p][r][1])):
                 banned = {member, partner[member]}
                 targets = rng.sample([x for x in everyone if x not in banned], 2)
-                tokens = [f"predict:{t}={rng.choice(PW_TYPES)}" if k == "predict" else f"{k}:{t}" for k, t in zip(types, targets)]
+                tokens = [
+                    f"predict:{t}={rng.choice(PW_TYPES)}" if k == "predict" else f"{k}:{t}"
+                    for k, t in zip(types, targets)
+                ]
                 if r == 2:
                     same = players if member in players else guests
                     other = guests if member in players else players
@@ -148,5 +153,3 @@ def play_photographer(seed: int, s: Session) -> None:
     picks = turns[:: max(1, len(turns) // 4)]
     dump_reads(s, chosen_seqs(s, rng, picks, 2), {picks[len(picks) // 2] if picks else 1, s.head_seq()})
     dump_audit(s, rng, pictures=seed % 10 == 0)
-
-

@@ -116,5 +116,3 @@ class Session:
     def head_seq(self) -> int:
         data = self.json("head", "m")
         return data["seq"] if data else 0
-
-

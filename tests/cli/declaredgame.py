@@ -5,7 +5,6 @@ Registered by its declaration (``engine.register_spec(SPEC)``), as an installed 
 from __future__ import annotations
 
 from matchledger.engine.declaration import GameSpec, SetupParameter
-
 from tests.core.toygame import ToyGame
 
 BOARD_MAX_BYTES = 64
@@ -18,11 +17,17 @@ SPEC = GameSpec(
     summary="the toy game's rounds, created with one setup parameter of each kind",
     engine="tests.cli.declaredgame:GAME",
     setup=(
-        SetupParameter("board", "file", help="the board to play on", example="--board board.txt", max_bytes=BOARD_MAX_BYTES),
+        SetupParameter(
+            "board", "file", help="the board to play on", example="--board board.txt", max_bytes=BOARD_MAX_BYTES
+        ),
         SetupParameter("length", "integer", help="how many rounds", example="--length 4", minimum=1, maximum=9),
         SetupParameter(
-            "teams", "pairs", help="a player's team; one per player", example="--team ann=red --team bob=blue",
-            flag="--team", metavar="PLAYER=TEAM",
+            "teams",
+            "pairs",
+            help="a player's team; one per player",
+            example="--team ann=red --team bob=blue",
+            flag="--team",
+            metavar="PLAYER=TEAM",
         ),
         SetupParameter("motto", "text", help="the match's motto", example="--motto fair", max_bytes=MOTTO_MAX_BYTES),
         SetupParameter("key", "seed", help="the key the match's draws come from", example="--key 42"),

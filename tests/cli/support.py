@@ -7,8 +7,8 @@ import sqlite3
 from pathlib import Path
 
 from click.testing import CliRunner, Result
-from matchledger.commands.cli import cli
 
+from matchledger.commands.cli import cli
 from tests.helpers import invoke
 
 TOY_SCRIPT = """\
@@ -43,6 +43,8 @@ def contents(db: Path) -> list[tuple] | None:
     try:
         schema = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
         tables = [name for kind, name, _sql in schema if kind == "table"]
-        return schema + [(table, *row) for table in tables for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2")]
+        return schema + [
+            (table, *row) for table in tables for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2")
+        ]
     finally:
         conn.close()

@@ -61,7 +61,9 @@ def test_on_a_terminal_a_verdict_is_green_and_a_finding_and_error_red(tmp_path):
     error = run("--db", str(db), "verify", "nope", color=True)
     assert error.stderr.startswith(f"{RED}\x1b[1mError:\x1b[0m no match 'nope'")
     usage = run("--db", str(db), "stauts", color=True)
-    assert usage.stderr.startswith("Usage: matchledger") and f"{RED}\x1b[1mError:\x1b[0m No such command" in usage.stderr
+    assert (
+        usage.stderr.startswith("Usage: matchledger") and f"{RED}\x1b[1mError:\x1b[0m No such command" in usage.stderr
+    )
     found = run("--db", str(tampered(db)), "verify", "t1", color=True)
     assert found.exit_code == 3 and found.stdout.startswith(f"{RED}\x1b[1mFINDING t1 seq 2")
 
@@ -96,7 +98,10 @@ def test_the_lines_of_a_script_keep_the_choice_of_the_command_line_that_runs_it(
 
 
 @pytest.mark.guarantee("cli.colour-off")
-@pytest.mark.parametrize("args", [["verify", "t1", "--json"], ["verify", "--all", "--json"], ["audit", "t1", "--json"], ["status", "t1", "--json"]])
+@pytest.mark.parametrize(
+    "args",
+    [["verify", "t1", "--json"], ["verify", "--all", "--json"], ["audit", "t1", "--json"], ["status", "t1", "--json"]],
+)
 def test_json_is_never_coloured(tmp_path, args):
     db = toy_database(tmp_path)
     assert ESCAPE not in run("--db", str(db), "--color", *args, color=True).stdout

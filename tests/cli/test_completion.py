@@ -9,8 +9,8 @@ import sys
 
 import pytest
 from click.shell_completion import ShellComplete
-from matchledger.commands.cli import COMMANDS, cli
 
+from matchledger.commands.cli import COMMANDS, cli
 from tests.cli.support import contents, run, toy_database
 from tests.helpers import installed_games, invoke
 
@@ -87,9 +87,18 @@ def test_game_names_for_new():
 
 @pytest.mark.parametrize(
     "args",
-    [["--db"], ["import"], ["script"], ["new", "lca", "m1", "--studio"], ["new", "photographer", "m1", "--deck"],
-     ["export", "t1", "-o"], ["render", "t1", "-o"], ["report", "t1", "-o"], ["close", "t1", "--announced"],
-     ["diff", "t1", "--db-b"]],
+    [
+        ["--db"],
+        ["import"],
+        ["script"],
+        ["new", "lca", "m1", "--studio"],
+        ["new", "photographer", "m1", "--deck"],
+        ["export", "t1", "-o"],
+        ["render", "t1", "-o"],
+        ["report", "t1", "-o"],
+        ["close", "t1", "--announced"],
+        ["diff", "t1", "--db-b"],
+    ],
 )
 def test_files_where_a_file_is_taken(args):
     assert completions(args, "fix") == [("fix", "file")]

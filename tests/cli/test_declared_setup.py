@@ -12,10 +12,10 @@ import sys
 
 import pytest
 from click.shell_completion import ShellComplete
+
 from matchledger import engine
 from matchledger.commands.cli import cli
 from matchledger.engine.lca.spec import STUDIO_FILE_MAX_BYTES
-
 from tests.cli import declaredgame
 from tests.cli.support import contents, run
 from tests.helpers import REPO, invoke
@@ -160,12 +160,32 @@ def test_each_declared_parameter_is_read_by_its_kind_and_reaches_the_games_setup
     board = tmp_path / "board.txt"
     board.write_text("a board\n")
     result = invoke(
-        db, "new", "--team", "ann=red", "declared", "--players", "ann,bob", "d1", "--board", board,
-        "--length", "4", "--team", "bob=blue", "--motto", "fair play", "--key", str(2**50),
+        db,
+        "new",
+        "--team",
+        "ann=red",
+        "declared",
+        "--players",
+        "ann,bob",
+        "d1",
+        "--board",
+        board,
+        "--length",
+        "4",
+        "--team",
+        "bob=blue",
+        "--motto",
+        "fair play",
+        "--key",
+        str(2**50),
     )
     assert result.stderr == ""  # a key past 2**40 is not guessable: no warning
     assert created_setup(db, "d1") == {
-        "board": "a board\n", "length": 4, "teams": {"ann": "red", "bob": "blue"}, "motto": "fair play", "key": 2**50,
+        "board": "a board\n",
+        "length": 4,
+        "teams": {"ann": "red", "bob": "blue"},
+        "motto": "fair play",
+        "key": 2**50,
     }
     invoke(db, "new", "declared", "d2", "--players", "ann,bob")
     assert created_setup(db, "d2") == {}  # a parameter left out is not in the setup
@@ -190,7 +210,11 @@ def test_a_guessable_seed_of_any_game_is_warned_of_in_its_declared_words(db, dec
         (["--motto", "m" * (declaredgame.MOTTO_MAX_BYTES + 1)], 1, f"--motto {'m' * 13!r}: at most 12 bytes"),
         (["--motto", "é" * 7], 1, "at most 12 bytes"),  # bytes, not characters
         (["--motto", "two\nlines"], 1, "--motto 'two\\nlines': one line of printable text"),
-        (["--board", "big.txt"], 1, f"board file 'big.txt' is larger than the limit of {declaredgame.BOARD_MAX_BYTES} bytes"),
+        (
+            ["--board", "big.txt"],
+            1,
+            f"board file 'big.txt' is larger than the limit of {declaredgame.BOARD_MAX_BYTES} bytes",
+        ),
         (["--board", "missing.txt"], 1, "cannot read board file 'missing.txt'"),
     ],
 )
@@ -207,8 +231,20 @@ def test_a_declared_limit_is_enforced_naming_the_flag_and_nothing_is_written(
 def test_a_value_within_the_declared_limits_is_taken(tmp_path, db, declared):
     board = tmp_path / "board.txt"
     board.write_text("b" * declaredgame.BOARD_MAX_BYTES)
-    invoke(db, "new", "declared", "d1", "--players", "ann,bob", "--board", board, "--length", "9",
-           "--motto", "m" * declaredgame.MOTTO_MAX_BYTES)
+    invoke(
+        db,
+        "new",
+        "declared",
+        "d1",
+        "--players",
+        "ann,bob",
+        "--board",
+        board,
+        "--length",
+        "9",
+        "--motto",
+        "m" * declaredgame.MOTTO_MAX_BYTES,
+    )
     assert created_setup(db, "d1") == {"board": "b" * 64, "length": 9, "motto": "m" * 12}
 
 
@@ -253,8 +289,12 @@ def test_every_form_of_the_three_games_works_as_before(tmp_path, db, monkeypatch
     assert created_setup(db, "m3")["seed"] == 42
     invoke(db, "new", "photographer", "m4", "--players", "ann,bob", "--deck", "deck.txt")
     assert "seed" not in created_setup(db, "m4")
-    invoke(db, "new", "photographer", "m4b", "--players", "ann,bob", "--option", "end_trigger=sunset", "--seed", str(2**62))
-    both = invoke(db, "new", "photographer", "m5", "--players", "ann,bob", "--seed", "1", "--deck", "deck.txt", expect=1)
+    invoke(
+        db, "new", "photographer", "m4b", "--players", "ann,bob", "--option", "end_trigger=sunset", "--seed", str(2**62)
+    )
+    both = invoke(
+        db, "new", "photographer", "m5", "--players", "ann,bob", "--seed", "1", "--deck", "deck.txt", expect=1
+    )
     assert "give either --seed or --deck, not both" in both.stderr
     assert invoke(db, "new", "pw", "m6", "--players", "a,b", "--pair", "a", expect=2).stderr.endswith(
         "Error: --pair takes KEY=VALUE, got 'a'\n"
@@ -281,7 +321,10 @@ def test_list_games_names_every_installed_game_and_its_setup(db, declared):
     assert [game["name"] for game in described] == engine.names()
     by_name = {game["name"]: game for game in described}
     assert by_name["declared"] == {
-        "name": "declared", "title": "Declared Setup", "kind": "rounds", "summary": declaredgame.SPEC.summary,
+        "name": "declared",
+        "title": "Declared Setup",
+        "kind": "rounds",
+        "summary": declaredgame.SPEC.summary,
         "setup": [
             {"name": p.name, "flag": p.flag, "kind": p.kind, "help": p.help, "example": p.example}
             for p in declaredgame.SPEC.setup
@@ -294,7 +337,17 @@ def test_list_games_names_every_installed_game_and_its_setup(db, declared):
     assert lines[0].split() == ["game", "kind", "title", "setup"]
     rows = {line.split()[0]: line for line in lines[2:]}
     assert list(rows) == engine.names()
-    assert rows["declared"].split() == ["declared", "rounds", "Declared", "Setup", "--board", "--length", "--team", "--motto", "--key"]
+    assert rows["declared"].split() == [
+        "declared",
+        "rounds",
+        "Declared",
+        "Setup",
+        "--board",
+        "--length",
+        "--team",
+        "--motto",
+        "--key",
+    ]
     assert rows["pw"].split()[-1] == "--pair"
     assert not db.exists()  # no database is read, none is made
 
@@ -369,4 +422,6 @@ def test_a_game_whose_declaration_cannot_be_read_leaves_new_to_the_other_games(t
     assert "ghost" in [name for name, _title in offered(["new"], "")]
     listed = invoke(db, "list", "--games", "--json")
     assert "ghost" not in [game["name"] for game in json.loads(listed.stdout)] and "lca" in listed.stdout
-    assert "warning: game 'ghost' is installed, but its declaration cannot be read: ModuleNotFoundError" in listed.stderr
+    assert (
+        "warning: game 'ghost' is installed, but its declaration cannot be read: ModuleNotFoundError" in listed.stderr
+    )

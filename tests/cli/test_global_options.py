@@ -4,8 +4,8 @@ the command and showing the line with it moved there; nothing is written."""
 from __future__ import annotations
 
 import pytest
-from matchledger.commands.cli import GLOBAL_OPTIONS
 
+from matchledger.commands.cli import GLOBAL_OPTIONS
 from tests.cli.support import contents, run, toy_database
 from tests.helpers import read_json
 

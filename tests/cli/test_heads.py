@@ -8,8 +8,8 @@ import json
 import re
 
 import pytest
-from matchledger.ledger.verify import HEAD_PREFIX_MIN_DIGITS
 
+from matchledger.ledger.verify import HEAD_PREFIX_MIN_DIGITS
 from tests.cli.support import contents, run, toy_database
 from tests.helpers import invoke, read_json
 
@@ -46,7 +46,10 @@ def test_a_head_of_11_digits_is_a_usage_error_naming_the_rule(tmp_path):
     head = read_json(db, "head", "t1")
     result = run("--db", str(db), "verify", "t1", "--head", f"{head['seq']}:{head['hash'][:11]}")
     assert result.exit_code == 2
-    assert "the hash must have 12 to 64 hex digits (a prefix of at least 12 stands for the whole hash), not 11" in result.stderr
+    assert (
+        "the hash must have 12 to 64 hex digits (a prefix of at least 12 stands for the whole hash), not 11"
+        in result.stderr
+    )
 
 
 @pytest.mark.guarantee("cli.head-prefix")

@@ -7,7 +7,6 @@ import re
 
 from matchledger.commands.cli import COMMANDS, HELP_SECTIONS
 from matchledger.commands.lazy import OTHER_SECTION
-
 from tests.cli.support import run
 
 HOSTS, EVERYONE, AUDITORS = HELP_SECTIONS

@@ -26,7 +26,10 @@ MISUSES = [
     (["explain", "t1", "ann", "--at", "0"], "events are numbered from 1"),
     (["render", "t1", "--at", "0", "-o", "x.svg"], "events are numbered from 1"),
     # KEY=VALUE
-    (["amend", "t1", "--option", "multiplier", "--from-round", "2", "--reason", "r"], "--option takes KEY=VALUE, got 'multiplier'"),
+    (
+        ["amend", "t1", "--option", "multiplier", "--from-round", "2", "--reason", "r"],
+        "--option takes KEY=VALUE, got 'multiplier'",
+    ),
     (["amend", "t1", "--option", "=2", "--from-round", "2", "--reason", "r"], "--option takes KEY=VALUE, got '=2'"),
     (["new", "toy", "t2", "--players", "a,b", "--option", "multiplier"], "KEY=VALUE"),
     (["new", "toy", "t2", "--players", "a,b", "--option", "multiplier=2", "--option", "multiplier=3"], "given twice"),
@@ -62,7 +65,9 @@ MISUSES = [
 
 @pytest.mark.guarantee("cli.usage-exit-2")
 @pytest.mark.parametrize("args, fragment", MISUSES, ids=[" ".join(args) for args, _ in MISUSES])
-def test_every_misuse_of_options_and_arguments_exits_2_with_the_usage_line_and_writes_nothing(tmp_path, monkeypatch, args, fragment):
+def test_every_misuse_of_options_and_arguments_exits_2_with_the_usage_line_and_writes_nothing(
+    tmp_path, monkeypatch, args, fragment
+):
     from matchledger.commands.cli import cli
 
     monkeypatch.setattr(cli, "commands", {})  # as in a new process: no command imported yet

@@ -8,7 +8,6 @@ players.
 """
 
 from matchledger.testing.game_contract import GameContract
-
 from tests.helpers import sampled_games
 
 

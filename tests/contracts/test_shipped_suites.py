@@ -16,13 +16,15 @@ GAME_TESTS = 11
 
 def test_a_game_kept_elsewhere_runs_the_shipped_game_contract(pytester):
     game = sampled_games()[0]
-    pytester.makepyfile(test_my_game=f"""
+    pytester.makepyfile(
+        test_my_game=f"""
         from matchledger.testing.game_contract import GameContract
 
         class TestMyGame(GameContract):
             game = {game!r}
             seeds = [3, 5]
-    """)
+    """
+    )
     result = pytester.runpytest("-q", "--strict-markers")
     result.assert_outcomes(passed=2 * GAME_TESTS)
     assert f"[{game}-5]" in "\n".join(pytester.runpytest("--collect-only", "-q").outlines)
@@ -30,7 +32,8 @@ def test_a_game_kept_elsewhere_runs_the_shipped_game_contract(pytester):
 
 def test_the_game_contract_fails_a_sampler_that_changes_the_state(pytester):
     game = sampled_games()[0]
-    pytester.makepyfile(test_my_game=f"""
+    pytester.makepyfile(
+        test_my_game=f"""
         import random
         from matchledger import engine
         from matchledger.engine.sample import Sample
@@ -48,26 +51,30 @@ def test_the_game_contract_fails_a_sampler_that_changes_the_state(pytester):
                     return drawn.next_command(state)
 
                 return Sample(drawn.create, choose)
-    """)
+    """
+    )
     result = pytester.runpytest("-q", "-k", "neither_the_sampler")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*choosing the next command changed the state*"])
 
 
 def test_a_game_contract_without_a_game_says_so(pytester):
-    pytester.makepyfile(test_my_game="""
+    pytester.makepyfile(
+        test_my_game="""
         from matchledger.testing.game_contract import GameContract
 
         class TestMyGame(GameContract):
             pass
-    """)
+    """
+    )
     result = pytester.runpytest("-q")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*TestMyGame: set `game` to the name of the game the contract checks*"])
 
 
 def test_a_back_end_kept_elsewhere_runs_the_shipped_store_contract(pytester):
-    pytester.makepyfile(test_my_store=textwrap.dedent("""
+    pytester.makepyfile(
+        test_my_store=textwrap.dedent("""
         import pytest
         from matchledger.testing.store_contract import SQLiteHarness, StoreContract
 
@@ -75,7 +82,8 @@ def test_a_back_end_kept_elsewhere_runs_the_shipped_store_contract(pytester):
             @pytest.fixture
             def backend(self, tmp_path):
                 return SQLiteHarness(tmp_path)
-    """))
+    """)
+    )
     result = pytester.runpytest("-q", "--strict-markers")
     outcomes = result.parseoutcomes()
     # the one test of commits overtaking each other skips: SQLite lets one writer in at a time
@@ -83,7 +91,8 @@ def test_a_back_end_kept_elsewhere_runs_the_shipped_store_contract(pytester):
 
 
 def test_the_store_contract_fails_a_store_that_loses_its_head(pytester):
-    pytester.makepyfile(test_my_store="""
+    pytester.makepyfile(
+        test_my_store="""
         import pytest
         from matchledger.ledger.store import Store
         from matchledger.testing.store_contract import SQLiteHarness, StoreContract
@@ -100,18 +109,21 @@ def test_the_store_contract_fails_a_store_that_loses_its_head(pytester):
             @pytest.fixture
             def backend(self, tmp_path):
                 return ForgetfulHarness(tmp_path)
-    """)
+    """
+    )
     result = pytester.runpytest("-q", "-k", "has_match_and_head")
     result.assert_outcomes(failed=1)
 
 
 def test_a_store_contract_without_a_back_end_says_so(pytester):
-    pytester.makepyfile(test_my_store="""
+    pytester.makepyfile(
+        test_my_store="""
         from matchledger.testing.store_contract import StoreContract
 
         class TestMyStore(StoreContract):
             pass
-    """)
+    """
+    )
     result = pytester.runpytest("-q", "-k", "has_match_and_head")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*TestMyStore: give the fixture `backend` (a harness of your back end)*"])

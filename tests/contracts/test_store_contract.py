@@ -2,6 +2,7 @@
 unchanged against each back end of ``backends.BACKENDS``."""
 
 import pytest
+
 from matchledger.testing.store_contract import StoreContract
 
 from .backends import BACKENDS

@@ -6,7 +6,6 @@ import tempfile
 from pathlib import Path
 
 from matchledger.ledger.store import Store
-
 from tests.helpers import invoke
 
 

@@ -27,8 +27,8 @@ def bodies(db):
 
 
 def test_void_in_open_round_and_at_before_it(db):
-    invoke(db, "submit", "t1", "ann", "7")        # seq 5, round 2
-    invoke(db, "submit", "t1", "ann", "2")        # seq 6 supersedes 5
+    invoke(db, "submit", "t1", "ann", "7")  # seq 5, round 2
+    invoke(db, "submit", "t1", "ann", "2")  # seq 6 supersedes 5
     invoke(db, "void", "t1", "6", "--reason", "typo")  # seq 7: ann's seq 5 counts again
     invoke(db, "submit", "t1", "bob", "1")
     invoke(db, "close", "t1")
@@ -67,8 +67,11 @@ def test_hand_scored_outcome_is_recorded_and_verify_finds_the_error(tmp_path, db
         invoke(db, "submit", "t1", "bob", "1")
         if r == 3:
             ann = tmp_path / "r3.json"
-            ann.write_text(json.dumps({"public": {"submitted": ["ann", "bob"]},
-                                       "private": {"ann": {"points": 1}, "bob": {"points": 1}}}))
+            ann.write_text(
+                json.dumps(
+                    {"public": {"submitted": ["ann", "bob"]}, "private": {"ann": {"points": 1}, "bob": {"points": 1}}}
+                )
+            )
             invoke(db, "close", "t1", "--announced", ann)
         else:
             invoke(db, "close", "t1")
@@ -90,13 +93,15 @@ def test_a_correct_hand_scored_match_verifies_clean_and_a_second_outcome_is_refu
     invoke(db, "submit", "t1", "ann", "1")
     invoke(db, "submit", "t1", "bob", "2")
     announcement = tmp_path / "r2.json"
-    announcement.write_text(json.dumps({"public": {"submitted": ["ann", "bob"]},
-                                        "private": {"ann": {"points": 1}, "bob": {"points": 2}}}))
+    announcement.write_text(
+        json.dumps({"public": {"submitted": ["ann", "bob"]}, "private": {"ann": {"points": 1}, "bob": {"points": 2}}})
+    )
     invoke(db, "close", "t1", "--announced", announcement)
     invoke(db, "submit", "t1", "ann", "4")
     invoke(db, "submit", "t1", "bob", "4")
-    announcement.write_text(json.dumps({"public": {"submitted": ["ann", "bob"]},
-                                        "private": {"ann": {"points": 4}, "bob": {"points": 4}}}))
+    announcement.write_text(
+        json.dumps({"public": {"submitted": ["ann", "bob"]}, "private": {"ann": {"points": 4}, "bob": {"points": 4}}})
+    )
     invoke(db, "close", "t1", "--announced", announcement)
     final = tmp_path / "final.json"
     final.write_text(json.dumps(read_json(db, "outcome", "t1")))  # ann 8, bob 11: announced as computed

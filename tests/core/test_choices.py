@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from matchledger.engine.choices import check, nothing, offers, sample
 from matchledger.ledger.errors import MalformedInput
 
@@ -48,18 +49,28 @@ def test_parts_are_written_in_their_order_and_an_option_may_be_several_tokens():
 
 
 def test_distinct_keeps_a_field_apart_over_parts():
-    options = [option("gift:bob", fields={"type": "gift", "target": "bob"}),
-               option("swap:bob", fields={"type": "swap", "target": "bob"}),
-               option("gift:yan", fields={"type": "gift", "target": "yan"})]
-    d = described([part("a1", options), part("a2", options)], [{"kind": "distinct", "parts": ["a1", "a2"], "field": "target"}])
+    options = [
+        option("gift:bob", fields={"type": "gift", "target": "bob"}),
+        option("swap:bob", fields={"type": "swap", "target": "bob"}),
+        option("gift:yan", fields={"type": "gift", "target": "yan"}),
+    ]
+    d = described(
+        [part("a1", options), part("a2", options)], [{"kind": "distinct", "parts": ["a1", "a2"], "field": "target"}]
+    )
     assert offers(d, ["gift:bob", "gift:yan"]) and not offers(d, ["gift:bob", "swap:bob"])
 
 
 def test_at_most_bounds_how_often_a_value_is_chosen_and_leaves_others_unbounded():
-    options = [option(f"{kind}:{who}", fields={"type": kind, "target": who}) for kind in ("gift", "swap") for who in ("bob", "yan")]
+    options = [
+        option(f"{kind}:{who}", fields={"type": kind, "target": who})
+        for kind in ("gift", "swap")
+        for who in ("bob", "yan")
+    ]
     counts = {"gift": 1, "swap": 0}
-    d = described([part("a1", options), part("a2", options)],
-                  [{"kind": "at_most", "parts": ["a1", "a2"], "field": "type", "counts": counts}])
+    d = described(
+        [part("a1", options), part("a2", options)],
+        [{"kind": "at_most", "parts": ["a1", "a2"], "field": "type", "counts": counts}],
+    )
     assert offers(d, ["gift:bob", "gift:yan"]) is False and not offers(d, ["swap:bob", "gift:yan"])
     counts["gift"] = 2
     assert offers(d, ["gift:bob", "gift:yan"])
@@ -92,26 +103,31 @@ def test_nothing_and_no_description_offer_nothing():
 
 
 def test_a_description_whose_constraints_nothing_meets_draws_none():
-    d = described([part("cameras", cells({"A1": (0, 0), "B1": (1, 0)}), low=2, high=2)],
-                  [{"kind": "apart", "parts": ["cameras"], "distance": 3}])
+    d = described(
+        [part("cameras", cells({"A1": (0, 0), "B1": (1, 0)}), low=2, high=2)],
+        [{"kind": "apart", "parts": ["cameras"], "distance": 3}],
+    )
     assert sample(d, random.Random(1)) is None
 
 
-@pytest.mark.parametrize("broken, says", [
-    ([], "JSON object"),
-    ({"none": ""}, "none"),
-    ({**described([part("p", [option("a")])]), "parts": []}, "at least one part"),
-    (described([part("p", [option("a")]), part("p", [option("b")])]), "part name 'p'"),
-    (described([part("bad name", [option("a")])]), "part name"),
-    (described([part("p", [option("a")], low=2, high=1)]), "min and max"),
-    (described([part("p", [option("a"), option("a")])]), "two options are 'a'"),
-    (described([part("p", [option(["a b"])])]), "each a word"),
-    (described([part("p", [option("a", cell=[5, 0])], grid={"width": 2, "height": 2})]), "outside its grid"),
-    (described([part("p", [option("a")])], [{"kind": "nearby", "parts": ["p"]}]), "unknown kind"),
-    (described([part("p", [option("a")])], [{"kind": "distinct", "parts": ["q"], "field": "x"}]), "naming parts"),
-    (described([part("p", [option("a")])], [{"kind": "apart", "parts": ["p"], "distance": 3}]), "has a cell"),
-    (described([part("p", [option("a", when={"q": {"n": [1]}})])]), "'when' names part 'q'"),
-])
+@pytest.mark.parametrize(
+    "broken, says",
+    [
+        ([], "JSON object"),
+        ({"none": ""}, "none"),
+        ({**described([part("p", [option("a")])]), "parts": []}, "at least one part"),
+        (described([part("p", [option("a")]), part("p", [option("b")])]), "part name 'p'"),
+        (described([part("bad name", [option("a")])]), "part name"),
+        (described([part("p", [option("a")], low=2, high=1)]), "min and max"),
+        (described([part("p", [option("a"), option("a")])]), "two options are 'a'"),
+        (described([part("p", [option(["a b"])])]), "each a word"),
+        (described([part("p", [option("a", cell=[5, 0])], grid={"width": 2, "height": 2})]), "outside its grid"),
+        (described([part("p", [option("a")])], [{"kind": "nearby", "parts": ["p"]}]), "unknown kind"),
+        (described([part("p", [option("a")])], [{"kind": "distinct", "parts": ["q"], "field": "x"}]), "naming parts"),
+        (described([part("p", [option("a")])], [{"kind": "apart", "parts": ["p"], "distance": 3}]), "has a cell"),
+        (described([part("p", [option("a", when={"q": {"n": [1]}})])]), "'when' names part 'q'"),
+    ],
+)
 def test_a_description_of_another_shape_is_refused_naming_the_problem(broken, says):
     with pytest.raises(MalformedInput, match=says):
         check(broken)
@@ -135,9 +151,17 @@ def descriptions(draw):
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))
-            options.append(option(tokens, fields={"f": draw(st.integers(0, 2))}, cell=[draw(st.integers(0, 4)), draw(st.integers(0, 4))]))
+            options.append(
+                option(
+                    tokens,
+                    fields={"f": draw(st.integers(0, 2))},
+                    cell=[draw(st.integers(0, 4)), draw(st.integers(0, 4))],
+                )
+            )
         low = draw(st.integers(0, 2))
-        parts.append(part(f"p{index}", options, low=low, high=low + draw(st.integers(0, 2)), ordered=draw(st.booleans())))
+        parts.append(
+            part(f"p{index}", options, low=low, high=low + draw(st.integers(0, 2)), ordered=draw(st.booleans()))
+        )
     names = [p["name"] for p in parts]
     constraints = []
     for kind in draw(st.lists(st.sampled_from(["distinct", "at_most", "apart"]), max_size=3)):
@@ -148,7 +172,9 @@ def descriptions(draw):
         else:
             constraint["field"] = "f"
         if kind == "at_most":
-            constraint["counts"] = {str(v): n for v, n in draw(st.dictionaries(st.integers(0, 2), st.integers(0, 2))).items()}
+            constraint["counts"] = {
+                str(v): n for v, n in draw(st.dictionaries(st.integers(0, 2), st.integers(0, 2))).items()
+            }
         constraints.append(constraint)
     return described(parts, constraints)
 
@@ -157,12 +183,16 @@ def holds(description, chosen) -> bool:
     """The definition, read literally (the module's own reading is not used)."""
     for c in description["constraints"]:
         picked = [o for name in c["parts"] for o in chosen[name]]
-        if c["kind"] == "apart" and any(max(abs(a["cell"][0] - b["cell"][0]), abs(a["cell"][1] - b["cell"][1])) < c["distance"]
-                                        for a, b in itertools.combinations(picked, 2)):
+        if c["kind"] == "apart" and any(
+            max(abs(a["cell"][0] - b["cell"][0]), abs(a["cell"][1] - b["cell"][1])) < c["distance"]
+            for a, b in itertools.combinations(picked, 2)
+        ):
             return False
         if c["kind"] == "distinct" and len({o["fields"]["f"] for o in picked}) < len(picked):
             return False
-        if c["kind"] == "at_most" and any(sum(1 for o in picked if str(o["fields"]["f"]) == v) > n for v, n in c["counts"].items()):
+        if c["kind"] == "at_most" and any(
+            sum(1 for o in picked if str(o["fields"]["f"]) == v) > n for v, n in c["counts"].items()
+        ):
             return False
     return True
 
@@ -171,8 +201,11 @@ def every_offered(description) -> set[tuple[str, ...]]:
     """Every submission the description offers, by enumeration."""
     per_part = []
     for p in description["parts"]:
-        ways = [perm for k in range(p["min"], min(p["max"], len(p["options"])) + 1)
-                for perm in itertools.permutations(p["options"], k)]
+        ways = [
+            perm
+            for k in range(p["min"], min(p["max"], len(p["options"])) + 1)
+            for perm in itertools.permutations(p["options"], k)
+        ]
         per_part.append([(p["name"], list(way)) for way in ways])
     found = set()
     for combination in itertools.product(*per_part):
@@ -186,7 +219,7 @@ def at_most_as_strings(description):
     """The same description with the at_most counts' keys matching the fields' values."""
     for c in description["constraints"]:
         if c["kind"] == "at_most":
-            c["counts"] = {k: v for k, v in c["counts"].items()}
+            c["counts"] = dict(c["counts"].items())
     for p in description["parts"]:
         for o in p["options"]:
             o["fields"]["f"] = str(o["fields"]["f"])

@@ -7,8 +7,8 @@ import sys
 
 import click
 import pytest
-from matchledger.commands.cli import COMMANDS, cli
 
+from matchledger.commands.cli import COMMANDS, cli
 from tests.helpers import invoke, read_json
 
 SCRIPT = """\
@@ -101,8 +101,11 @@ def test_verify_ok_and_head(tmp_path, db):
 
 def test_verify_finds_a_wrong_host_announcement(tmp_path, db):
     invoke(db, "script", write(tmp_path, "s.txt", SCRIPT.replace("close t1\n", "")))
-    announced = write(tmp_path, "a.json", json.dumps({"public": {"submitted": ["ann", "bob"]},
-                                                       "private": {"ann": {"points": 3}, "bob": {"points": 6}}}))
+    announced = write(
+        tmp_path,
+        "a.json",
+        json.dumps({"public": {"submitted": ["ann", "bob"]}, "private": {"ann": {"points": 3}, "bob": {"points": 6}}}),
+    )
     invoke(db, "close", "t1", "--announced", announced)
     result = json.loads(invoke(db, "verify", "t1", "--json", expect=3).stdout)
     assert result["ok"] is False
@@ -147,7 +150,7 @@ def test_corrupt_database_and_corrupt_body(tmp_path, db):
     invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
     conn = sqlite3.connect(db)
     conn.execute("DROP TRIGGER events_no_update")
-    conn.execute("UPDATE events SET body = '{\"type\":\"Bogus\"}' WHERE seq = 3")
+    conn.execute('UPDATE events SET body = \'{"type":"Bogus"}\' WHERE seq = 3')
     conn.commit()
     conn.close()
     result = invoke(db, "scores", "t1", expect=3)  # a read refuses what the chain does not vouch for

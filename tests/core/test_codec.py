@@ -8,6 +8,7 @@ import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from matchledger.ledger import codec
 from matchledger.ledger.errors import CorruptLog
 from matchledger.ledger.events import (
@@ -20,14 +21,22 @@ from matchledger.ledger.events import (
 )
 
 names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
-json_scalars = st.one_of(st.integers(-10**6, 10**6), st.booleans(), names)
+json_scalars = st.one_of(st.integers(-(10**6), 10**6), st.booleans(), names)
 
 events = st.one_of(
-    st.builds(MatchCreated, game=names, players=st.lists(names, min_size=1, max_size=5),
-              options=st.dictionaries(names, json_scalars, max_size=3)),
+    st.builds(
+        MatchCreated,
+        game=names,
+        players=st.lists(names, min_size=1, max_size=5),
+        options=st.dictionaries(names, json_scalars, max_size=3),
+    ),
     st.builds(SubmissionRecorded, participant=names, round=st.integers(1, 3), tokens=st.lists(names, max_size=6)),
-    st.builds(RoundClosed, round=st.integers(1, 3), public=st.dictionaries(names, json_scalars, max_size=3),
-              private=st.dictionaries(names, st.dictionaries(names, json_scalars, max_size=2), max_size=3)),
+    st.builds(
+        RoundClosed,
+        round=st.integers(1, 3),
+        public=st.dictionaries(names, json_scalars, max_size=3),
+        private=st.dictionaries(names, st.dictionaries(names, json_scalars, max_size=2), max_size=3),
+    ),
     st.builds(RuleAmended, option=names, value=json_scalars, from_round=st.integers(1, 3), reason=names),
     st.builds(NoteAdded, text=st.text(max_size=40)),
 )
@@ -87,8 +96,16 @@ def test_bad_bodies_raise_corrupt_log_naming_the_problem(body, fragment):
 
 
 def test_every_event_type_is_in_the_union():
-    assert set(EVENT_TYPES) >= {"MatchCreated", "SubmissionRecorded", "RoundClosed", "RuleAmended",
-                                "SubmissionVoided", "SubmissionCorrected", "NoteAdded", "ContractRecorded"}
+    assert set(EVENT_TYPES) >= {
+        "MatchCreated",
+        "SubmissionRecorded",
+        "RoundClosed",
+        "RuleAmended",
+        "SubmissionVoided",
+        "SubmissionCorrected",
+        "NoteAdded",
+        "ContractRecorded",
+    }
 
 
 class ReferenceEnvelope(msgspec.Struct):
@@ -107,7 +124,9 @@ class ReferenceEnvelope(msgspec.Struct):
 _reference_encoder = msgspec.json.Encoder()
 
 
-def reference_hash(prev_hash: str, *, match_id: str, seq: int, recorded_at: str, actor: str, kind: str, body: bytes) -> str:
+def reference_hash(
+    prev_hash: str, *, match_id: str, seq: int, recorded_at: str, actor: str, kind: str, body: bytes
+) -> str:
     """``sha256(prev_hash ‖ canonical JSON of the envelope without its hash)``, built
     without ``codec``: the oracle for ``codec.envelope_hash``."""
     fields = ReferenceEnvelope(actor, msgspec.Raw(body), kind, match_id, prev_hash, recorded_at, seq)
@@ -125,9 +144,14 @@ any_text = st.text(max_size=30)  # quotes, backslashes, control characters, any 
 @pytest.mark.guarantee("log.hash-chain")
 def test_envelope_hash_hashes_exactly_the_canonical_bytes(match_id, actor, recorded_at, kind, prev_hash, seq, event):
     body = codec.encode(event)
-    reference = reference_hash(prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body)
+    reference = reference_hash(
+        prev_hash, match_id=match_id, seq=seq, recorded_at=recorded_at, actor=actor, kind=kind, body=body
+    )
     encode = codec.encode
-    assert codec.envelope_hash(encode(actor), body, kind, encode(match_id), prev_hash, encode(recorded_at), seq) == reference
+    assert (
+        codec.envelope_hash(encode(actor), body, kind, encode(match_id), prev_hash, encode(recorded_at), seq)
+        == reference
+    )
 
 
 @given(any_text)
@@ -140,7 +164,12 @@ def test_strings_are_written_as_json_dumps_writes_them_utf8_not_escaped(text):
 def test_a_hash_recorded_before_the_hashers_were_merged_is_unchanged():
     body = codec.encode(RoundClosed(round=2, public={"é": "ü", "b": [1, 2]}, private={"ann": {"x": '"q"\\'}}))
     digest = codec.envelope_hash(
-        codec.encode('Zoë "host"'), body, "RoundClosed", codec.encode("m-1"), "ab" * 32,
-        codec.encode("2026-01-01T00:00:00.000000Z"), 7,
+        codec.encode('Zoë "host"'),
+        body,
+        "RoundClosed",
+        codec.encode("m-1"),
+        "ab" * 32,
+        codec.encode("2026-01-01T00:00:00.000000Z"),
+        7,
     )
     assert digest == "ae9236f0c38982760aec88382cb523d0342cb59d336f508f79e8749fb9291ccb"

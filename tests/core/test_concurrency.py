@@ -4,6 +4,7 @@ of each race is told of the conflict."""
 import multiprocessing as mp
 
 import pytest
+
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
@@ -22,8 +23,13 @@ def _writer(path, name, barrier, results):
         # expecting the same next seq.  Exactly one may win.
         barrier.wait()
         try:
-            store.append("m1", head[0] + 1, [NoteAdded(text=f"{name}-{i}"), NoteAdded(text=f"{name}-{i}+")],
-                         actor=name, recorded_at=T)
+            store.append(
+                "m1",
+                head[0] + 1,
+                [NoteAdded(text=f"{name}-{i}"), NoteAdded(text=f"{name}-{i}+")],
+                actor=name,
+                recorded_at=T,
+            )
             ok += 1
         except LogConflict:
             conflicts += 1

@@ -4,6 +4,7 @@ from any split point, and a rejected command never writes anything."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from matchledger.engine.commands import AddNote, Amend, CloseRound, CreateMatch, Submit, Void
 from matchledger.engine.state import HOST
 from matchledger.ledger.errors import MatchledgerError
@@ -15,10 +16,16 @@ PLAYERS = ["ann", "bob", "cy"]
 
 commands = st.lists(
     st.one_of(
-        st.builds(Submit, st.sampled_from(PLAYERS + ["zed"]), st.lists(st.sampled_from(["0", "1", "5", "9", "x"]), min_size=1, max_size=2)),
+        st.builds(
+            Submit,
+            st.sampled_from(PLAYERS + ["zed"]),
+            st.lists(st.sampled_from(["0", "1", "5", "9", "x"]), min_size=1, max_size=2),
+        ),
         st.just(CloseRound()),
         st.builds(Void, st.integers(1, 30), st.just("typo")),
-        st.builds(Amend, st.just("multiplier"), st.sampled_from(["2", "3", "x"]), st.integers(1, 4), st.just("house rule")),
+        st.builds(
+            Amend, st.just("multiplier"), st.sampled_from(["2", "3", "x"]), st.integers(1, 4), st.just("house rule")
+        ),
         st.builds(AddNote, st.sampled_from(["hi", ""])),
     ),
     max_size=25,

@@ -34,12 +34,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from matchledger import engine
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.declaration import PARAMETER_KINDS
 from matchledger.projections.fold import play
-
-from matchledger import engine
 from tests.helpers import REPO, installed_games
 
 #: Where the core's code is, and what inside it belongs to the built-in games.
@@ -92,7 +90,13 @@ def token_words(game: str, seeds=range(1, 9)) -> set[str]:
         match = play(rules.sample(random.Random(seed), "m1"))
         people = {name.lower() for name in match.state.participants}
         for command in match.commands:
-            tokens = command.tokens if isinstance(command, Submit) else command.names if isinstance(command, RecordContract) else []
+            tokens = (
+                command.tokens
+                if isinstance(command, Submit)
+                else command.names
+                if isinstance(command, RecordContract)
+                else []
+            )
             for token in tokens:
                 words |= {word.lower() for word in re.findall(r"[A-Za-z]{3,}", token)} - people
     return words

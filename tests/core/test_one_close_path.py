@@ -5,12 +5,12 @@ The state the application keeps is still exactly the one a replay gives."""
 from __future__ import annotations
 
 import pytest
+
+from matchledger import engine
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
 from matchledger.projections.fold import replay
-
-from matchledger import engine
 from tests.helpers import REPO
 
 pytestmark = pytest.mark.guarantee("one-way-in.one-close-path")
@@ -56,7 +56,9 @@ def test_each_lca_close_resolves_its_round_once(monkeypatch, tmp_path):
 def test_each_photographer_submit_resolves_its_turn_once(monkeypatch, tmp_path, seed):
     game = engine.get("photographer")
     app = Application(Store(tmp_path / "m.db"), clock=lambda: "2026-01-01T00:00:00.000000Z")
-    app.create(CreateMatch("m1", "photographer", ["ann", "bob"], options={"wind_required": "false"}, setup={"seed": seed}))
+    app.create(
+        CreateMatch("m1", "photographer", ["ann", "bob"], options={"wind_required": "false"}, setup={"seed": seed})
+    )
     calls = _counted(monkeypatch, game, "resolve_move")
     turns = 0
     while not app.state("m1").finished:

@@ -47,9 +47,7 @@ def test_diff_of_a_copy_with_an_edited_body_names_the_seq_and_exits_3(tmp_path):
         source.backup(copy)  # the WAL too: a plain file copy could miss it
     conn = sqlite3.connect(b)
     conn.execute("DROP TRIGGER events_no_update")
-    conn.execute(
-        "UPDATE events SET body = replace(body, '\"J13\"', '\"J12\"') WHERE match_id = 'card11' AND seq = 12"
-    )
+    conn.execute("UPDATE events SET body = replace(body, '\"J13\"', '\"J12\"') WHERE match_id = 'card11' AND seq = 12")
     conn.commit()
     conn.close()
     result = json.loads(invoke(a, "diff", "card11", "--db-b", b, "--json", expect=3).stdout)
@@ -70,7 +68,10 @@ def test_verify_all_in_several_processes_reports_exactly_what_one_process_does(t
         script = tmp_path / f"s{number}.txt"
         script.write_text(
             f"new toy t{number:02d} --players ann,bob\n"
-            + "".join(f"submit t{number:02d} ann {1 + (number + r) % 9}\nsubmit t{number:02d} bob {r + 1}\nclose t{number:02d}\n" for r in range(3))
+            + "".join(
+                f"submit t{number:02d} ann {1 + (number + r) % 9}\nsubmit t{number:02d} bob {r + 1}\nclose t{number:02d}\n"
+                for r in range(3)
+            )
         )
         invoke(db, "script", script)
     invoke(db, "script", REPO / "fixtures" / "lca" / "disputed-lights.txt")  # one with a finding
@@ -80,5 +81,8 @@ def test_verify_all_in_several_processes_reports_exactly_what_one_process_does(t
     report = json.loads(one.stdout)
     assert [m["match"] for m in report["matches"]] == sorted(m["match"] for m in report["matches"])
     assert [m["match"] for m in report["matches"] if not m["ok"]] == ["disp1"]
-    assert invoke(db, "verify", "--all", "--jobs", "2", expect=3).stdout == invoke(db, "verify", "--all", "--jobs", "1", expect=3).stdout
+    assert (
+        invoke(db, "verify", "--all", "--jobs", "2", expect=3).stdout
+        == invoke(db, "verify", "--all", "--jobs", "1", expect=3).stdout
+    )
     assert "--jobs goes with --all" in invoke(db, "verify", "t00", "--jobs", "2", expect=2).output

@@ -38,7 +38,9 @@ def test_no_module_imports_a_layer_by_its_bare_name():
                 names = [node.module]
             else:
                 continue
-            offenders += [f"{path.relative_to(REPO)}:{node.lineno} {name}" for name in names if name.split(".")[0] in LAYERS]
+            offenders += [
+                f"{path.relative_to(REPO)}:{node.lineno} {name}" for name in names if name.split(".")[0] in LAYERS
+            ]
     assert offenders == []
 
 
@@ -52,7 +54,10 @@ def test_the_wheel_lists_every_package_folder():
             relative = init.parent.relative_to(REPO).parts
             folders.add(".".join(("matchledger", *relative)))
     assert set(config["packages"]) == folders
-    assert config["package-dir"] == {"matchledger": "src/matchledger", **{f"matchledger.{layer}": layer for layer in LAYERS}}
+    assert config["package-dir"] == {
+        "matchledger": "src/matchledger",
+        **{f"matchledger.{layer}": layer for layer in LAYERS},
+    }
 
 
 @pytest.mark.guarantee("one-way-in.one-package")
@@ -60,17 +65,25 @@ def test_a_real_install_puts_only_matchledger_into_site_packages(tmp_path):
     target = tmp_path / "site"
     result = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(REPO)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
-    if result.returncode != 0 and ("Could not find a version" in result.stderr or "connection" in result.stderr.lower()):
-        pytest.skip(f"cannot build a wheel here (no package index for the build requirements): {result.stderr.strip()[-200:]}")
+    if result.returncode != 0 and (
+        "Could not find a version" in result.stderr or "connection" in result.stderr.lower()
+    ):
+        pytest.skip(
+            f"cannot build a wheel here (no package index for the build requirements): {result.stderr.strip()[-200:]}"
+        )
     assert result.returncode == 0, result.stderr
     top = sorted(p.name for p in target.iterdir() if not p.name.endswith(".dist-info") and p.name != "bin")
     assert top == ["matchledger"]
     env = {**os.environ, "PYTHONPATH": str(target)}
 
     def imports(name: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", f"import {name}"], cwd=tmp_path, env=env, capture_output=True, text=True)
+        return subprocess.run(
+            [sys.executable, "-c", f"import {name}"], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
 
     assert imports("matchledger.ledger.store").returncode == 0
     assert imports("matchledger.commands.cli").returncode == 0

@@ -13,11 +13,11 @@ import sqlite3
 
 import msgspec
 import pytest
+
 from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
 from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.projections import snapshots
-
 from tests.helpers import REPO, invoke, read_json
 from tests.reliability.tampering import raw
 
@@ -48,9 +48,15 @@ def _rechained(path, seq: int, rows: list[StoredEvent]) -> None:
     prev = _rows(path)[seq - 2].hash if seq > 1 else GENESIS_HASH
     statements = [("DELETE FROM events WHERE match_id = ? AND seq >= ?", (M, seq))]
     for number, row in enumerate(rows, start=seq):
-        digest = envelope_hash(encode(row.actor), row.body.encode(), row.kind, encode(M), prev, encode(row.recorded_at), number)
-        statements.append(("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (M, number, row.kind, row.body, row.recorded_at, row.actor, prev, digest)))
+        digest = envelope_hash(
+            encode(row.actor), row.body.encode(), row.kind, encode(M), prev, encode(row.recorded_at), number
+        )
+        statements.append(
+            (
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (M, number, row.kind, row.body, row.recorded_at, row.actor, prev, digest),
+            )
+        )
         prev = digest
     raw(path, *statements)
 
@@ -77,8 +83,14 @@ def test_a_read_resumed_from_the_snapshot_names_the_first_bad_seq_of_the_whole_l
     but the first bad seq (verify's) is 8."""
     rows = _rows(db)
     columns = ("kind", "body", "recorded_at", "actor", "prev_hash", "hash")
-    raw(db, *[(f"UPDATE events SET {c} = ? WHERE match_id = ? AND seq = ?", (getattr(b, c), M, a.seq))
-               for a, b in ((rows[7], rows[18]), (rows[18], rows[7])) for c in columns])
+    raw(
+        db,
+        *[
+            (f"UPDATE events SET {c} = ? WHERE match_id = ? AND seq = ?", (getattr(b, c), M, a.seq))
+            for a, b in ((rows[7], rows[18]), (rows[18], rows[7]))
+            for c in columns
+        ],
+    )
     for args in (("status", M), ("scores", M, "--json"), ("knowledge", M, "--as", "ann", "--at", CHECKPOINT + 1)):
         _refused(db, *args, seq=8)
     assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 8
@@ -89,8 +101,10 @@ def test_reads_refuse_a_checkpoint_that_records_another_seq_than_the_event_befor
     """A forged note inserted before the checkpoint and the chain re-hashed: the chain
     holds, but the checkpoint (moved on to seq 19) still says it follows seq 17."""
     rows = _rows(db)
-    forged = msgspec.structs.replace(rows[inserted_at - 1], kind="NoteAdded", body=encode(NoteAdded(text="forged")).decode())
-    _rechained(db, inserted_at, [forged, *rows[inserted_at - 1:]])
+    forged = msgspec.structs.replace(
+        rows[inserted_at - 1], kind="NoteAdded", body=encode(NoteAdded(text="forged")).decode()
+    )
+    _rechained(db, inserted_at, [forged, *rows[inserted_at - 1 :]])
     for args in (("status", M), ("outcome", M, "--json"), ("log", M), ("export", M), ("head", M)):
         assert "records the state after event 17, not the event before it" in _refused(db, *args, seq=19).stderr
     assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 19
@@ -102,8 +116,11 @@ def test_audit_reports_only_the_events_the_chain_vouches_for(db):
     honest = read_json(db, "audit", M)
     rows = _rows(db)
     forged_note = json.loads(rows[18].body) | {"text": "forged by mallory"}
-    raw(db, ("UPDATE events SET kind = 'NoteAdded' WHERE match_id = ? AND seq = ?", (M, 9)),
-         ("UPDATE events SET body = ? WHERE match_id = ? AND seq = ?", (json.dumps(forged_note), M, 19)))
+    raw(
+        db,
+        ("UPDATE events SET kind = 'NoteAdded' WHERE match_id = ? AND seq = ?", (M, 9)),
+        ("UPDATE events SET body = ? WHERE match_id = ? AND seq = ?", (json.dumps(forged_note), M, 19)),
+    )
     report = read_json(db, "audit", M, expect=3)
     assert report["findings"][0]["seq"] == 9 and report["events"] == 8 and report["head"]["seq"] == 8
     assert report["corrections"] == [c for c in honest["corrections"] if c["seq"] < 9]
@@ -126,7 +143,9 @@ def test_rescore_replays_the_log_and_never_takes_the_recorded_outcome_from_the_s
     raw(db, ("UPDATE snapshots SET body = ?", (forged,)))
     rows = _rows(db)
     checkpoint = msgspec.structs.replace(rows[CHECKPOINT - 1].event(), digest=snapshots.digest(forged))
-    _rechained(db, CHECKPOINT, [msgspec.structs.replace(rows[CHECKPOINT - 1], body=encode(checkpoint).decode()), rows[-1]])
+    _rechained(
+        db, CHECKPOINT, [msgspec.structs.replace(rows[CHECKPOINT - 1], body=encode(checkpoint).decode()), rows[-1]]
+    )
     assert read_json(db, "scores", M) != read_json(db, "scores", M, "--at", CHECKPOINT - 1)  # the boundary
     assert read_json(db, "rescore", M, "--option", "filming_lights_divisor=1") == honest
     assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 17

@@ -7,11 +7,11 @@ finally stands (DESIGN.md, "Store")."""
 from __future__ import annotations
 
 import pytest
+
 from matchledger.engine.commands import AddNote, Submit
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.store import Store
 from matchledger.projections.application import DECISION_ATTEMPTS, Application
-
 from tests.helpers import invoke
 from tests.trust.common import new_pw
 
@@ -44,7 +44,9 @@ def test_a_command_that_loses_the_race_is_decided_again_and_recorded_once(tmp_pa
     game = type(app.game_of(app.state("p1")))
     decided = []
     decision = game.decision
-    monkeypatch.setattr(game, "decision", lambda self, state, cmd: decided.append(state.last_seq) or decision(self, state, cmd))
+    monkeypatch.setattr(
+        game, "decision", lambda self, state, cmd: decided.append(state.last_seq) or decision(self, state, cmd)
+    )
     rows = app.execute("p1", Submit("ann", ["gift:bob", "learn:yan"]))
     assert len(decided) == 3  # decided again after each loss, each time from a state read afresh
     assert [row.seq for row in rows] == [2]

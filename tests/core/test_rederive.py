@@ -3,9 +3,9 @@ in every game, at its seq and field — and finds nothing in an honest log."""
 
 import msgspec
 import pytest
+
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
 from matchledger.projections.rederive import rederive
-
 from tests.helpers import REPO
 
 from .fixture_matches import played

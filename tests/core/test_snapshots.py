@@ -16,20 +16,18 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from matchledger import engine
 from matchledger.ledger.events import StateCheckpointed
 from matchledger.ledger.store import Store
 from matchledger.projections import snapshots
 from matchledger.projections.application import Application
 from matchledger.projections.fold import Replayer, play, replay
 from matchledger.projections.views import all_read_models
-
-from matchledger import engine
 from tests.core.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
 
-FIXTURES = sorted(
-    path for path in (REPO / "fixtures").glob("*/*.txt") if not path.name.startswith(("studio", "deck"))
-)
+FIXTURES = sorted(path for path in (REPO / "fixtures").glob("*/*.txt") if not path.name.startswith(("studio", "deck")))
 
 
 def _models(state) -> bytes:
@@ -156,7 +154,9 @@ def test_at_before_the_checkpoint_replays_from_the_start_and_after_it_resumes(fi
 
 def _put_snapshot(db, **changes) -> None:
     conn = sqlite3.connect(db)
-    columns = dict(zip(("match_id", "seq", "hash", "revision", "body"), conn.execute("SELECT * FROM snapshots").fetchone()))
+    columns = dict(
+        zip(("match_id", "seq", "hash", "revision", "body"), conn.execute("SELECT * FROM snapshots").fetchone())
+    )
     columns.update(changes)
     conn.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)", tuple(columns.values()))
     conn.commit()
@@ -378,7 +378,9 @@ def test_a_state_that_cannot_be_stored_is_recorded_without_a_snapshot(tmp_path):
     db = tmp_path / "m.db"
     studio = REPO / "fixtures" / "lca" / "studio-example-10x13.txt"
     huge = str(2**70)  # a legal divisor, but no MessagePack integer holds it
-    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio, "--option", f"filming_lights_divisor={huge}")
+    invoke(
+        db, "new", "lca", "m1", "--players", "ann,bob", "--studio", studio, "--option", f"filming_lights_divisor={huge}"
+    )
     state, app = _fresh_state(db, "m1")
     assert snapshots.encode_if_possible(state) is None  # so Application.execute records commands without one
     result = invoke(db, "checkpoint", "m1", expect=1)

@@ -3,6 +3,7 @@ json_extract can query, and a file that is not SQLite.  Everything a store of an
 end does is in tests/contracts/test_store_contract.py."""
 
 import pytest
+
 from matchledger.ledger.errors import CorruptLog
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
@@ -13,8 +14,17 @@ T = "2026-01-01T00:00:00.000000Z"
 @pytest.fixture
 def store(tmp_path):
     s = Store(tmp_path / "m.db")
-    s.append("m1", 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1}),
-                       NoteAdded(text="a"), NoteAdded(text="b")], actor="h", recorded_at=T)
+    s.append(
+        "m1",
+        1,
+        [
+            MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1}),
+            NoteAdded(text="a"),
+            NoteAdded(text="b"),
+        ],
+        actor="h",
+        recorded_at=T,
+    )
     yield s
     s.close()
 
@@ -31,7 +41,8 @@ def test_wal_mode_and_contract_columns(store):
 @pytest.mark.guarantee("log.schema")
 def test_body_is_queryable_with_json_extract(store):
     value = store.conn.execute(
-        "SELECT json_extract(body, '$.text') FROM events WHERE match_id='m1' AND seq=3").fetchone()[0]
+        "SELECT json_extract(body, '$.text') FROM events WHERE match_id='m1' AND seq=3"
+    ).fetchone()[0]
     assert value == "b"
 
 

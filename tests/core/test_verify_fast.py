@@ -13,12 +13,12 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from matchledger.ledger.codec import GENESIS_HASH, decode_event, encode
 from matchledger.ledger.errors import CorruptLog
 from matchledger.ledger.events import MatchCreated, NoteAdded, RoundClosed
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
-
 from tests.core.test_codec import reference_hash
 from tests.core.test_verify_tamper import tamper
 
@@ -34,35 +34,84 @@ def reference_verify_chain(match_id, rows, head=None, decoded=None):
             return [Finding(match_id, row.seq, f"row belongs to match {row.match_id!r}, spliced in")]
         if row.seq != expected_seq:
             if row.seq > expected_seq:
-                return [Finding(match_id, expected_seq, f"event {expected_seq} is missing (next stored seq is {row.seq})")]
+                return [
+                    Finding(match_id, expected_seq, f"event {expected_seq} is missing (next stored seq is {row.seq})")
+                ]
             return [Finding(match_id, row.seq, f"seq {row.seq} appears out of order after seq {index}")]
         recomputed = reference_hash(
-            row.prev_hash, match_id=row.match_id, seq=row.seq, recorded_at=row.recorded_at,
-            actor=row.actor, kind=row.kind, body=row.body.encode("utf-8"),
+            row.prev_hash,
+            match_id=row.match_id,
+            seq=row.seq,
+            recorded_at=row.recorded_at,
+            actor=row.actor,
+            kind=row.kind,
+            body=row.body.encode("utf-8"),
         )
         if row.prev_hash != prev_hash:
             if recomputed == row.hash and index > 0:
-                return [Finding(match_id, row.seq - 1,
-                                f"event {row.seq - 1} was altered: its hash is not the one event {row.seq} chains to",
-                                "hash", row.prev_hash, rows[index - 1].hash)]
-            return [Finding(match_id, row.seq, "prev_hash does not link to the previous event", "prev_hash", row.prev_hash, prev_hash)]
+                return [
+                    Finding(
+                        match_id,
+                        row.seq - 1,
+                        f"event {row.seq - 1} was altered: its hash is not the one event {row.seq} chains to",
+                        "hash",
+                        row.prev_hash,
+                        rows[index - 1].hash,
+                    )
+                ]
+            return [
+                Finding(
+                    match_id,
+                    row.seq,
+                    "prev_hash does not link to the previous event",
+                    "prev_hash",
+                    row.prev_hash,
+                    prev_hash,
+                )
+            ]
         if recomputed != row.hash:
-            return [Finding(match_id, row.seq, "hash does not match the event's contents", "hash", row.hash, recomputed)]
+            return [
+                Finding(match_id, row.seq, "hash does not match the event's contents", "hash", row.hash, recomputed)
+            ]
         try:
             event = decode_event(row.body)
         except CorruptLog as exc:
             return [Finding(match_id, row.seq, f"body does not decode: {exc}")]
         if type(event).__name__ != row.kind:
-            return [Finding(match_id, row.seq, "kind column disagrees with the body's type", "kind", row.kind, type(event).__name__)]
+            return [
+                Finding(
+                    match_id,
+                    row.seq,
+                    "kind column disagrees with the body's type",
+                    "kind",
+                    row.kind,
+                    type(event).__name__,
+                )
+            ]
         if decoded is not None:
             decoded.append((row.seq, event))
         prev_hash = row.hash
     if head is not None:
         head_seq, head_hash = head
         if head_seq > len(rows):
-            return [Finding(match_id, len(rows) + 1, f"log ends at seq {len(rows)} but the published head is seq {head_seq}: events were removed")]
+            return [
+                Finding(
+                    match_id,
+                    len(rows) + 1,
+                    f"log ends at seq {len(rows)} but the published head is seq {head_seq}: events were removed",
+                )
+            ]
         if rows[head_seq - 1].hash != head_hash:
-            return [Finding(match_id, head_seq, "hash differs from the published head: the log was rewritten", "hash", rows[head_seq - 1].hash, head_hash)]
+            return [
+                Finding(
+                    match_id,
+                    head_seq,
+                    "hash differs from the published head: the log was rewritten",
+                    "hash",
+                    rows[head_seq - 1].hash,
+                    head_hash,
+                )
+            ]
     return []
 
 
@@ -71,7 +120,9 @@ def chained(match_id: str, events, actors=("h",), times=(T,)) -> list[StoredEven
     for seq, event in enumerate(events, start=1):
         body, kind = encode(event).decode(), type(event).__name__
         actor, at = actors[seq % len(actors)], times[seq % len(times)]
-        digest = reference_hash(prev, match_id=match_id, seq=seq, recorded_at=at, actor=actor, kind=kind, body=body.encode())
+        digest = reference_hash(
+            prev, match_id=match_id, seq=seq, recorded_at=at, actor=actor, kind=kind, body=body.encode()
+        )
         rows.append(StoredEvent(match_id, seq, kind, body, at, actor, prev, digest))
         prev = digest
     return rows
@@ -79,8 +130,15 @@ def chained(match_id: str, events, actors=("h",), times=(T,)) -> list[StoredEven
 
 def rehashed(row: StoredEvent, **changes) -> StoredEvent:
     row = msgspec.structs.replace(row, **changes)
-    digest = reference_hash(row.prev_hash, match_id=row.match_id, seq=row.seq, recorded_at=row.recorded_at,
-                            actor=row.actor, kind=row.kind, body=row.body.encode())
+    digest = reference_hash(
+        row.prev_hash,
+        match_id=row.match_id,
+        seq=row.seq,
+        recorded_at=row.recorded_at,
+        actor=row.actor,
+        kind=row.kind,
+        body=row.body.encode(),
+    )
     return msgspec.structs.replace(row, hash=digest)
 
 
@@ -102,7 +160,9 @@ def _edit(rows, other, rng: random.Random, how: str) -> list[StoredEvent]:
     elif how == "v1_without_player_rehashed":
         # decode_event's upcaster fails on it with KeyError, not CorruptLog: a check
         # that decoded past the first finding would raise where the walk names it
-        rows[i] = rehashed(row, kind="SubmissionRecorded", body='{"type":"SubmissionRecorded","v":1,"round":1,"tokens":"A1"}')
+        rows[i] = rehashed(
+            row, kind="SubmissionRecorded", body='{"type":"SubmissionRecorded","v":1,"round":1,"tokens":"A1"}'
+        )
     elif how in ("hash", "prev_hash", "actor", "recorded_at"):
         rows[i] = replace(row, **{how: getattr(row, how)[::-1] or "x"})
     elif how == "delete":
@@ -136,9 +196,26 @@ def _relinked(rows: list[StoredEvent]) -> list[StoredEvent]:
     return result
 
 
-EDITS = ["none", "body", "body_rehashed", "kind_rehashed", "prev_hash_rehashed", "bad_json_rehashed", "v1_without_player_rehashed",
-         "hash", "prev_hash", "actor", "recorded_at", "delete", "swap", "splice", "seq", "truncate", "rechained_gap",
-         "rechained_swap"]
+EDITS = [
+    "none",
+    "body",
+    "body_rehashed",
+    "kind_rehashed",
+    "prev_hash_rehashed",
+    "bad_json_rehashed",
+    "v1_without_player_rehashed",
+    "hash",
+    "prev_hash",
+    "actor",
+    "recorded_at",
+    "delete",
+    "swap",
+    "splice",
+    "seq",
+    "truncate",
+    "rechained_gap",
+    "rechained_swap",
+]
 texts = st.text(max_size=12)
 notes = st.lists(texts.map(lambda t: NoteAdded(text=t)), min_size=1, max_size=6)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -193,8 +270,14 @@ def test_every_edit_at_every_row_is_found_as_the_reference_finds_it(edit):
 def db(tmp_path):
     path = tmp_path / "m.db"
     s = Store(path)
-    s.append("m1", 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})]
-             + [NoteAdded(text=f"n{i}") for i in range(2, 5)], actor="h", recorded_at=T)
+    s.append(
+        "m1",
+        1,
+        [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})]
+        + [NoteAdded(text=f"n{i}") for i in range(2, 5)],
+        actor="h",
+        recorded_at=T,
+    )
     s.append("m1", 5, [RoundClosed(round=1, public={"é": "ü"}), NoteAdded(text="n6")], actor="other", recorded_at="t2")
     s.close()
     return path

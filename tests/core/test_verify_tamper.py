@@ -8,10 +8,10 @@ import sqlite3
 
 import msgspec
 import pytest
+
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.ledger.verify import verify_chain
-
 from tests.helpers import own_hash
 
 T = "2026-01-01T00:00:00.000000Z"
@@ -21,10 +21,21 @@ T = "2026-01-01T00:00:00.000000Z"
 def db(tmp_path):
     path = tmp_path / "m.db"
     s = Store(path)
-    s.append("m1", 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})]
-             + [NoteAdded(text=f"n{i}") for i in range(2, 7)], actor="h", recorded_at=T)
-    s.append("m2", 1, [MatchCreated(game="toy", players=["cy", "di"], options={"multiplier": 1}),
-                       NoteAdded(text="other")], actor="h", recorded_at=T)
+    s.append(
+        "m1",
+        1,
+        [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})]
+        + [NoteAdded(text=f"n{i}") for i in range(2, 7)],
+        actor="h",
+        recorded_at=T,
+    )
+    s.append(
+        "m2",
+        1,
+        [MatchCreated(game="toy", players=["cy", "di"], options={"multiplier": 1}), NoteAdded(text="other")],
+        actor="h",
+        recorded_at=T,
+    )
     s.close()
     return path
 
@@ -84,18 +95,22 @@ def test_missing_event(db):
 
 @pytest.mark.guarantee("tamper.swapped-rows")
 def test_reordered_events(db):
-    tamper(db,
-           "UPDATE events SET seq = 100 WHERE match_id='m1' AND seq=3",
-           "UPDATE events SET seq = 3 WHERE match_id='m1' AND seq=4",
-           "UPDATE events SET seq = 4 WHERE match_id='m1' AND seq=100")
+    tamper(
+        db,
+        "UPDATE events SET seq = 100 WHERE match_id='m1' AND seq=3",
+        "UPDATE events SET seq = 3 WHERE match_id='m1' AND seq=4",
+        "UPDATE events SET seq = 4 WHERE match_id='m1' AND seq=100",
+    )
     assert first_finding(db).seq == 3
 
 
 @pytest.mark.guarantee("tamper.spliced-row")
 def test_event_from_another_match_spliced_in(db):
-    tamper(db,
-           "DELETE FROM events WHERE match_id='m1' AND seq=2",
-           "INSERT INTO events SELECT 'm1', 2, kind, body, recorded_at, actor, prev_hash, hash FROM events WHERE match_id='m2' AND seq=2")
+    tamper(
+        db,
+        "DELETE FROM events WHERE match_id='m1' AND seq=2",
+        "INSERT INTO events SELECT 'm1', 2, kind, body, recorded_at, actor, prev_hash, hash FROM events WHERE match_id='m2' AND seq=2",
+    )
     assert first_finding(db).seq == 2
 
 

@@ -16,7 +16,7 @@ class ToyGame(RoundsGame):
     OPTIONS = {"multiplier": OptionSpec("multiplier", 1, parse_int, "points per pip")}
 
     def init_game(self, state):
-        return {p: 0 for p in state.players}
+        return dict.fromkeys(state.players, 0)
 
     def parse_submission(self, state, participant, round_no, tokens, replacing=None):
         if len(tokens) != 1 or not tokens[0].isdigit() or not 1 <= int(tokens[0]) <= 9:

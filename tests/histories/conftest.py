@@ -3,13 +3,13 @@ host scripts of fixtures/) and the corrections of corrections.txt, played once."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Callable
 
 import pytest
-from matchledger.testing import History, replay_history
 
+from matchledger.testing import History, replay_history
 from tests.audit.common import first_command, script_fixtures
 from tests.helpers import invoke
 

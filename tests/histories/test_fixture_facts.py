@@ -44,7 +44,8 @@ def test_pw_public_sees_the_awards_by_name_and_no_guest(script, match, histories
     # the same awards, each with only the award as its reason (never the score behind it)
     assert sorted(map(award, public["awards"])) == sorted(map(award, host["awards"]))
     assert {a["reason"] for a in public["awards"]} <= {"ToL", "bonus shard", "EC", "sabotage pact"} | {
-        f"contract: {name}" for name in ("diversity", "generosity", "espionage")}
+        f"contract: {name}" for name in ("diversity", "generosity", "espionage")
+    }
     guests = {row["guest"] for row in host["standings"]}
     text = json.dumps([public, views["public"]["reveals"]])
     assert not [guest for guest in guests if guest in text]

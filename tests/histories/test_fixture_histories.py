@@ -5,6 +5,7 @@ same replay, the same snapshot text, the same findings on a difference)."""
 from __future__ import annotations
 
 import pytest
+
 from matchledger.testing import HistoryExtension
 
 from .conftest import SEASON

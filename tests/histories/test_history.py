@@ -7,13 +7,13 @@ import copy
 from fractions import Fraction
 
 import pytest
+
 from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.store import Store
 from matchledger.testing import replay_history
 from matchledger.testing.findings import findings
 from matchledger.testing.history import exact
 from matchledger.testing.text import parse, render
-
 from tests.reliability.support import copy_db, raw
 
 
@@ -52,7 +52,22 @@ def test_every_step_has_every_read_model_in_every_view(histories):
     for step in histories("pw1").steps:
         host, public, *participants = step.views
         assert (host, public) == ("host", "public")
-        assert sorted(participants) == ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "tof", "ura", "vik", "wim", "xio", "yul", "zed"]
+        assert sorted(participants) == [
+            "ann",
+            "bob",
+            "cat",
+            "dan",
+            "eve",
+            "fay",
+            "gus",
+            "tof",
+            "ura",
+            "vik",
+            "wim",
+            "xio",
+            "yul",
+            "zed",
+        ]
         for view in ("host", "public"):
             assert sorted(step.views[view]) == ["outcome", "reveals", "scores", "status"]
         assert {name for participant in participants for name in step.views[participant]} == {"knowledge"}
@@ -72,7 +87,9 @@ def test_lca_correction_with_reopen_steps_through_the_reopened_round(histories):
     assert labels(history) == ["round 1", "round 1 reopened", "submission 2 corrected", "round 1 closed again"]
     assert points(history.step("round 1")) == {"ann": 17, "bob": 17}
     reopened = history.step("round 1 reopened")
-    assert reopened.views["host"]["reveals"]["rounds"] == [] and reopened.views["ann"]["knowledge"]["announcements"] == []
+    assert (
+        reopened.views["host"]["reveals"]["rounds"] == [] and reopened.views["ann"]["knowledge"]["announcements"] == []
+    )
     assert points(reopened) == {"ann": 0, "bob": 0}
     # the correction shows only to the host and to ann, whose submission it was
     corrected = history.step("submission 2 corrected").views
@@ -101,7 +118,13 @@ def test_a_hand_scored_match_shows_what_was_announced_and_pins_the_dispute(histo
 
 def test_a_tampered_database_is_refused_not_replayed(season, tmp_path):
     db = copy_db(season, tmp_path / "tampered.db")
-    raw(db, ("UPDATE events SET body = replace(body, ?, ?) WHERE match_id = 'amend5' AND seq = 6", ('"lights_score":60', '"lights_score":61')))
+    raw(
+        db,
+        (
+            "UPDATE events SET body = replace(body, ?, ?) WHERE match_id = 'amend5' AND seq = 6",
+            ('"lights_score":60', '"lights_score":61'),
+        ),
+    )
     with pytest.raises(VerificationFailed, match="amend5.*seq 6"):
         replay_history(db, "amend5")
 
@@ -115,7 +138,10 @@ def test_reading_a_database_leaves_it_as_it_was(season, tmp_path):
 
 def test_numbers_are_exact():
     assert exact({"share": Fraction(61, 2), "total": 30, "ratio": 0.1, "tied": True}) == {
-        "share": "61/2", "total": 30, "ratio": "3602879701896397/36028797018963968", "tied": True,
+        "share": "61/2",
+        "total": 30,
+        "ratio": "3602879701896397/36028797018963968",
+        "tied": True,
     }
     with pytest.raises(TypeError, match="cannot pin"):
         exact({"when": object()})
@@ -134,7 +160,10 @@ def test_a_section_holds_what_the_view_shows_differently_from_its_last_step(hist
     assert not [path for changes in later for view in changes.values() for path in view if path.endswith(".studio")]
     # round 2's section of ann holds her camera announcement, not round 1's again
     ann = sections.steps[("round 2", 10)]["ann"]
-    assert ann["knowledge.announcements[round=2]"] == '{"private": {"camera_score": 0}, "public": {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}}'
+    assert (
+        ann["knowledge.announcements[round=2]"]
+        == '{"private": {"camera_score": 0}, "public": {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}}'
+    )
     assert not [path for path in ann if "round=1" in path]
 
 

@@ -62,20 +62,22 @@ def test_a_league_pins_its_season_and_learns_where_a_match_replays_differently(p
     export(tmp_path / "changed.db", "amend5", league / "amend5.jsonl")
     result = run(pytester, "--matchledger-history", "histories", "-rf")
     result.assert_outcomes(failed=1, passed=1)
-    result.stdout.fnmatch_lines([
-        "match amend5, game lca: the replay differs from its snapshot in * places",
-        "  round 2: views host, public, ann, bob, cat, dan, eve",
-        "  round 3: views *",
-        "  outcome: views *",
-        "amend5, round 2, view host: reveals.rounds[[]round=2[]].private.dan.camera_score 24 → 21",
-        "amend5, round 2, view host: reveals.rounds[[]round=2[]].private.eve.camera_score 24 → 30",
-        "*",
-        "amend5, round 2, view host: scores.scores[[]participant=dan[]].camera 24 → 21",
-        "*",
-        "A deliberate change (an amended ruling, a fixed rule): accept it with --snapshot-update*",
-        "*",
-        "FAILED histories/amend5.jsonl::amend5 - *",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "match amend5, game lca: the replay differs from its snapshot in * places",
+            "  round 2: views host, public, ann, bob, cat, dan, eve",
+            "  round 3: views *",
+            "  outcome: views *",
+            "amend5, round 2, view host: reveals.rounds[[]round=2[]].private.dan.camera_score 24 → 21",
+            "amend5, round 2, view host: reveals.rounds[[]round=2[]].private.eve.camera_score 24 → 30",
+            "*",
+            "amend5, round 2, view host: scores.scores[[]participant=dan[]].camera 24 → 21",
+            "*",
+            "A deliberate change (an amended ruling, a fixed rule): accept it with --snapshot-update*",
+            "*",
+            "FAILED histories/amend5.jsonl::amend5 - *",
+        ]
+    )
     assert "amend5, round 1" not in result.stdout.str()  # round 1 replays as pinned
 
 
@@ -87,13 +89,22 @@ def test_bad_input_fails_and_says_why_and_nothing_forged_is_pinned(pytester, sea
     (folder / "amend5.jsonl").write_text("".join(lines))
     invoke(folder / "pw2.db", "import", export(season, "pw2", pytester.path / "pw2.jsonl"))
     raw(folder / "pw2.db", "UPDATE events SET body = replace(body, 'ann', 'bob') WHERE match_id = 'pw2' AND seq = 2")
-    result = run(pytester, "--matchledger-history", "histories", "--matchledger-history", "histories/notes.txt", "--snapshot-update")
+    result = run(
+        pytester,
+        "--matchledger-history",
+        "histories",
+        "--matchledger-history",
+        "histories/notes.txt",
+        "--snapshot-update",
+    )
     result.assert_outcomes(failed=3)
-    result.stdout.fnmatch_lines_random([
-        "notes.txt is not a history (a matchledger database or an exported .jsonl file): *it is not an SQLite file; the file was left unchanged",
-        "amend5 in amend5.jsonl: the chain is broken, so nothing of it is replayed or pinned: *amend5 seq 6: hash *",
-        "pw2 in pw2.db: the chain is broken, so nothing of it is replayed or pinned: pw2 seq 2: hash *",
-    ])
+    result.stdout.fnmatch_lines_random(
+        [
+            "notes.txt is not a history (a matchledger database or an exported .jsonl file): *it is not an SQLite file; the file was left unchanged",
+            "amend5 in amend5.jsonl: the chain is broken, so nothing of it is replayed or pinned: *amend5 seq 6: hash *",
+            "pw2 in pw2.db: the chain is broken, so nothing of it is replayed or pinned: pw2 seq 2: hash *",
+        ]
+    )
     assert not (folder / "__history_snapshots__").exists()
 
 
@@ -102,8 +113,14 @@ def test_unasked_the_plugin_adds_nothing_and_loads_nothing(pytester):
     run(pytester).assert_outcomes(passed=1)
     run(pytester, "-p", "no:syrupy").assert_outcomes(passed=1)
     loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, matchledger.testing.plugin; print(sorted(m for m in sys.modules if m.startswith(('matchledger', 'syrupy'))))"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, matchledger.testing.plugin; print(sorted(m for m in sys.modules if m.startswith(('matchledger', 'syrupy'))))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert loaded.strip() == "['matchledger', 'matchledger.testing', 'matchledger.testing.plugin']"
 

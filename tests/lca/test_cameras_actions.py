@@ -3,6 +3,7 @@
 from fractions import Fraction
 
 import pytest
+
 from matchledger.engine.lca.actions import resolve_actions
 from matchledger.engine.lca.cameras import resolve_cameras
 from matchledger.engine.lca.lights import resolve_lights
@@ -47,10 +48,13 @@ def test_coinciding_cameras_split_and_lights_are_seen_with_their_level():
 
 def test_camera_on_a_wall_sees_walls_as_dark_and_announced_centres_keep_duplicates():
     text = studio_text("#........", ".#.......", ".........")
-    m = play(new_match(text, ["ann", "bob"]), [
-        {"ann": "C1 D1 E1 F1 G1"},
-        {"ann": "B2 E2 H2", "bob": "H2 E2 B2"},
-    ])
+    m = play(
+        new_match(text, ["ann", "bob"]),
+        [
+            {"ann": "C1 D1 E1 F1 G1"},
+            {"ann": "B2 E2 H2", "bob": "H2 E2 B2"},
+        ],
+    )
     assert m.state.announcements[2].public == {"cameras": ["B2", "B2", "E2", "E2", "H2", "H2"]}
     # lights C1 D1 E1; brightness by hand (walls A1, B2 stop light, lights stop paths):
     #   B2 block (A1 wall 0, B1 1, C1 1, A2 0, B2 wall 0, C2 3, A3 0, B3 1, C3 2) = 8
@@ -66,7 +70,9 @@ def test_camera_on_a_wall_sees_walls_as_dark_and_announced_centres_keep_duplicat
 def actions(text_rows, named, lights=(), empty_centre=True):
     studio = Studio.from_rows(rows(studio_text(*text_rows)))
     players = list(named)
-    return resolve_actions(studio, players, {p: cells(v) for p, v in named.items()}, set(cells(" ".join(lights))), empty_centre)
+    return resolve_actions(
+        studio, players, {p: cells(v) for p, v in named.items()}, set(cells(" ".join(lights))), empty_centre
+    )
 
 
 def points(result, name):
@@ -97,8 +103,10 @@ def test_L5_diamond_with_action_in_centre_depends_on_option():
 def test_L5_diamond_centre_may_be_a_wall_and_is_counted_once():
     # L5: one diamond around the wall C3 (C2 B3 D3 C4), another around the empty C5
     # (C4 B5 D5 C6); C4 is an arm of both and still gets 20 only once
-    r = actions([".....", ".....", "..#..", ".....", ".....", ".....", "....."],
-                {"ann": "C2 B3 D3", "bob": "C4 B5 D5", "cat": "C6"})
+    r = actions(
+        [".....", ".....", "..#..", ".....", ".....", ".....", "....."],
+        {"ann": "C2 B3 D3", "bob": "C4 B5 D5", "cat": "C6"},
+    )
     assert points(r, "C4").diamond == 20
     assert points(r, "C2").diamond == 20 and points(r, "C6").diamond == 20
 
@@ -134,11 +142,21 @@ def test_merged_actions_split_evenly_and_category_rounded_once():
 
 
 def test_merged_action_names_its_sharers_in_player_order_and_host_status_shows_them():
-    m = play(new_match(open_floor(9, 3), ["ann", "bob"]), [
-        {"ann": "A1 B1 C1 D1 E1"},
-        {"bob": "B2 E2 H2"},
-        {"bob": "I3 H3 G3", "ann": "G3 A3 B3"},
-    ])
+    m = play(
+        new_match(open_floor(9, 3), ["ann", "bob"]),
+        [
+            {"ann": "A1 B1 C1 D1 E1"},
+            {"bob": "B2 E2 H2"},
+            {"bob": "I3 H3 G3", "ann": "G3 A3 B3"},
+        ],
+    )
     from matchledger.engine.state import HOST
-    assert m.game.status(m.state, HOST)["actions"] == {"A3": ["ann"], "B3": ["ann"], "G3": ["ann", "bob"], "H3": ["bob"], "I3": ["bob"]}
+
+    assert m.game.status(m.state, HOST)["actions"] == {
+        "A3": ["ann"],
+        "B3": ["ann"],
+        "G3": ["ann", "bob"],
+        "H3": ["bob"],
+        "I3": ["bob"],
+    }
     assert {cell_name(c) for c in m.state.g.actions.sharers} == {"A3", "B3", "G3", "H3", "I3"}

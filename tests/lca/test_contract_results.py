@@ -5,9 +5,9 @@ well as one that pays, in the outcome, the reveals and the messages."""
 from __future__ import annotations
 
 import pytest
+
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
-
 from tests.helpers import REPO, invoke, read_json
 
 STUDIO = REPO / "fixtures" / "lca" / "studio-example-10x13.txt"

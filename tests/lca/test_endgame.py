@@ -2,6 +2,7 @@
 filming ToL, ECs and contracts."""
 
 import pytest
+
 from matchledger.engine.lca.endgame import awards, rank_players
 from matchledger.engine.state import HOST
 
@@ -14,8 +15,11 @@ def table(**rows):
 
 
 def facts(players, lit=0, exclusive=0, share=0, **over):
-    f = {"lit_cells": {p: lit for p in players}, "exclusive_cameras": {p: exclusive for p in players},
-         "best_share": {p: share for p in players}}
+    f = {
+        "lit_cells": dict.fromkeys(players, lit),
+        "exclusive_cameras": dict.fromkeys(players, exclusive),
+        "best_share": dict.fromkeys(players, share),
+    }
     for key, value in over.items():
         f[key].update(value)
     return f
@@ -24,10 +28,10 @@ def facts(players, lit=0, exclusive=0, share=0, **over):
 @pytest.mark.ruling("L1")
 def test_L1_total_then_filming_then_listed_order():
     scores = table(
-        ann=(10, 10, 10, 5),   # total 35, filming 5
-        bob=(10, 10, 5, 10),   # total 35, filming 10 -> ahead of ann on filming
-        cat=(20, 10, 0, 5),    # total 35, filming 5 -> same as ann: listed order, ann first
-        dan=(40, 0, 0, 0),     # total 40 -> first
+        ann=(10, 10, 10, 5),  # total 35, filming 5
+        bob=(10, 10, 5, 10),  # total 35, filming 10 -> ahead of ann on filming
+        cat=(20, 10, 0, 5),  # total 35, filming 5 -> same as ann: listed order, ann first
+        dan=(40, 0, 0, 0),  # total 40 -> first
     )
     order = [(s.participant, s.rank, s.total) for s in rank_players(["ann", "bob", "cat", "dan"], scores)]
     assert order == [("dan", 1, 40), ("bob", 2, 35), ("ann", 3, 35), ("cat", 4, 35)]
@@ -37,13 +41,13 @@ def test_L1_total_then_filming_then_listed_order():
 def test_tols_bonus_shards_L6_cap_filming_tol_and_ecs():
     players = ["p1", "p2", "p3", "p4", "p5", "p6"]
     scores = table(
-        p1=(50, 50, 50, 0),   # 150 rank 1: 3 shards + lights + camera bonus -> 4, action bonus lost (L6)
+        p1=(50, 50, 50, 0),  # 150 rank 1: 3 shards + lights + camera bonus -> 4, action bonus lost (L6)
         p2=(10, 50, 40, 40),  # 140 rank 2: 2 + camera (tied highest) = 3
         p3=(30, 20, 50, 30),  # 130 rank 3: 1 + action (tied) = 2
         p4=(50, 10, 10, 40),  # 110 rank 4: highest lights but no ranking ToL -> lost;
-                              # filming 40 tied with p2, p2 ranks better -> p2 gets the 4/4
+        # filming 40 tied with p2, p2 ranks better -> p2 gets the 4/4
         p5=(20, 20, 20, 10),  # 70 rank 5 -> EC
-        p6=(20, 20, 10, 5),   # 55 rank 6 -> EC
+        p6=(20, 20, 10, 5),  # 55 rank 6 -> EC
     )
     standings = rank_players(players, scores)
     assert [s.participant for s in standings] == players
@@ -102,16 +106,21 @@ def test_contracts_each_outcome():
     players = ["a", "b", "c", "d", "e", "f"]
     scores = table(a=(6, 0, 0, 0), b=(5, 0, 0, 0), c=(4, 0, 0, 0), d=(3, 0, 0, 0), e=(2, 0, 0, 0), f=(1, 0, 0, 0))
     contracts = {
-        "a": ["lights"],                 # 50 cells -> met, 1 shard
-        "b": ["lights", "supremacy"],    # 49 cells -> failed; best-ranked pact acceptor -> 3 shards
-        "c": ["camera", "supremacy"],    # 2 exclusive cameras -> met; other acceptor -> mark
-        "d": ["camera"],                 # 1 exclusive -> failed
-        "e": ["action", "supremacy"],    # share 50 -> met, 2 shards; mark
-        "f": ["action"],                 # share 49.99.. -> failed
+        "a": ["lights"],  # 50 cells -> met, 1 shard
+        "b": ["lights", "supremacy"],  # 49 cells -> failed; best-ranked pact acceptor -> 3 shards
+        "c": ["camera", "supremacy"],  # 2 exclusive cameras -> met; other acceptor -> mark
+        "d": ["camera"],  # 1 exclusive -> failed
+        "e": ["action", "supremacy"],  # share 50 -> met, 2 shards; mark
+        "f": ["action"],  # share 49.99.. -> failed
     }
     from fractions import Fraction
-    f = facts(players, lit_cells={"a": 50, "b": 49}, exclusive_cameras={"c": 2, "d": 1},
-              best_share={"e": Fraction(50), "f": Fraction(149, 3)})
+
+    f = facts(
+        players,
+        lit_cells={"a": 50, "b": 49},
+        exclusive_cameras={"c": 2, "d": 1},
+        best_share={"e": Fraction(50), "f": Fraction(149, 3)},
+    )
     result = [a for a in awards(rank_players(players, scores), contracts, f) if a["kind"] in ("shards", "mark")]
     assert result == [
         {"participant": "a", "kind": "shards", "shards": 1, "reason": "contract: lights"},
@@ -133,15 +142,20 @@ def test_contracts_from_a_played_match():
     # 50 >= 50: action contract met.  dan's best action is K20: 9 steps from T20 -> 45,
     # line 0 -> 45 < 50: failed.  dan's lights contract (48 cells) failed.
     m = new_match(open_floor(20, 20), ["ann", "bob", "cat", "dan"])
-    play(m, [
-        {"ann": "D4 Q4 D17 A1 A2", "dan": "Q17 K10 Q4 D4 D17"},
-        {"ann": "B2 B6 B10", "bob": "B10 S19 S15"},
-        {"cat": "T1 T20 A20", "dan": "A20 K20 A14"},
-    ], contracts={"ann": ["lights"], "bob": ["camera", "supremacy"], "cat": ["action"], "dan": ["lights"]})
+    play(
+        m,
+        [
+            {"ann": "D4 Q4 D17 A1 A2", "dan": "Q17 K10 Q4 D4 D17"},
+            {"ann": "B2 B6 B10", "bob": "B10 S19 S15"},
+            {"cat": "T1 T20 A20", "dan": "A20 K20 A14"},
+        ],
+        contracts={"ann": ["lights"], "bob": ["camera", "supremacy"], "cat": ["action"], "dan": ["lights"]},
+    )
     g = m.state.g
     assert len(g.lights.lit_by["ann"]) == 72 and len(g.lights.lit_by["dan"]) == 48
     assert g.cameras.exclusive("bob") == 2 and g.cameras.exclusive("ann") == 2
     from matchledger.engine.state import HOST
+
     out = m.game.outcome(m.state, HOST)
     assert [a for a in out["awards"] if a["kind"] in ("shards", "mark")] == sorted(
         [

@@ -57,9 +57,12 @@ def match():
 
 def test_placement_matches_the_example():
     g = match().state.g
-    assert {p: [c for c in cells] for p, cells in g.lights.placed.items()} == {
-        "ann": [parse_cell("G4")], "bob": [parse_cell("F2")], "cat": [parse_cell("B5")],
-        "dan": [parse_cell("D8")], "eve": [],
+    assert {p: list(cells) for p, cells in g.lights.placed.items()} == {
+        "ann": [parse_cell("G4")],
+        "bob": [parse_cell("F2")],
+        "cat": [parse_cell("B5")],
+        "dan": [parse_cell("D8")],
+        "eve": [],
     }
 
 
@@ -71,7 +74,11 @@ def test_action_points_30_30_28_28_8():
     # F6: no diamond + line 1 (F5 above, E6 left) 3 + 1 step 5 = 8
     assert [p.total for p in pts] == [30, 30, 28, 28, 8]
     assert [(p.diamond, p.line, p.distance) for p in pts] == [
-        (20, 0, 10), (20, 0, 10), (20, 3, 5), (20, 3, 5), (0, 3, 5)
+        (20, 0, 10),
+        (20, 0, 10),
+        (20, 3, 5),
+        (20, 3, 5),
+        (0, 3, 5),
     ]
 
 
@@ -86,7 +93,11 @@ def test_filming_numbers_cell_by_cell():
     assert [r.level for r in rows] == [2, 1, 2, 1, 1]
     # each lights contributor earns A/(2|C|): 30/4, 30/2, 28/4, 28/2, 8/2
     assert [set(r.lights_part.values()) for r in rows] == [
-        {Fraction(30, 4)}, {Fraction(15)}, {Fraction(7)}, {Fraction(14)}, {Fraction(4)}
+        {Fraction(30, 4)},
+        {Fraction(15)},
+        {Fraction(7)},
+        {Fraction(14)},
+        {Fraction(4)},
     ]
     # camera: 2 x light level -> 4, 2, 4, 2, 2; eve's camera is centred on F5 -> 6 x 2 = 12
     assert [r.camera_part.get("dan") for r in rows] == [4, 2, 4, 2, 2]
@@ -110,9 +121,7 @@ def test_filming_scores_rounded_down_per_player():
     # cat: lights 15 + action 12 = 27
     # dan: lights 14 + cameras 4+2+4+2+2 = 14 + action 9 = 37
     # eve: cameras 4+12+2+2 = 20 + action 9 = 29
-    assert m.state.g.filming.exact == {
-        "ann": Fraction(61, 2), "bob": Fraction(41, 2), "cat": 27, "dan": 37, "eve": 29
-    }
+    assert m.state.g.filming.exact == {"ann": Fraction(61, 2), "bob": Fraction(41, 2), "cat": 27, "dan": 37, "eve": 29}
     table = {row["participant"]: row["filming"] for row in m.game.scores(m.state, HOST)["scores"]}
     assert table == {"ann": 30, "bob": 20, "cat": 27, "dan": 37, "eve": 29}
 

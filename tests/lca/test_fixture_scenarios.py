@@ -28,7 +28,10 @@ def test_amendment_fixture_scores_filming_with_divisor_2(db):
     log = {entry["seq"]: entry["event"] for entry in read_json(db, "log", "amend5")}
     assert log[1]["options"]["filming_lights_divisor"] == 1
     assert (log[7]["type"], log[7]["option"], log[7]["value"], log[7]["from_round"]) == (
-        "RuleAmended", "filming_lights_divisor", 2, 3
+        "RuleAmended",
+        "filming_lights_divisor",
+        2,
+        3,
     )
 
 

@@ -1,6 +1,7 @@
 """Round 1: placement (L2), illumination (L3), brightness cap, lights score."""
 
 import pytest
+
 from matchledger.engine.lca.lights import light_reach, place_lights, resolve_lights
 from matchledger.engine.lca.studio import Studio, cell_name, parse_cell
 from matchledger.engine.lca.studio import parse_studio_text as rows
@@ -19,11 +20,13 @@ def names(cs):
 
 @pytest.mark.ruling("L2")
 def test_L2_same_cell_same_priority_skipped_for_both_and_free_later():
-    placed = place_lights({
-        "ann": cells("B2 C2 D2 E2 F2"),
-        "bob": cells("B2 C3 D3 E3 F3"),
-        "cat": cells("A1 B2 D4 E4 F4"),
-    })
+    placed = place_lights(
+        {
+            "ann": cells("B2 C2 D2 E2 F2"),
+            "bob": cells("B2 C3 D3 E3 F3"),
+            "cat": cells("A1 B2 D4 E4 F4"),
+        }
+    )
     # L2: B2 named by ann and bob at priority 1 -> skipped for both; at priority 2 only cat
     # names B2, it is still empty, so cat places it
     assert names(placed["ann"]) == ["C2", "D2", "E2"]
@@ -33,10 +36,12 @@ def test_L2_same_cell_same_priority_skipped_for_both_and_free_later():
 
 @pytest.mark.ruling("L2")
 def test_L2_occupied_cell_skipped_and_three_lights_stop_a_player():
-    placed = place_lights({
-        "ann": cells("A1 B1 C1 D1 E1"),
-        "bob": cells("A2 A1 B2 C2 D2"),
-    })
+    placed = place_lights(
+        {
+            "ann": cells("A1 B1 C1 D1 E1"),
+            "bob": cells("A2 A1 B2 C2 D2"),
+        }
+    )
     # bob's priority-2 cell A1 already holds ann's light -> skipped; both stop at 3
     assert names(placed["ann"]) == ["A1", "B1", "C1"]
     assert names(placed["bob"]) == ["A2", "B2", "C2"]
@@ -44,11 +49,13 @@ def test_L2_occupied_cell_skipped_and_three_lights_stop_a_player():
 
 @pytest.mark.ruling("L2")
 def test_L2_a_player_with_three_lights_is_inactive_and_does_not_block():
-    placed = place_lights({
-        "ann": cells("A1 B1 C1 E5 D5"),
-        "bob": cells("A1 B1 C1 E5 D4"),
-        "cat": cells("A3 B3 C3 A4 D5"),
-    })
+    placed = place_lights(
+        {
+            "ann": cells("A1 B1 C1 E5 D5"),
+            "bob": cells("A1 B1 C1 E5 D4"),
+            "cat": cells("A3 B3 C3 A4 D5"),
+        }
+    )
     # priorities 1-3: ann and bob collide every time (skipped), cat places A3 B3 C3 and is
     # done. Priority 4: ann and bob both name E5 -> skipped. Priority 5: ann D5, bob D4;
     # cat also named D5 at priority 5 but is inactive (3 lights) so ann gets it.
@@ -75,8 +82,7 @@ def test_L3_reach_is_manhattan_3_on_open_floor_without_own_cell():
 
 @pytest.mark.ruling("L3")
 def test_L3_walls_stop_light_and_are_never_brightened():
-    studio = Studio.from_rows(rows(studio_text(".#...", ".#...", "....."))
-                              )
+    studio = Studio.from_rows(rows(studio_text(".#...", ".#...", ".....")))
     reach = light_reach(studio, {parse_cell("A1")}, parse_cell("A1"), True)
     # from A1: A2 (1), A3 (2), B3 (3); the wall column B1-B2 blocks C1
     assert sorted(names(reach)) == ["A2", "A3", "B3"]
@@ -116,7 +122,15 @@ def test_lights_score_table_levels_1_2_3():
     assert names(r.placed["bob"]) == ["A3", "C3"]
     r = resolve_lights(studio, ["ann", "bob"], {"ann": cells("A1 C1"), "bob": cells("A3")}, True)
     assert {cell_name(c): n for c, n in r.count.items()} == {
-        "A1": 2, "B1": 3, "C1": 1, "A2": 3, "B2": 3, "C2": 3, "A3": 1, "B3": 3, "C3": 2
+        "A1": 2,
+        "B1": 3,
+        "C1": 1,
+        "A2": 3,
+        "B2": 3,
+        "C2": 3,
+        "A3": 1,
+        "B3": 3,
+        "C3": 2,
     }
     assert r.scores == {"ann": 30, "bob": 24}
 
@@ -136,11 +150,14 @@ def test_brightness_capped_at_5_but_filming_counts_every_light():
     # eight lights two steps from C3 -> 8 lights brighten C3, level capped at 5
     text = studio_text(*[".....#........"] * 5)
     m = new_match(text, ["ann", "bob", "cat", "dan"])
-    play(m, [
-        {"ann": "B2 D2 B4 A5 E5", "bob": "D4 C1 C5 A5 E5", "cat": "A3 E3 A1 A5 E5"},
-        {"dan": "C3 H3 K3"},
-        {"dan": "C3 H2 K4"},
-    ])
+    play(
+        m,
+        [
+            {"ann": "B2 D2 B4 A5 E5", "bob": "D4 C1 C5 A5 E5", "cat": "A3 E3 A1 A5 E5"},
+            {"dan": "C3 H3 K3"},
+            {"dan": "C3 H2 K4"},
+        ],
+    )
     g = m.state.g
     assert g.lights.count[parse_cell("C3")] == 8
     assert g.lights.level(parse_cell("C3")) == 5

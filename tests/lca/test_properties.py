@@ -15,6 +15,7 @@ from itertools import combinations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.lca import GAME
 from matchledger.engine.lca.cameras import block
@@ -37,14 +38,23 @@ TRIPLES = [
     if all(not set(block(a)) & set(block(b)) for a, b in combinations(t, 2))
 ]
 PLAYERS = ["ann", "bob", "cat", "dan"]
-CONTRACTS = [["lights"], ["camera"], ["action"], ["lights", "supremacy"], ["camera", "supremacy"], ["action", "supremacy"]]
+CONTRACTS = [
+    ["lights"],
+    ["camera"],
+    ["action"],
+    ["lights", "supremacy"],
+    ["camera", "supremacy"],
+    ["action", "supremacy"],
+]
 
-player_plan = st.fixed_dictionaries({
-    "contract": st.sampled_from(CONTRACTS),
-    "lights": st.lists(st.sampled_from(FLOOR), min_size=5, max_size=5, unique=True),
-    "cameras": st.sampled_from(TRIPLES),
-    "actions": st.permutations(FLOOR),
-})
+player_plan = st.fixed_dictionaries(
+    {
+        "contract": st.sampled_from(CONTRACTS),
+        "lights": st.lists(st.sampled_from(FLOOR), min_size=5, max_size=5, unique=True),
+        "cameras": st.sampled_from(TRIPLES),
+        "actions": st.permutations(FLOOR),
+    }
+)
 plans = st.lists(player_plan, min_size=4, max_size=4)
 
 
@@ -79,7 +89,12 @@ def public_views(m):
     reveals = GAME.reveals(m.state, PUBLIC)
     reveals.pop("outcome", None)
     status = GAME.status(m.state, PUBLIC)
-    views = [status, reveals, read_model_text("lca", "status", status, PUBLIC), read_model_text("lca", "reveals", reveals, PUBLIC)]
+    views = [
+        status,
+        reveals,
+        read_model_text("lca", "status", status, PUBLIC),
+        read_model_text("lca", "reveals", reveals, PUBLIC),
+    ]
     if not m.state.finished:
         views += [GAME.outcome(m.state, PUBLIC), GAME.scores(m.state, PUBLIC)]
     return views
@@ -97,6 +112,7 @@ def knowledge_of(p):
         if not m.state.finished:
             views += [GAME.outcome(m.state, view), GAME.scores(m.state, view)]
         return views
+
     return observe
 
 

@@ -4,6 +4,7 @@ A rejected command leaves the state untouched."""
 import copy
 
 import pytest
+
 from matchledger.engine.commands import Amend, CloseRound, CreateMatch, RecordContract, Submit
 from matchledger.engine.lca import GAME
 from matchledger.engine.lca.studio import cell_name, column_name, parse_cell
@@ -15,7 +16,9 @@ STUDIO = studio_text(".....#", *["......"] * 5)  # 6 wide, 6 tall (three cameras
 
 
 def create(setup, options=None):
-    return GAME.create(CreateMatch(match_id="x", game="lca", players=["ann", "bob"], options=options or {}, setup=setup))
+    return GAME.create(
+        CreateMatch(match_id="x", game="lca", players=["ann", "bob"], options=options or {}, setup=setup)
+    )
 
 
 def test_cell_names_round_trip_and_are_case_insensitive():
@@ -62,7 +65,11 @@ def test_bad_options_rejected(options, needle):
 
 def test_options_defaults_recorded():
     [created] = create({"studio": STUDIO})
-    assert created.options == {"lights_light_lights": True, "diamond_center_must_be_empty": True, "filming_lights_divisor": 2}
+    assert created.options == {
+        "lights_light_lights": True,
+        "diamond_center_must_be_empty": True,
+        "filming_lights_divisor": 2,
+    }
 
 
 def rejected(m, cmd, error, needle):
@@ -158,7 +165,9 @@ def test_L4_a_camera_centred_on_the_studios_edge_is_rejected_one_cell_in_is_acce
     # G4-I6: no shared cell); each case moves one of them a cell out, onto the edge.
     m = new_match(open_floor(9, 6), ["ann", "bob"])
     play(m, [{}])
-    rejected(m, Submit("ann", submission.split()), IllegalMove, f"camera at '{edge}': its 3x3 block leaves the 9x6 studio")
+    rejected(
+        m, Submit("ann", submission.split()), IllegalMove, f"camera at '{edge}': its 3x3 block leaves the 9x6 studio"
+    )
     [event] = m.do(Submit("ann", ["B2", "E2", "H5"]))
     assert event.tokens == ["B2", "E2", "H5"]
 

@@ -1,6 +1,7 @@
 """Read models: what each view holds at each stage, the amendment on replay, pictures."""
 
 import pytest
+
 from matchledger.engine.commands import Amend, Submit
 from matchledger.engine.lca import GAME
 from matchledger.engine.state import HOST, PUBLIC, as_participant
@@ -24,12 +25,22 @@ def test_scores_views_before_and_after_the_end():
     assert GAME.scores(m.state, HOST)["scores"][0] == {"participant": "ann", "lights": 60, "total": 60}
     assert GAME.scores(m.state, PUBLIC)["scores"] == []
     assert GAME.scores(m.state, as_participant("bob"))["scores"] == [
-        {"participant": "bob", "lights": m.state.announcements[1].private["bob"]["lights_score"],
-         "total": m.state.announcements[1].private["bob"]["lights_score"]}
+        {
+            "participant": "bob",
+            "lights": m.state.announcements[1].private["bob"]["lights_score"],
+            "total": m.state.announcements[1].private["bob"]["lights_score"],
+        }
     ]
     unfinished = GAME.outcome(m.state, PUBLIC)
-    assert unfinished == {"match": "m1", "game": "lca", "finished": False, "round": 2, "standings": [], "awards": [],
-                          "contracts": []}
+    assert unfinished == {
+        "match": "m1",
+        "game": "lca",
+        "finished": False,
+        "round": 2,
+        "standings": [],
+        "awards": [],
+        "contracts": [],
+    }
     play(m, [ex.ROUND2, ex.ROUND3])
     assert len(GAME.scores(m.state, PUBLIC)["scores"]) == 5
     assert GAME.outcome(m.state, PUBLIC) == GAME.outcome(m.state, HOST) == m.state.outcome.outcome
@@ -99,7 +110,9 @@ def test_reopened_round_and_hand_scored_outcome():
     for p, tokens in ex.ROUND3.items():
         m.do(Submit(p, tokens.split()))
     close(m)
-    seq = next(s for s, e in m.pairs() if type(e).__name__ == "SubmissionRecorded" and e.participant == "eve" and e.round == 3)
+    seq = next(
+        s for s, e in m.pairs() if type(e).__name__ == "SubmissionRecorded" and e.participant == "eve" and e.round == 3
+    )
     # eve's action corrected after the end: Round 3 is reopened, the outcome withdrawn
     m.do(Correct(seq, ["G6", "A11", "J13"], "wrong cell", reopen=True))
     assert m.state.g.actions is None and GAME.outcome(m.state, HOST)["finished"] is False
@@ -121,5 +134,8 @@ def test_reopened_round_and_hand_scored_outcome():
     # nobody acted in h's Round 3, so the rules give dan 50 lights + 24 camera = 74 on top
     assert computed["finished"] is True and computed["standings"] != table["standings"]
     assert computed["standings"][0] == {
-        "participant": "dan", "rank": 1, "total": 74, "scores": {"lights": 50, "camera": 24, "action": 0, "filming": 0}
+        "participant": "dan",
+        "rank": 1,
+        "total": 74,
+        "scores": {"lights": 50, "camera": 24, "action": 0, "filming": 0},
     }

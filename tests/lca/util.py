@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from matchledger import engine
 from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
 from matchledger.projections.fold import InMemoryMatch, replay
-
-from matchledger import engine
 
 
 def studio_text(*rows: str) -> str:
@@ -18,7 +17,9 @@ def open_floor(width: int, height: int) -> str:
 
 def new_match(studio: str, players, options=None, match_id="m1") -> InMemoryMatch:
     return InMemoryMatch(
-        CreateMatch(match_id=match_id, game="lca", players=list(players), options=dict(options or {}), setup={"studio": studio})
+        CreateMatch(
+            match_id=match_id, game="lca", players=list(players), options=dict(options or {}), setup={"studio": studio}
+        )
     )
 
 

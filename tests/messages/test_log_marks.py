@@ -60,8 +60,10 @@ def test_marks_are_as_the_log_stood_at_seq(db):
 
 
 def test_a_participant_sees_marks_on_their_own_submissions_only_each_by_an_event_they_see(db):
-    for name, expected in (("ann", {2: ("superseded_by", 4), 4: ("corrected_by", 10), 5: ("voided_by", 6)}),
-                           ("bob", {3: ("corrected_by", 7)})):
+    for name, expected in (
+        ("ann", {2: ("superseded_by", 4), 4: ("corrected_by", 10), 5: ("voided_by", 6)}),
+        ("bob", {3: ("corrected_by", 7)}),
+    ):
         assert marks(db, "--as", name) == expected
         shown = {entry["seq"] for entry in read_json(db, "log", "c1", "--as", name)}
         assert {by for _key, by in expected.values()} <= shown

@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 
 import pytest
-from matchledger.commands.messages import file_stem
 
+from matchledger.commands.messages import file_stem
 from tests.helpers import invoke, read_json
 from tests.trust.forged import forged_lca, plant
 
@@ -47,8 +47,12 @@ def test_with_json_each_file_is_what_messages_prints_for_that_view(fixtures_db, 
     invoke(fixtures_db, "messages", "pw1", "--json", "-o", tmp_path / "out")
     files = tree(tmp_path / "out")
     assert len(files) == 15 and "public.json" in files and "zed.json" in files
-    assert json.loads((tmp_path / "out" / "public.json").read_text()) == read_json(fixtures_db, "messages", "pw1", "--public")
-    assert json.loads((tmp_path / "out" / "zed.json").read_text()) == read_json(fixtures_db, "messages", "pw1", "--as", "zed")
+    assert json.loads((tmp_path / "out" / "public.json").read_text()) == read_json(
+        fixtures_db, "messages", "pw1", "--public"
+    )
+    assert json.loads((tmp_path / "out" / "zed.json").read_text()) == read_json(
+        fixtures_db, "messages", "pw1", "--as", "zed"
+    )
 
 
 def test_as_a_participant_only_their_file_is_written(fixtures_db, tmp_path):
@@ -87,8 +91,14 @@ def test_dir_must_be_a_folder_whose_parent_exists(fixtures_db, tmp_path):
     assert invoke(fixtures_db, "messages", "ties8", "--force", expect=2).exit_code == 2  # --force without -o
 
 
-HOSTILE_NAMES = [["../escape", "/abs/olute"], ["..", "."], [".hidden", "a/b/../c"], ["bob\nforged", "x\x00y"],
-                 ["%2E%2E", "..%2F"], ["Ann", "ann"]]
+HOSTILE_NAMES = [
+    ["../escape", "/abs/olute"],
+    ["..", "."],
+    [".hidden", "a/b/../c"],
+    ["bob\nforged", "x\x00y"],
+    ["%2E%2E", "..%2F"],
+    ["Ann", "ann"],
+]
 
 
 @pytest.mark.parametrize("players", HOSTILE_NAMES, ids=repr)
@@ -115,8 +125,28 @@ def test_no_imported_name_writes_a_file_outside_dir(tmp_path, players):
 
 
 def test_file_stems_are_plain_names_and_never_the_same_for_two_names():
-    names = ["ann", "Ann", ".", "..", "...", ".x", "a.b", "a/b", "/", "\\", "%", "%25", "%2F", "ü", "\x00", "-x",
-             "a b", "\udcff", "CON", "x" * 40]
+    names = [
+        "ann",
+        "Ann",
+        ".",
+        "..",
+        "...",
+        ".x",
+        "a.b",
+        "a/b",
+        "/",
+        "\\",
+        "%",
+        "%25",
+        "%2F",
+        "ü",
+        "\x00",
+        "-x",
+        "a b",
+        "\udcff",
+        "CON",
+        "x" * 40,
+    ]
     stems = [file_stem(name) for name in names]
     assert len(set(stems)) == len(names)
     for stem in stems:

@@ -57,7 +57,10 @@ def test_lca_final_messages_give_each_player_their_own_line_and_awards(fixtures_
         assert message["standing"] == standing
         assert message["awards"] == [a for a in outcome["awards"] if a["participant"] == name]
         private = knowledge(fixtures_db, "ties8", name, data["seq"])["announcements"][2]["private"]
-        assert (message["action_score"], message["filming_score"]) == (private["action_score"], private["filming_score"])
+        assert (message["action_score"], message["filming_score"]) == (
+            private["action_score"],
+            private["filming_score"],
+        )
     dan = data["participants"]["dan"]  # rank 2, the highest filming (57, tied with fay), the pact
     assert dan["standing"]["rank"] == 2 and dan["filming_score"] == 57
     assert [a["kind"] for a in dan["awards"]] == ["tol", "tol", "shards"]
@@ -68,8 +71,22 @@ def test_pw_messages_say_points_learn_and_watch_as_each_participants_knowledge_d
     data = read_json(fixtures_db, "messages", "pw1", "--round", "1")
     seq = data["seq"]
     # players sorted, then guests sorted: the canonical order, never the pairing's
-    assert list(data["participants"]) == ["ann", "bob", "cat", "dan", "eve", "fay", "gus",
-                                          "tof", "ura", "vik", "wim", "xio", "yul", "zed"]
+    assert list(data["participants"]) == [
+        "ann",
+        "bob",
+        "cat",
+        "dan",
+        "eve",
+        "fay",
+        "gus",
+        "tof",
+        "ura",
+        "vik",
+        "wim",
+        "xio",
+        "yul",
+        "zed",
+    ]
     public = read_json(fixtures_db, "reveals", "pw1", "--public", "--at", seq)["rounds"][0]["public"]
     assert data["public"] == {"round": 1, "type_counts": public["type_counts"]}
     assert sum(public["type_counts"].values()) == 28  # 14 participants, 2 actions each

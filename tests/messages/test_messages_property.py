@@ -10,12 +10,11 @@ import random
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+
+from matchledger import engine
 from matchledger.ledger.store import Store
 from matchledger.projections.fold import play
 from matchledger.projections.presentation.messages import compose
-
-from matchledger import engine
-
 from tests.helpers import read_json
 from tests.reliability.support import soak
 
@@ -90,7 +89,9 @@ def check_close(db, game: str, canonical: list[str], log: list[dict], round_no: 
     head = {key: data[key] for key in ("match", "game", "round", "seq")}
     name = rng.choice(canonical)
     assert read_json(db, "messages", MATCH, "--round", round_no, "--as", name) == {
-        **head, "participants": {name: data["participants"][name]}}
+        **head,
+        "participants": {name: data["participants"][name]},
+    }
     assert read_json(db, "messages", MATCH, "--round", round_no, "--public") == {**head, "public": data["public"]}
     assert read_json(db, "messages", MATCH, "--at", seq) == data  # the last close then: the same messages
 
@@ -98,8 +99,12 @@ def check_close(db, game: str, canonical: list[str], log: list[dict], round_no: 
 @pytest.mark.guarantee("messages.from-read-models")
 @pytest.mark.parametrize("game", GAMES)
 def test_messages_are_what_the_public_reveals_and_each_knowledge_give_at_the_close(game, tmp_path_factory):
-    @settings(max_examples=10 * soak(), deadline=None, phases=[Phase.explicit, Phase.generate],
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=10 * soak(),
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
     @given(seed=st.integers(0, 2**32 - 1))
     def run(seed):
         db = tmp_path_factory.mktemp(game) / "m.db"
@@ -119,6 +124,7 @@ def test_the_check_fails_on_messages_built_from_another_participants_knowledge(g
     """Each participant's message built from the next one's knowledge (renamed) is
     caught: the check is not vacuous."""
     import msgspec
+
     from matchledger.projections.application import Application
 
     original = Application.announced
@@ -126,8 +132,9 @@ def test_the_check_fails_on_messages_built_from_another_participants_knowledge(g
     def announced(self, *args, **kw):
         shown = original(self, *args, **kw)
         names = list(shown.knowledge)
-        shifted = {name: {**shown.knowledge[names[(i + 1) % len(names)]], "participant": name}
-                   for i, name in enumerate(names)}
+        shifted = {
+            name: {**shown.knowledge[names[(i + 1) % len(names)]], "participant": name} for i, name in enumerate(names)
+        }
         return msgspec.structs.replace(shown, knowledge=shifted)
 
     canonical, log = record(tmp_path / "m.db", game, 3)

@@ -47,8 +47,13 @@ def run_pytest(copy: Path, tests: tuple[str, ...]) -> tuple[int | None, str]:
     """pytest's exit code (None on timeout) and its output, run in ``copy``."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "--no-header", *tests]
     process = subprocess.Popen(
-        command, cwd=copy, env=tree.environment(copy), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, start_new_session=True,  # its own process group, so a timeout ends its children too
+        command,
+        cwd=copy,
+        env=tree.environment(copy),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group, so a timeout ends its children too
     )
     try:
         output, _ = process.communicate(timeout=TIMEOUT_S)

@@ -336,7 +336,9 @@ MUTANTS: list[Mutant] = [
         "ledger/sqlite_file.py",
         "        for name in contents.missing_triggers:",
         "        for name in contents.missing_triggers if len(contents.missing_triggers) == len(TRIGGERS) else ():",
-        ("tests/reliability/test_crash.py::test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open",),
+        (
+            "tests/reliability/test_crash.py::test_a_crash_between_creating_the_table_and_its_triggers_is_repaired_on_open",
+        ),
         "a file missing one append-only trigger is not repaired on open",
     ),
     Mutant(
@@ -448,8 +450,10 @@ MUTANTS: list[Mutant] = [
         "commands/service/reads.py",
         "            asyncio.get_running_loop().call_soon(self.must_look)",
         "            asyncio.get_running_loop()",
-        (f"{SERVICE_API}::test_revoking_a_link_closes_it_at_once",
-         "tests/service/test_lookups_kept.py::test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_before"),
+        (
+            f"{SERVICE_API}::test_revoking_a_link_closes_it_at_once",
+            "tests/service/test_lookups_kept.py::test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_before",
+        ),
         "a token revoked by the host keeps opening its match while the server is busy",
     ),
     Mutant(
@@ -489,7 +493,9 @@ MUTANTS: list[Mutant] = [
         "commands/logs.py",
         '    if line is not None and line.isascii() and b"\\x7f" not in line:  # msgspec leaves DEL as it is',
         "    if line is not None and line.isascii():",
-        ("tests/service/test_hostile_clients.py::test_a_delete_character_in_a_path_is_written_escaped_in_the_json_log",),
+        (
+            "tests/service/test_hostile_clients.py::test_a_delete_character_in_a_path_is_written_escaped_in_the_json_log",
+        ),
         "a DEL character from a hostile path reaches the log raw",
     ),
     Mutant(
@@ -497,7 +503,9 @@ MUTANTS: list[Mutant] = [
         "commands/service/http.py",
         "    return text.isascii() and text.isdigit() and len(text) <= 18",
         "    return text.isdigit() and len(text) <= 18",
-        ("tests/service/test_hostile_clients.py::test_a_seq_written_in_other_digits_is_a_clear_400_and_the_log_stays_json_lines",),
+        (
+            "tests/service/test_hostile_clients.py::test_a_seq_written_in_other_digits_is_a_clear_400_and_the_log_stays_json_lines",
+        ),
         "?at=² is a 500 and a raw traceback in the log",
     ),
     Mutant(
@@ -505,7 +513,9 @@ MUTANTS: list[Mutant] = [
         "commands/service/guard.py",
         "            failure = exc  # answered (500) already: logged below as data, not by the server as raw text",
         "            raise",
-        ("tests/service/test_guard.py::test_an_error_after_the_500_was_sent_is_one_more_record_not_the_servers_raw_text",),
+        (
+            "tests/service/test_guard.py::test_an_error_after_the_500_was_sent_is_one_more_record_not_the_servers_raw_text",
+        ),
         "an unexpected error reaches stderr as the server's raw multi-line text",
     ),
     Mutant(
@@ -513,7 +523,9 @@ MUTANTS: list[Mutant] = [
         "ledger/postgres_store.py",
         "        if self._depth == 0 and self._owns_connection and (self.conn.broken or self.conn.closed):",
         "        if False:",
-        ("tests/service/test_postgres.py::test_serve_answers_again_once_its_connections_were_ended_and_says_503_meanwhile",),
+        (
+            "tests/service/test_postgres.py::test_serve_answers_again_once_its_connections_were_ended_and_says_503_meanwhile",
+        ),
         "after a PostgreSQL restart, serve answers nothing but errors until it is restarted itself",
     ),
     Mutant(
@@ -521,7 +533,9 @@ MUTANTS: list[Mutant] = [
         "commands/service/writes.py",
         "            raise LinkClosed()",
         "            pass",
-        ("tests/service/test_postgres.py::test_a_revocation_made_while_a_submission_waits_for_the_matchs_lock_stops_it",),
+        (
+            "tests/service/test_postgres.py::test_a_revocation_made_while_a_submission_waits_for_the_matchs_lock_stops_it",
+        ),
         "on PostgreSQL a submission that waited for the match's lock is recorded after the host's revoke returned",
     ),
     Mutant(
@@ -545,8 +559,10 @@ MUTANTS: list[Mutant] = [
         "commands/service/live.py",
         "                if message != sent:",
         "                if True:",
-        (f"{SERVICE_API}::test_the_public_stream_sends_a_view_only_when_the_public_view_changes",
-         "tests/service/test_noninterference_http.py::test_the_live_streams_send_the_same_messages_only_when_the_viewers_page_changes"),
+        (
+            f"{SERVICE_API}::test_the_public_stream_sends_a_view_only_when_the_public_view_changes",
+            "tests/service/test_noninterference_http.py::test_the_live_streams_send_the_same_messages_only_when_the_viewers_page_changes",
+        ),
         "a page's stream ticks when an event it may not see lands, telling its timing",
     ),
     Mutant(
@@ -578,7 +594,9 @@ MUTANTS: list[Mutant] = [
         "commands/service/writes.py",
         "continue  # the kept states were dropped: decide everything again",
         "break",
-        ("tests/service/test_writer.py::test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recorded_once",),
+        (
+            "tests/service/test_writer.py::test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recorded_once",
+        ),
         "a submission that loses one race for the log is refused instead of decided again",
     ),
     Mutant(
@@ -603,7 +621,9 @@ MUTANTS: list[Mutant] = [
         "ledger/postgres_store.py",
         """        self._run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))""",
         "        pass",
-        (f"{POSTGRES}/test_multi_host.py::test_a_slow_reader_never_blocks_a_writer_and_a_writer_blocks_only_its_own_match",),
+        (
+            f"{POSTGRES}/test_multi_host.py::test_a_slow_reader_never_blocks_a_writer_and_a_writer_blocks_only_its_own_match",
+        ),
         "two writers of one match both read the head, and the later one fails at its commit instead of waiting",
     ),
     Mutant(
@@ -630,7 +650,6 @@ MUTANTS: list[Mutant] = [
         (f"{POSTGRES}/test_errors.py",),
         "an error message shows the password of the URL",
     ),
-
     Mutant(
         "postgres-connection-left-open",
         "commands/session.py",

@@ -63,7 +63,7 @@ LIGHT_POINTS = {1: 3, 2: 2, 3: 4, 4: 2, 5: 1}
 def place_lights(lists: dict[str, list[tuple[int, int]]], players: list[str]) -> dict[tuple[int, int], str]:
     """Ruling L2.  ``lists``: each submitter's 5 cells.  Returns cell -> owner."""
     owner: dict[tuple[int, int], str] = {}
-    held = {p: 0 for p in lists}
+    held = dict.fromkeys(lists, 0)
     for k in range(5):
         active = [p for p in players if p in lists and held[p] < 3]
         picks = {p: lists[p][k] for p in active}

@@ -208,5 +208,3 @@ def parse_lines(lines, read_studio) -> tuple[str, LcaMatch]:
         if alive:
             match.submissions.setdefault(r, {})[player] = tokens
     return match_id, match
-
-

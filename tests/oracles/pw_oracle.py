@@ -71,7 +71,7 @@ def effective_targets(match: PwMatch, entries: dict[str, Entry]) -> dict[tuple[s
     (by submitted target); every action on a member of a swapped pair is redirected to
     the other member, once.  Returns (submitter, action index) -> effective target."""
     swaps_on_pair: Counter = Counter()
-    for who, entry in entries.items():
+    for entry in entries.values():
         for action in entry.actions:
             if action.type == "swap":
                 swaps_on_pair[match.player_of(action.target)] += 1

@@ -182,5 +182,3 @@ def first_command(path: str | Path) -> str:
         if line and not line.startswith("#"):
             return line
     return ""
-
-

@@ -10,11 +10,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+
 from matchledger.engine.commands import Amend, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.engine.state import HOST
 from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.fold import InMemoryMatch
-
 from tests.helpers import REPO, read_json, run_script
 from tests.lca.util import close_command
 from tests.oracles.lca_oracle import (
@@ -79,7 +79,9 @@ def compare(oracle: OracleResult, outcome: dict, scores: dict | None, players: l
                     diffs.append(f"scores {p} {key}: engine {row[key]} oracle {oracle.scores[p][key]}")
     ea, oa = Counter(engine_awards(outcome)), Counter(oracle.awards)
     if ea != oa:
-        diffs.append(f"awards only in engine: {sorted(ea - oa, key=_award_key)}; only in oracle: {sorted(oa - ea, key=_award_key)}")
+        diffs.append(
+            f"awards only in engine: {sorted(ea - oa, key=_award_key)}; only in oracle: {sorted(oa - ea, key=_award_key)}"
+        )
     return diffs
 
 
@@ -189,9 +191,7 @@ def pick_cameras(rng, studio: Studio, hotspot) -> list[tuple[int, int]] | None:
         for _k in range(3):
             pool = near if (near and rng.random() < 0.5) else centres
             chosen.append(rng.choice(pool))
-        ok = all(
-            abs(a[0] - b[0]) >= 3 or abs(a[1] - b[1]) >= 3 for i, a in enumerate(chosen) for b in chosen[i + 1 :]
-        )
+        ok = all(abs(a[0] - b[0]) >= 3 or abs(a[1] - b[1]) >= 3 for i, a in enumerate(chosen) for b in chosen[i + 1 :])
         if ok:
             return chosen
     return None
@@ -203,7 +203,7 @@ def pick_actions(rng, studio: Studio, empty: list, hotspot, planned: list) -> li
         return None
     near = [c for c in empty if abs(c[0] - hotspot[0]) + abs(c[1] - hotspot[1]) <= 2]
     row_line = [c for c in empty if c[0] == hotspot[0]]
-    chosen: list[tuple[int, int]] = [c for c in planned[:3]]
+    chosen: list[tuple[int, int]] = list(planned[:3])
     while len(chosen) < 3:
         mode = rng.random()
         if mode < 0.3 and near:
@@ -242,7 +242,11 @@ def play_random_match(seed: int):
     mid = f"r{seed}"
     opt_words = " ".join(f"--option {k}={v}" for k, v in options.items())
     lines = [f"new lca {mid} --players {','.join(players)} --studio STUDIO {opt_words}".strip()]
-    m = InMemoryMatch(CreateMatch(match_id=mid, game="lca", players=players, options=options, setup={"studio": "\n".join(rows) + "\n"}))
+    m = InMemoryMatch(
+        CreateMatch(
+            match_id=mid, game="lca", players=players, options=options, setup={"studio": "\n".join(rows) + "\n"}
+        )
+    )
 
     def do(cmd, line):
         m.do(cmd)
@@ -253,12 +257,17 @@ def play_random_match(seed: int):
             option = rng.choice(["diamond_center_must_be_empty", "filming_lights_divisor"])
             value = rng.choice(["true", "false"]) if option.startswith("diamond") else rng.choice(["1", "2"])
             from_round = rng.randint(max(round_no, 2), 3)
-            do(Amend(option, value, from_round, "test"), f"amend {mid} --option {option}={value} --from-round {from_round} --reason test")
+            do(
+                Amend(option, value, from_round, "test"),
+                f"amend {mid} --option {option}={value} --from-round {from_round} --reason test",
+            )
         if rng.random() < 0.1:
             value = rng.choice(["true", "false"])
             if round_no == 1:
-                do(Amend("lights_light_lights", value, round_no, "test"),
-                   f"amend {mid} --option lights_light_lights={value} --from-round {round_no} --reason test")
+                do(
+                    Amend("lights_light_lights", value, round_no, "test"),
+                    f"amend {mid} --option lights_light_lights={value} --from-round {round_no} --reason test",
+                )
             else:  # brightness is fixed when Round 1 closes: a later amendment is refused
                 with pytest.raises(IllegalMove, match="only read when round 1 closes"):
                     m.do(Amend("lights_light_lights", value, round_no, "test"))
@@ -295,8 +304,10 @@ def play_random_match(seed: int):
             target = rng.choice(counting)
             new = fresh() if rng.random() < 0.6 else None
             if new is not None:
-                do(Correct(target.seq, names(new), "test", reopen=True),
-                   f"correct {mid} {target.seq} {' '.join(names(new))} --reopen --reason test")
+                do(
+                    Correct(target.seq, names(new), "test", reopen=True),
+                    f"correct {mid} {target.seq} {' '.join(names(new))} --reopen --reason test",
+                )
             else:
                 do(Void(target.seq, "test", reopen=True), f"void {mid} {target.seq} --reopen --reason test")
             last.get(target.participant, {}).pop(round_no, None)

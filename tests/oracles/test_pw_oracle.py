@@ -12,11 +12,11 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+
 from matchledger.engine.commands import CloseRound, Correct, CreateMatch, RecordContract, Submit, Void
 from matchledger.engine.state import HOST
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.fold import InMemoryMatch
-
 from tests.helpers import REPO, read_json, run_script
 from tests.oracles.pw_oracle import (
     OracleResult,
@@ -136,7 +136,9 @@ def pair_type_plan(rng: random.Random, diverse: bool) -> list[tuple[list[str], l
             return plan
 
 
-def build_tokens(rng, match: PwMatch, who: str, types: list[str], rnd: int, hot_pair: str | None, guess_skill: float) -> list[str]:
+def build_tokens(
+    rng, match: PwMatch, who: str, types: list[str], rnd: int, hot_pair: str | None, guess_skill: float
+) -> list[str]:
     others = [p for p in match.participants if p not in (who, match.partner(who))]
     types = list(types)
     rng.shuffle(types)
@@ -254,7 +256,9 @@ def run_engine(match: PwMatch, commands) -> tuple[InMemoryMatch, dict[int, dict]
     im = InMemoryMatch(CreateMatch(match.match_id, "pw", list(match.players), {}, {"pairs": dict(match.pairs)}))
     game = im.game
     m = match.match_id
-    lines = [f"new pw {m} --players {','.join(match.players)} " + " ".join(f"--pair {p}={g}" for p, g in match.pairs.items())]
+    lines = [
+        f"new pw {m} --players {','.join(match.players)} " + " ".join(f"--pair {p}={g}" for p, g in match.pairs.items())
+    ]
     after_round: dict[int, dict] = {}
     current_seq: dict[tuple[int, str], int] = {}
     for cmd in commands:
@@ -317,7 +321,9 @@ def test_random_script_through_cli(tmp_path, seed):
     assert parsed.rounds == match.rounds and parsed.contracts == match.contracts
     db = tmp_path / "pw.db"
     run_script(db, script)
-    problems = compare(score(parsed), read_json(db, "outcome", match.match_id), read_json(db, "scores", match.match_id), parsed)
+    problems = compare(
+        score(parsed), read_json(db, "outcome", match.match_id), read_json(db, "scores", match.match_id), parsed
+    )
     assert not problems, "\n".join(problems)
 
 
@@ -331,9 +337,16 @@ def test_random_matches_cover_the_interesting_cases():
             eff = effective_targets(match, match.rounds[rnd])
             if any(eff[(w, i)] != a.target for w, e in match.rounds[rnd].items() for i, a in enumerate(e.actions)):
                 seen["swap"] += 1
-        for p, res in oracle.contract_results.items():
+        for _p, res in oracle.contract_results.items():
             for name, met in res.items():
                 seen[(name.split(":")[0], met)] += 1
         seen[("ecs", len(oracle.ecs))] += 1
-    for key in ["swap", ("diversity", True), ("generosity", True), ("espionage", True), ("sabotage", True), ("sabotage", False)]:
+    for key in [
+        "swap",
+        ("diversity", True),
+        ("generosity", True),
+        ("espionage", True),
+        ("sabotage", True),
+        ("sabotage", False),
+    ]:
         assert seen[key], (key, seen)

@@ -26,10 +26,11 @@ def deck_text(n_players: int, top: list[str], sunset_at: int | None = None) -> s
 def new_match(n_players=2, *, seed=None, deck=None, options=None, match_id="m1") -> InMemoryMatch:
     setup = {"seed": seed} if seed is not None else {"deck": deck}
     return InMemoryMatch(
-        CreateMatch(match_id=match_id, game="photographer", players=PLAYERS[n_players], options=options or {}, setup=setup)
+        CreateMatch(
+            match_id=match_id, game="photographer", players=PLAYERS[n_players], options=options or {}, setup=setup
+        )
     )
 
 
 def play(m: InMemoryMatch, who: str, text: str):
     return m.do(Submit(who, text.split()))
-

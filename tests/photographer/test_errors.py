@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+
 from matchledger.engine.commands import Amend, CloseRound, Correct, RecordContract, Reopen, Void
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 from matchledger.projections.fold import replay
@@ -41,9 +42,19 @@ def m():
         ("ann", "take 1 left 1 wind 5:2", MalformedInput, "wind '5:2' moves a card down"),
         ("ann", "take 1 left 1 wind 0:2", MalformedInput, "positions count from 1"),
         # after taking 1 the hand holds 6 cards: position 6 is the top card
-        ("ann", "take 1 left 1 wind 6:7", IllegalMove, "wind '6:7': position 6 is the top card of the 6-card hand after taking 1"),
+        (
+            "ann",
+            "take 1 left 1 wind 6:7",
+            IllegalMove,
+            "wind '6:7': position 6 is the top card of the 6-card hand after taking 1",
+        ),
         ("ann", "take 1 left 1 wind 7:8", IllegalMove, "position 7 is outside the 6-card hand after taking 1"),
-        ("ann", "take 1 left 1 wind 1:7", IllegalMove, "wind '1:7': position 7 is outside the 6-card hand after taking 1"),
+        (
+            "ann",
+            "take 1 left 1 wind 1:7",
+            IllegalMove,
+            "wind '1:7': position 7 is outside the 6-card hand after taking 1",
+        ),
         ("ann", "wind 1:2", MalformedInput, "a turn starts with 'take'"),
     ],
 )

@@ -10,6 +10,7 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.cards import COLOURS, all_cards, colours_for
 from matchledger.engine.state import HOST, PUBLIC, as_participant
@@ -106,7 +107,11 @@ def test_no_view_shows_a_value_its_viewer_may_not_know(n, seed, moves):
         ]:
             assert mentioned(data) <= allowed[view]
         for p in players:
-            for data in (GAME.knowledge(state, p), GAME.status(state, as_participant(p)), GAME.reveals(state, as_participant(p))):
+            for data in (
+                GAME.knowledge(state, p),
+                GAME.status(state, as_participant(p)),
+                GAME.reveals(state, as_participant(p)),
+            ):
                 leak = mentioned(data) - allowed[p]
                 assert not leak, f"{p} is shown {leak}"
         # The host sees the deck order; no one else does.
@@ -134,12 +139,16 @@ def run_collect(n, deck_list, moves_seed, viewer):
         allowed_update(allowed, match.state.g)
         views.append(GAME.knowledge(match.state, viewer))
 
-    play(GAME.sample(random.Random(moves_seed), n_players=n, deck="\n".join(deck_list), options=options), observe=collect)
+    play(
+        GAME.sample(random.Random(moves_seed), n_players=n, deck="\n".join(deck_list), options=options), observe=collect
+    )
     return views, allowed[viewer]
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), moves=st.integers(0, 10**9), pick=st.integers(0, 10**6))
+@given(
+    n=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), moves=st.integers(0, 10**9), pick=st.integers(0, 10**6)
+)
 def test_swapping_cards_hidden_from_a_player_leaves_their_knowledge_unchanged(n, seed, moves, pick):
     # Two decks that differ only in two cards with the same back that P never sees give
     # P the same knowledge at every step.
@@ -148,7 +157,7 @@ def test_swapping_cards_hidden_from_a_player_leaves_their_knowledge_unchanged(n,
     views1, allowed1 = run_collect(n, deck, moves, viewer)
     pairs = hidden_pairs(allowed1, colours_for(n))
     tried = 0
-    for a, b in pairs[pick % max(len(pairs), 1):] + pairs[: pick % max(len(pairs), 1)]:
+    for a, b in pairs[pick % max(len(pairs), 1) :] + pairs[: pick % max(len(pairs), 1)]:
         swapped = [b if c == a else a if c == b else c for c in deck]
         views2, allowed2 = run_collect(n, swapped, moves, viewer)
         if allowed2 != allowed1 or len(views2) != len(views1):

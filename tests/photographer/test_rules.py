@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from matchledger.engine.commands import Amend
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.film import continues
@@ -31,7 +32,10 @@ def test_p3_deal_table_faces_and_hands():
     assert g.table[0] == [("green-1", True), ("green-2", False), ("green-3", False), ("green-4", True)]
     assert g.table[2][3] == ("green-12", True)
     # Seat 1 gets the next five, the first of them the bottom of the hand.
-    assert g.hands == {"ann": ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], "bob": ["red-1", "red-2", "red-3", "red-4", "red-5"]}
+    assert g.hands == {
+        "ann": ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"],
+        "bob": ["red-1", "red-2", "red-3", "red-4", "red-5"],
+    }
     assert g.deck_cards() == 60 - 12 - 10
     public = GAME.status(m.state, PUBLIC)
     assert public["table"][0] == ["green-1", "green-[1-6]", "green-[1-6]", "green-4"]
@@ -134,7 +138,9 @@ def test_continues_function_table():
 
 def test_two_rows_racing_for_one_successful_shot():
     # 2 players: N = 4 face-up cards.
-    m = two_player(["red-1", "red-2", "red-3", "red-4", "yellow-1"], ["red-9", "red-10", "red-11", "red-12", "yellow-2"])
+    m = two_player(
+        ["red-1", "red-2", "red-3", "red-4", "yellow-1"], ["red-9", "red-10", "red-11", "red-12", "yellow-2"]
+    )
     play(m, "ann", "take 1 left 3 wind 7:8")  # ann red 1 2 3
     play(m, "bob", "take 2 left 3 wind 7:8")  # bob red 9 10 11
     [_, r3] = play(m, "ann", "take 3 left 1 wind 5:6")  # ann red 1 2 3 4 -> first to 4
@@ -154,7 +160,9 @@ def test_two_rows_racing_for_one_successful_shot():
 @pytest.mark.ruling("P5", "P6")
 def test_p5_p6_a_table_of_4_cards_is_not_refilled_one_of_3_is_keeping_places_and_faces():
     deck_top = [f"yellow-{v}" for v in range(1, 10)]
-    m = two_player(["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"], deck_top)
+    m = two_player(
+        ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"], ["red-1", "red-2", "red-3", "red-4", "red-5"], deck_top
+    )
     play(m, "ann", "take 1 right 3 wind 7:8")  # row 1 keeps col 1 (green-1, up)
     play(m, "bob", "take 2 left 2 wind 6:7")  # row 2 keeps col 3 (green-7, down) and col 4
     [_, r3] = play(m, "ann", "take 3 left 3 wind 7:8")  # row 3 keeps col 4: 4 cards, no check
@@ -265,7 +273,12 @@ def test_sunset_ending_and_p7_end_round_order():
         play(m, "cat", "wind 5:6")
     t6 = play(m, "cat", "wind 1:5")[1]  # y4 g9 g11 g10 y3 -> shoots yellow-4, grey-9
     assert t6.public == {
-        "turn": 6, "participant": "cat", "phase": "end", "shots": ["yellow-4", "grey-9"], "good_shots": [], "finished": False,
+        "turn": 6,
+        "participant": "cat",
+        "phase": "end",
+        "shots": ["yellow-4", "grey-9"],
+        "good_shots": [],
+        "finished": False,
     }
     play(m, "ann", "wind 1:2")  # g2 g3 br1 br3 br2 -> grey 1 2 3
     events = play(m, "bob", "wind 4:5")  # r8 g5 g7 g6 g4 -> red 8, grey 5
@@ -281,9 +294,24 @@ def test_sunset_ending_and_p7_end_round_order():
         "game": "photographer",
         "finished": True,
         "standings": [
-            {"participant": "ann", "rank": 1, "total": 7, "scores": {"rows": 14, "blurred": 0, "missing": -12, "good_shots": 5}},
-            {"participant": "bob", "rank": 2, "total": 3, "scores": {"rows": 10, "blurred": 0, "missing": -12, "good_shots": 5}},
-            {"participant": "cat", "rank": 3, "total": -8, "scores": {"rows": 6, "blurred": -2, "missing": -12, "good_shots": 0}},
+            {
+                "participant": "ann",
+                "rank": 1,
+                "total": 7,
+                "scores": {"rows": 14, "blurred": 0, "missing": -12, "good_shots": 5},
+            },
+            {
+                "participant": "bob",
+                "rank": 2,
+                "total": 3,
+                "scores": {"rows": 10, "blurred": 0, "missing": -12, "good_shots": 5},
+            },
+            {
+                "participant": "cat",
+                "rank": 3,
+                "total": -8,
+                "scores": {"rows": 6, "blurred": -2, "missing": -12, "good_shots": 0},
+            },
         ],
         "awards": [],
     }
@@ -306,7 +334,11 @@ def test_p8_row_points_option_and_p9_shared_rank_by_amendment():
     play(m, "ann", "wind 1:2")
     play(m, "bob", "wind 4:5")
     standings = GAME.outcome(m.state, HOST)["standings"]
-    assert [(s["participant"], s["rank"], s["total"]) for s in standings] == [("ann", 1, 7), ("bob", 1, 7), ("cat", 3, -4)]
+    assert [(s["participant"], s["rank"], s["total"]) for s in standings] == [
+        ("ann", 1, 7),
+        ("bob", 1, 7),
+        ("cat", 3, -4),
+    ]
 
 
 @pytest.mark.ruling("P9")
@@ -323,7 +355,10 @@ def test_p9_ties_list_in_seat_order():
     g.film["cat"]["red"] = [("red-2", False)]
     table = standings(g, DEFAULT_ROW_POINTS)
     assert [(s["participant"], s["rank"], s["total"]) for s in table] == [
-        ("dan", 1, -17), ("ann", 2, -21), ("bob", 3, -23), ("cat", 3, -23),
+        ("dan", 1, -17),
+        ("ann", 2, -21),
+        ("bob", 3, -23),
+        ("cat", 3, -23),
     ]
     assert table[0]["scores"] == {"rows": 1, "blurred": 0, "missing": -18, "good_shots": 0}
 

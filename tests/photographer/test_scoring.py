@@ -4,6 +4,7 @@ custom one.  Expected points are read off the rules' table, never taken from the
 from __future__ import annotations
 
 import pytest
+
 from matchledger.engine.photographer.cards import all_cards, colours_for
 from matchledger.engine.photographer.scoring import DEFAULT_ROW_POINTS, parse_row_points, player_scores
 from matchledger.engine.photographer.table import deal
@@ -32,7 +33,10 @@ def test_p8_each_row_length_1_to_8_scores_the_rules_table_with_6_at_10_and_8_as_
     # 2 players: 5 colours; blue holds the row, the other 4 are missing (-3 each = -12);
     # the one blurred card -2.
     assert rows_points(length, DEFAULT_ROW_POINTS) == {
-        "rows": RULES_TABLE[length], "blurred": -2, "missing": -12, "good_shots": 0,
+        "rows": RULES_TABLE[length],
+        "blurred": -2,
+        "missing": -12,
+        "good_shots": 0,
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from matchledger.engine.commands import CreateMatch
 from matchledger.engine.photographer import GAME
 from matchledger.engine.photographer.cards import all_cards, colours_for
@@ -34,7 +35,14 @@ def test_fisher_yates_by_hand():
 
 def test_seed_1_first_cards_pinned():
     # Version-stability: these must never change (a change breaks every recorded seed).
-    assert deck_from_seed(1, 2, "deck_empty")[:6] == ["green-11", "yellow-3", "green-5", "yellow-6", "blue-5", "brown-7"]
+    assert deck_from_seed(1, 2, "deck_empty")[:6] == [
+        "green-11",
+        "yellow-3",
+        "green-5",
+        "yellow-6",
+        "blue-5",
+        "brown-7",
+    ]
     assert deck_from_seed(1, 3, "deck_empty")[:6] == ["brown-5", "blue-5", "blue-8", "yellow-3", "brown-6", "blue-4"]
     assert deck_from_seed(1, 4, "deck_empty")[:6] == ["red-3", "grey-11", "purple-10", "brown-8", "purple-8", "grey-5"]
 
@@ -82,7 +90,9 @@ def test_deck_file_is_stored_as_a_list():
 
 
 def create(n, setup, options=None):
-    return GAME.create(CreateMatch(match_id="x", game="photographer", players=PLAYERS[n], options=options or {}, setup=setup))
+    return GAME.create(
+        CreateMatch(match_id="x", game="photographer", players=PLAYERS[n], options=options or {}, setup=setup)
+    )
 
 
 @pytest.mark.parametrize(
@@ -145,13 +155,16 @@ def test_options_parsed_and_checked():
     with pytest.raises(MalformedInput, match="end_trigger='dusk'"):
         create(2, {"seed": 1}, {"end_trigger": "dusk"})
     with pytest.raises(MalformedInput, match="takes at most 4 players"):
-        GAME.create(CreateMatch(match_id="x", game="photographer", players=["a", "b", "c", "d", "e"], setup={"seed": 1}))
+        GAME.create(
+            CreateMatch(match_id="x", game="photographer", players=["a", "b", "c", "d", "e"], setup={"seed": 1})
+        )
 
 
 @pytest.mark.ruling("P2")
 def test_p2_replay_uses_the_recorded_order_not_the_seed():
     # An auditor's replay deals from setup["deck"]; the seed is only a record.
     import msgspec
+
     from matchledger.projections.fold import replay
 
     m = new_match(2, seed=7)

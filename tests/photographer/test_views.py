@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+
 from matchledger.engine.photographer import GAME
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger.events import TurnResolved
@@ -47,7 +48,9 @@ def test_knowledge_is_public_plus_own_secrets():
 
 
 def test_a_blurred_shot_shows_its_value_to_its_player_and_the_host_only():
-    m = new_match(2, deck=deck_text(2, [f"green-{v}" for v in range(1, 13)] + ANN + ["red-1", "red-5", "red-2", "red-3", "red-4"]))
+    m = new_match(
+        2, deck=deck_text(2, [f"green-{v}" for v in range(1, 13)] + ANN + ["red-1", "red-5", "red-2", "red-3", "red-4"])
+    )
     play(m, "ann", "take 1 left 1 wind 5:6")
     # bob takes green-8 and green-7; hand r1 r5 r2 r3 r4 g8 g7, wind 6:7 -> ... g7 g8;
     # he shoots red-1, then red-5: 4 from 1, so it is blurred (face down).
@@ -74,7 +77,11 @@ def test_outcome_before_the_end_announces_nothing():
     m = match_after_two_turns()
     for view in (HOST, PUBLIC, as_participant("bob")):
         assert GAME.outcome(m.state, view) == {
-            "match": "m1", "game": "photographer", "finished": False, "standings": [], "awards": [],
+            "match": "m1",
+            "game": "photographer",
+            "finished": False,
+            "standings": [],
+            "awards": [],
         }
 
 
@@ -105,6 +112,7 @@ def test_status_picture():
 
 def test_replay_refuses_a_turn_without_its_submission():
     import pytest
+
     from matchledger.ledger.errors import CorruptLog
     from matchledger.projections.fold import replay
 

@@ -68,7 +68,10 @@ def test_public_reports_keep_secrets(reports):
     # the public steps through what everyone may know: no submission, void or note
     assert {f["kind"] for f in public_frames} == {"MatchCreated", "RuleAmended", "RoundClosed", "OutcomeAnnounced"}
     assert [f["detail"] for f in public_frames if f["kind"] == "RoundClosed"] == [
-        "round 1 closed (computed announcement)", "round 2 closed (computed announcement)", "round 3 closed (computed announcement)"]
+        "round 1 closed (computed announcement)",
+        "round 2 closed (computed announcement)",
+        "round 3 closed (computed announcement)",
+    ]
     host = embedded(reports("amend5").read_text(encoding="utf-8"))
     assert host["frames"][8]["detail"] == "eve round 2: F5 B12 E12"
     ann = embedded(reports("pw1", "--as", "ann").read_text(encoding="utf-8"))
@@ -94,10 +97,19 @@ def dump_dom(page, fragment: str, tmp_path) -> str:
     if CHROMIUM is None:
         pytest.skip("chromium not installed: apt-get install chromium")
     command = [
-        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}", "--virtual-time-budget=5000",
-        "--dump-dom", f"{page.as_uri()}#{fragment}",
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+        "--virtual-time-budget=5000",
+        "--dump-dom",
+        f"{page.as_uri()}#{fragment}",
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]

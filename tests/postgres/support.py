@@ -15,9 +15,12 @@ def plain(url: str, sql: str, params: tuple = ()) -> list[tuple]:
 
 def relations(url: str) -> list[str]:
     """Every table, index, view and function where the URL's tables are made."""
-    return [name for (name,) in plain(
-        url,
-        "SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE nspname = current_schema() "
-        "UNION SELECT proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE nspname = current_schema() "
-        "ORDER BY 1",
-    )]
+    return [
+        name
+        for (name,) in plain(
+            url,
+            "SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE nspname = current_schema() "
+            "UNION SELECT proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE nspname = current_schema() "
+            "ORDER BY 1",
+        )
+    ]

@@ -10,11 +10,11 @@ import gc
 import threading
 
 import pytest
+
 from matchledger.ledger.errors import DatabaseBusy, DatabaseUnavailable
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.stores import open_pool
 from matchledger.projections.application import Application
-
 from tests.helpers import invoke
 
 from .support import plain
@@ -26,8 +26,10 @@ CREATED = MatchCreated(game="toy", players=["ann", "bob"])
 def connections(server) -> int:
     """Connections to the tests' database, besides the one asking."""
     with server.admin() as conn:
-        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                            (server.tests_database,)).fetchone()[0]
+        return conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (server.tests_database,),
+        ).fetchone()[0]
 
 
 @pytest.mark.guarantee("postgres.connections")
@@ -84,8 +86,10 @@ def test_a_connection_the_server_dropped_is_replaced(postgres_server, postgres_u
         with pool.store() as store:
             store.append("m1", 1, [CREATED], actor="h", recorded_at=T)
         with postgres_server.admin() as conn:
-            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
-                         "AND pid <> pg_backend_pid()", (postgres_server.tests_database,))
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (postgres_server.tests_database,),
+            )
         with pool.store() as store:
             assert store.head("m1")[0] == 1
     finally:

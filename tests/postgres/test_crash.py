@@ -21,12 +21,12 @@ import time
 
 import click
 import pytest
+
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.stores import open_store
 from matchledger.ledger.verify import verify_chain
 from matchledger.projections.rederive import rederive
-
 from tests.reliability.support import T
 
 KILLS = 6
@@ -62,7 +62,13 @@ def _child(url: str, scenario: str, script: str, fd: int) -> None:
         store = open_store(url)
         for match in matches:
             if not store.has_match(match):
-                store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T)
+                store.append(
+                    match,
+                    1,
+                    [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})],
+                    actor="h",
+                    recorded_at=T,
+                )
         found = [int(m.group(1)) for match in matches for row in store.rows(match) if (m := _TEXT.search(row.body))]
         i = max(found, default=-1) + 1
         if how == "cli":
@@ -79,8 +85,11 @@ def _child(url: str, scenario: str, script: str, fd: int) -> None:
                 with open(script, "w") as handle:
                     handle.write("".join(f"note {match} {t}\n" for t in texts_of(i)))
                 with contextlib.redirect_stdout(io.StringIO()):
-                    cli.main(args=["--db", url, "--actor", "h", "script", "--atomic", script],
-                             prog_name="matchledger", standalone_mode=False)
+                    cli.main(
+                        args=["--db", url, "--actor", "h", "script", "--atomic", script],
+                        prog_name="matchledger",
+                        standalone_mode=False,
+                    )
             os.write(fd, f"{i}\n".encode())
             i += 1
     except MatchledgerError as exc:
@@ -124,7 +133,8 @@ def whole_commands(url: str, matches: tuple[str, ...]) -> int:
         k += 1
     for match in matches:
         assert stored[match] == expected_texts(matches, match, k), (
-            f"{match}: not a whole-command prefix of what was attempted (k={k}, {len(stored[match])} events)")
+            f"{match}: not a whole-command prefix of what was attempted (k={k}, {len(stored[match])} events)"
+        )
     return k
 
 

@@ -11,9 +11,9 @@ import sys
 
 import psycopg
 import pytest
+
 from matchledger.ledger.postgres_urls import printable_url, secrets_of
 from matchledger.testing.postgres_server import _free_port
-
 from tests.helpers import REPO
 
 PASSWORD = "s3cret-Pa55"
@@ -43,32 +43,56 @@ def cases(server, role: str, empty_url: str) -> dict[str, tuple[str, str]]:
     port = _free_port()  # nothing listens there
     database = server.tests_database
     return {
-        "unreachable server": (f"postgresql://{role}:{PASSWORD}@127.0.0.1:{port}/{database}",
-                               f"Error: cannot connect to 'postgresql://{role}@127.0.0.1:{port}/{database}': "
-                               "Connection refused"),
-        "wrong password": (f"postgresql://{role}:not-{PASSWORD}@127.0.0.1:{server.port}/{database}",
-                           f"Error: cannot connect to 'postgresql://{role}@127.0.0.1:{server.port}/{database}': "
-                           f'password authentication failed for user "{role}"'),
+        "unreachable server": (
+            f"postgresql://{role}:{PASSWORD}@127.0.0.1:{port}/{database}",
+            f"Error: cannot connect to 'postgresql://{role}@127.0.0.1:{port}/{database}': Connection refused",
+        ),
+        "wrong password": (
+            f"postgresql://{role}:not-{PASSWORD}@127.0.0.1:{server.port}/{database}",
+            f"Error: cannot connect to 'postgresql://{role}@127.0.0.1:{server.port}/{database}': "
+            f'password authentication failed for user "{role}"',
+        ),
         "password as a parameter": (
             f"postgresql://{role}@127.0.0.1:{server.port}/{database}?password=not-{PASSWORD}",
             f"Error: cannot connect to 'postgresql://{role}@127.0.0.1:{server.port}/{database}': "
-            f'password authentication failed for user "{role}"'),
-        "unknown role": (f"postgresql://nobody:{PASSWORD}@127.0.0.1:{server.port}/{database}",
-                         f"Error: cannot connect to 'postgresql://nobody@127.0.0.1:{server.port}/{database}': "
-                         'password authentication failed for user "nobody"'),
-        "missing database": (f"postgresql://{role}:{PASSWORD}@127.0.0.1:{server.port}/no_such_db",
-                             f"Error: cannot connect to 'postgresql://{role}@127.0.0.1:{server.port}/no_such_db': "
-                             'database "no_such_db" does not exist'),
-        "no tables": (empty_url, f"Error: no matchledger tables in {printable_url(empty_url)!r} "
-                                 "(run `matchledger init` or `new` first)"),
+            f'password authentication failed for user "{role}"',
+        ),
+        "unknown role": (
+            f"postgresql://nobody:{PASSWORD}@127.0.0.1:{server.port}/{database}",
+            f"Error: cannot connect to 'postgresql://nobody@127.0.0.1:{server.port}/{database}': "
+            'password authentication failed for user "nobody"',
+        ),
+        "missing database": (
+            f"postgresql://{role}:{PASSWORD}@127.0.0.1:{server.port}/no_such_db",
+            f"Error: cannot connect to 'postgresql://{role}@127.0.0.1:{server.port}/no_such_db': "
+            'database "no_such_db" does not exist',
+        ),
+        "no tables": (
+            empty_url,
+            f"Error: no matchledger tables in {printable_url(empty_url)!r} (run `matchledger init` or `new` first)",
+        ),
     }
 
 
-@pytest.mark.parametrize("case, via_environment", [
-    *((case, False) for case in ("unreachable server", "wrong password", "password as a parameter", "unknown role",
-                                 "missing database", "no tables")),
-    ("wrong password", True), ("no tables", True),
-], ids=lambda value: {False: "--db", True: "MATCHLEDGER_DB"}.get(value, value) if isinstance(value, bool) else value)
+@pytest.mark.parametrize(
+    "case, via_environment",
+    [
+        *(
+            (case, False)
+            for case in (
+                "unreachable server",
+                "wrong password",
+                "password as a parameter",
+                "unknown role",
+                "missing database",
+                "no tables",
+            )
+        ),
+        ("wrong password", True),
+        ("no tables", True),
+    ],
+    ids=lambda value: {False: "--db", True: "MATCHLEDGER_DB"}.get(value, value) if isinstance(value, bool) else value,
+)
 @pytest.mark.guarantee("postgres.clear-errors")
 def test_a_database_out_of_reach_is_one_line_exit_1_without_the_password(
     postgres_server, postgres_databases, login_role, case, via_environment
@@ -93,13 +117,19 @@ def test_a_write_command_out_of_reach_is_as_clear(postgres_server, login_role):
     assert "password authentication failed" in result.stderr and PASSWORD not in result.stderr
 
 
-@pytest.mark.parametrize("url, shown", [
-    ("postgresql://ann:pw@db.example:5432/league", "postgresql://ann@db.example:5432/league"),
-    ("postgres://ann:p%40ss@db.example/league?sslmode=require", "postgres://ann@db.example/league?sslmode=require"),
-    ("postgresql://ann@db.example/league?password=pw&sslmode=require", "postgresql://ann@db.example/league?sslmode=require"),
-    ("postgresql:///league?host=/run/postgresql", "postgresql:///league?host=/run/postgresql"),
-    ("postgresql://[::1/x", "postgresql://…"),
-])
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("postgresql://ann:pw@db.example:5432/league", "postgresql://ann@db.example:5432/league"),
+        ("postgres://ann:p%40ss@db.example/league?sslmode=require", "postgres://ann@db.example/league?sslmode=require"),
+        (
+            "postgresql://ann@db.example/league?password=pw&sslmode=require",
+            "postgresql://ann@db.example/league?sslmode=require",
+        ),
+        ("postgresql:///league?host=/run/postgresql", "postgresql:///league?host=/run/postgresql"),
+        ("postgresql://[::1/x", "postgresql://…"),
+    ],
+)
 @pytest.mark.guarantee("postgres.clear-errors")
 def test_a_url_is_shown_without_its_password(url, shown):
     assert printable_url(url) == shown

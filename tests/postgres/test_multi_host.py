@@ -14,10 +14,10 @@ import threading
 
 import psycopg
 import pytest
+
 from matchledger.ledger.errors import DatabaseBusy, LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.stores import open_store
-
 from tests.helpers import REPO, invoke
 from tests.reliability.eight_writers import record_at_once
 
@@ -62,8 +62,9 @@ def _host(db: str, name: str, own: str, notes: int, said: list) -> None:
     env = dict(os.environ, MATCHLEDGER_DB=db, MATCHLEDGER_ACTOR=name)
 
     def matchledger(*args: str) -> subprocess.CompletedProcess:
-        done = subprocess.run([sys.executable, "-m", "matchledger", *args], capture_output=True, text=True, env=env,
-                              cwd=REPO, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "matchledger", *args], capture_output=True, text=True, env=env, cwd=REPO, timeout=60
+        )
         said.append((name, args, done.returncode, done.stderr))
         return done
 
@@ -81,9 +82,16 @@ def _host(db: str, name: str, own: str, notes: int, said: list) -> None:
 def test_two_hosts_run_a_match_each_and_share_a_third_then_the_season_moves_to_sqlite(postgres_url, tmp_path):
     said: list = []
     env = dict(os.environ, MATCHLEDGER_DB=postgres_url, MATCHLEDGER_ACTOR="ann-host")
-    subprocess.run([sys.executable, "-m", "matchledger", "new", "photographer", "shared", "--players", "cat,dan",
-                    "--seed", "9"], check=True, capture_output=True, env=env, cwd=REPO)
-    hosts = [threading.Thread(target=_host, args=(postgres_url, name, f"{name}-own", 4, said)) for name in ("ann", "bob")]
+    subprocess.run(
+        [sys.executable, "-m", "matchledger", "new", "photographer", "shared", "--players", "cat,dan", "--seed", "9"],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=REPO,
+    )
+    hosts = [
+        threading.Thread(target=_host, args=(postgres_url, name, f"{name}-own", 4, said)) for name in ("ann", "bob")
+    ]
     for host in hosts:
         host.start()
     for host in hosts:

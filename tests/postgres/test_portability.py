@@ -80,8 +80,11 @@ def test_a_season_moved_to_postgresql_and_back_keeps_every_byte_hash_and_head(se
 def test_verify_all_in_several_processes_on_postgresql_reports_what_one_process_does(season, postgres_url, tmp_path):
     sqlite_db, match_ids = season
     move(exports(sqlite_db, match_ids), postgres_url, tmp_path / "in")
-    clean = [invoke(postgres_url, "verify", "--all", "--jobs", jobs, *json_flag).output
-             for jobs in ("1", "2", "3") for json_flag in ([], ["--json"])]
+    clean = [
+        invoke(postgres_url, "verify", "--all", "--jobs", jobs, *json_flag).output
+        for jobs in ("1", "2", "3")
+        for json_flag in ([], ["--json"])
+    ]
     assert clean[0::2] == [clean[0]] * 3 and clean[1::2] == [clean[1]] * 3
     assert [line.split(" (")[0] for line in clean[0].splitlines() if line] == [f"{m}: ok" for m in match_ids]
 

@@ -51,15 +51,22 @@ def granted(postgres_url: str, host_role: str) -> str:
 
 
 @pytest.mark.guarantee("postgres.least-privilege")
-def test_a_host_who_may_only_read_and_append_records_everything_and_can_change_nothing(postgres_url, host_role, monkeypatch):
+def test_a_host_who_may_only_read_and_append_records_everything_and_can_change_nothing(
+    postgres_url, host_role, monkeypatch
+):
     host = granted(postgres_url, host_role)
     monkeypatch.chdir(REPO)
     invoke(host, "script", "fixtures/photographer/g3-sunset.txt")  # a finished match: its snapshot written
     invoke(host, "checkpoint", "g3")  # and replaced
     invoke(host, "note", "g3", "well played")
     assert invoke(host, "verify", "--all").output.startswith("g3: ok")
-    for statement in ("DELETE FROM events", "UPDATE events SET body = body", "TRUNCATE events",
-                      "ALTER TABLE events DISABLE TRIGGER USER", "DROP TABLE events"):
+    for statement in (
+        "DELETE FROM events",
+        "UPDATE events SET body = body",
+        "TRUNCATE events",
+        "ALTER TABLE events DISABLE TRIGGER USER",
+        "DROP TABLE events",
+    ):
         with psycopg.connect(host) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute(statement)
     assert invoke(postgres_url, "head", "g3", "--json").stdout == invoke(host, "head", "g3", "--json").stdout
@@ -72,8 +79,9 @@ def test_such_a_host_invites_revokes_and_serves_links(postgres_url, host_role, t
     token = json.loads(invoke(host, "invite", "r1", "--as", "ann", "--submit", "--json").stdout)["token"]
     with Server(host, folder=tmp_path) as server:
         assert server.client.get("/api/v1/matches/r1/me", headers=bearer(token)).status_code == 200
-        submitted = server.client.post("/api/v1/matches/r1/submissions", headers=bearer(token),
-                                       json={"tokens": ["G4", "A1", "B1", "C1", "D1"]})
+        submitted = server.client.post(
+            "/api/v1/matches/r1/submissions", headers=bearer(token), json={"tokens": ["G4", "A1", "B1", "C1", "D1"]}
+        )
         assert submitted.status_code == 201, submitted.text
         assert "revoked" in invoke(host, "revoke", token).output
         assert server.client.get("/api/v1/matches/r1/me", headers=bearer(token)).status_code == 401

@@ -13,9 +13,9 @@ import shlex
 from pathlib import Path
 
 import pytest
+
 from matchledger.ledger.postgres_urls import printable_url
 from matchledger.projections.application import Application
-
 from tests.behaviour_dump import jobs
 from tests.behaviour_dump.dumped import participants_of, recorded_seqs
 from tests.behaviour_dump.session import FIXED_TIME, FIXTURES, Session
@@ -23,9 +23,18 @@ from tests.behaviour_dump.session import FIXED_TIME, FIXTURES, Session
 SCRIPTS = [Path(arg) for kind, _, arg in jobs(0) if kind == "fixture"]
 
 AUDIT = (
-    ["log", "m"], ["log", "m", "--json"], ["head", "m", "--json"], ["verify", "m", "--json"], ["audit", "m"],
-    ["export", "m"], ["diff", "m", "m", "--json"], ["checkpoint", "m"], ["verify", "m"], ["verify", "--all"],
-    ["list"], ["status", "nomatch"],
+    ["log", "m"],
+    ["log", "m", "--json"],
+    ["head", "m", "--json"],
+    ["verify", "m", "--json"],
+    ["audit", "m"],
+    ["export", "m"],
+    ["diff", "m", "m", "--json"],
+    ["checkpoint", "m"],
+    ["verify", "m"],
+    ["verify", "--all"],
+    ["list"],
+    ["status", "nomatch"],
 )
 RESCORE = {
     "lca": ["--option", "filming_lights_divisor=1", "--option", "diamond_center_must_be_empty=false"],
@@ -61,7 +70,9 @@ def replayed(script: Path, db: str, folder: Path) -> str:
     folder.mkdir()
     os.symlink(FIXTURES, folder / "fixtures")
     out = io.StringIO()
-    match_id = next(line.split()[2] for line in script.read_text(encoding="utf-8").splitlines() if line.startswith("new "))
+    match_id = next(
+        line.split()[2] for line in script.read_text(encoding="utf-8").splitlines() if line.startswith("new ")
+    )
     session = Session(folder, out, match_id=match_id)
     session.db = db
     cwd = os.getcwd()

@@ -8,25 +8,34 @@ import threading
 
 import psycopg
 import pytest
+
 from matchledger.ledger.errors import CorruptLog, ForeignDatabase
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.postgres_database import SCHEMA_VERSION
 from matchledger.ledger.stores import open_store
-
 from tests.helpers import invoke
 
 from .support import plain, relations
 
 T = "2026-01-01T00:00:00.000000Z"
 CREATED = MatchCreated(game="toy", players=["ann", "bob"])
-OURS = ["capabilities", "capabilities_pkey", "events", "events_json", "events_pkey", "matchledger_append_only",
-        "matchledger_schema", "snapshots", "snapshots_pkey"]
+OURS = [
+    "capabilities",
+    "capabilities_pkey",
+    "events",
+    "events_json",
+    "events_pkey",
+    "matchledger_append_only",
+    "matchledger_schema",
+    "snapshots",
+    "snapshots_pkey",
+]
 
 
 def recorded(url: str) -> list:
     store = open_store(url)
     try:
-        return store.append("m1", 1, [CREATED, NoteAdded(text="é \"quoted\"")], actor="host", recorded_at=T)
+        return store.append("m1", 1, [CREATED, NoteAdded(text='é "quoted"')], actor="host", recorded_at=T)
     finally:
         store.close()
 
@@ -34,27 +43,44 @@ def recorded(url: str) -> list:
 @pytest.mark.guarantee("postgres.schema")
 def test_the_first_write_makes_the_contract_table_with_the_exact_hashed_bodies_as_text(postgres_url):
     rows = recorded(postgres_url)
-    columns = plain(postgres_url, "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
-                                  "WHERE table_name = 'events' AND table_schema = current_schema() ORDER BY ordinal_position")
-    assert columns == [("match_id", "text", "NO"), ("seq", "bigint", "NO"), ("kind", "text", "NO"),
-                       ("body", "text", "NO"), ("recorded_at", "text", "NO"), ("actor", "text", "NO"),
-                       ("prev_hash", "text", "NO"), ("hash", "text", "NO")]
-    key = plain(postgres_url, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
-                              "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'events'::regclass AND i.indisprimary "
-                              "ORDER BY array_position(i.indkey, a.attnum)")
+    columns = plain(
+        postgres_url,
+        "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
+        "WHERE table_name = 'events' AND table_schema = current_schema() ORDER BY ordinal_position",
+    )
+    assert columns == [
+        ("match_id", "text", "NO"),
+        ("seq", "bigint", "NO"),
+        ("kind", "text", "NO"),
+        ("body", "text", "NO"),
+        ("recorded_at", "text", "NO"),
+        ("actor", "text", "NO"),
+        ("prev_hash", "text", "NO"),
+        ("hash", "text", "NO"),
+    ]
+    key = plain(
+        postgres_url,
+        "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
+        "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'events'::regclass AND i.indisprimary "
+        "ORDER BY array_position(i.indkey, a.attnum)",
+    )
     assert key == [("match_id",), ("seq",)]
     assert [row[0] for row in plain(postgres_url, "SELECT body FROM events ORDER BY seq")] == [r.body for r in rows]
     # a query over the bodies as jsonb, with no Python
     assert plain(postgres_url, "SELECT body->>'text' FROM events_json WHERE kind = 'NoteAdded'") == [('é "quoted"',)]
     assert plain(postgres_url, "SELECT version FROM matchledger_schema") == [(SCHEMA_VERSION,)]
-    triggers = plain(postgres_url, "SELECT tgname FROM pg_trigger WHERE tgrelid = 'events'::regclass "
-                                   "AND NOT tgisinternal ORDER BY tgname")
+    triggers = plain(
+        postgres_url,
+        "SELECT tgname FROM pg_trigger WHERE tgrelid = 'events'::regclass AND NOT tgisinternal ORDER BY tgname",
+    )
     assert triggers == [("events_no_delete",), ("events_no_truncate",), ("events_no_update",)]
     assert relations(postgres_url) == OURS
 
 
-@pytest.mark.parametrize("statement", [
-    "UPDATE events SET body = body", "DELETE FROM events WHERE seq = 2", "TRUNCATE events", "TRUNCATE events CASCADE"])
+@pytest.mark.parametrize(
+    "statement",
+    ["UPDATE events SET body = body", "DELETE FROM events WHERE seq = 2", "TRUNCATE events", "TRUNCATE events CASCADE"],
+)
 @pytest.mark.guarantee("postgres.append-only")
 def test_update_delete_and_truncate_fail_from_any_client(postgres_url, statement):
     rows = recorded(postgres_url)
@@ -70,7 +96,9 @@ def test_a_read_or_a_write_of_an_existing_match_on_a_database_without_tables_is_
     postgres_url, command
 ):
     result = invoke(postgres_url, *command, expect=1)
-    assert result.output == f"Error: no matchledger tables in {postgres_url!r} (run `matchledger init` or `new` first)\n"
+    assert (
+        result.output == f"Error: no matchledger tables in {postgres_url!r} (run `matchledger init` or `new` first)\n"
+    )
     assert relations(postgres_url) == []
 
 
@@ -103,10 +131,13 @@ def test_writers_making_the_tables_at_once_make_them_once(postgres_url):
     assert open_store(postgres_url, read_only=True).match_ids() == [f"m{n}" for n in range(6)]
 
 
-@pytest.mark.parametrize("version, words", [
-    (SCHEMA_VERSION + 1, f"newer than the version this matchledger reads ({SCHEMA_VERSION}); upgrade matchledger"),
-    (SCHEMA_VERSION - 1, f"not the version this matchledger reads ({SCHEMA_VERSION}); nothing was changed"),
-])
+@pytest.mark.parametrize(
+    "version, words",
+    [
+        (SCHEMA_VERSION + 1, f"newer than the version this matchledger reads ({SCHEMA_VERSION}); upgrade matchledger"),
+        (SCHEMA_VERSION - 1, f"not the version this matchledger reads ({SCHEMA_VERSION}); nothing was changed"),
+    ],
+)
 @pytest.mark.guarantee("postgres.schema-version")
 def test_tables_of_another_schema_version_are_refused_by_reads_and_writes_naming_both(postgres_url, version, words):
     rows = recorded(postgres_url)
@@ -153,17 +184,21 @@ def test_a_read_only_store_cannot_write(postgres_url):
 PLANTED_ON_POSTGRES = {
     "trigger 'plant' on table 'events'": [
         "CREATE FUNCTION plant() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$",
-        "CREATE TRIGGER plant AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION plant()"],
+        "CREATE TRIGGER plant AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION plant()",
+    ],
     "trigger 'unrevoke' on table 'capabilities'": [
         "CREATE FUNCTION unrevoke() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.revoked_at := NULL; RETURN NEW; END $$",
-        "CREATE TRIGGER unrevoke BEFORE UPDATE ON capabilities FOR EACH ROW EXECUTE FUNCTION unrevoke()"],
+        "CREATE TRIGGER unrevoke BEFORE UPDATE ON capabilities FOR EACH ROW EXECUTE FUNCTION unrevoke()",
+    ],
     "trigger 'events_no_update' on table 'events'": [
         "DROP TRIGGER events_no_update ON events",
         "CREATE TRIGGER events_no_update BEFORE UPDATE ON events FOR EACH ROW WHEN (false) "
-        "EXECUTE FUNCTION matchledger_append_only()"],
+        "EXECUTE FUNCTION matchledger_append_only()",
+    ],
     "trigger 'events_no_delete' on table 'events'": ["ALTER TABLE events DISABLE TRIGGER events_no_delete"],
     "function 'matchledger_append_only'": [
-        "CREATE OR REPLACE FUNCTION matchledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$"],
+        "CREATE OR REPLACE FUNCTION matchledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$"
+    ],
     "rule 'spy' on table 'events'": ["CREATE RULE spy AS ON INSERT TO events DO ALSO NOTIFY spy"],
 }
 

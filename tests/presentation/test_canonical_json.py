@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from matchledger.ledger.events import MatchCreated, NoteAdded, SubmissionRecorded
 from matchledger.ledger.store import Store
 
@@ -45,15 +46,24 @@ def _reproduce_hashes():
     return namespace["reproduce_hashes"]
 
 
-@pytest.mark.skipif(not all(shutil.which(tool) for tool in ("bash", "sqlite3", "sha256sum")),
-                    reason="the shell example needs bash, the sqlite3 shell and sha256sum, not all installed here")
+@pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("bash", "sqlite3", "sha256sum")),
+    reason="the shell example needs bash, the sqlite3 shell and sha256sum, not all installed here",
+)
 def test_the_documented_shell_example_recomputes_the_stored_hash_of_a_non_ascii_event(tmp_path):
     bin_dir = Path(sys.executable).parent
     assert (bin_dir / "matchledger").exists(), "the example runs the installed matchledger command"
     env = {**os.environ, "PATH": os.pathsep.join([str(bin_dir), os.environ.get("PATH", "")])}
     env.pop("MATCHLEDGER_DB", None)
-    result = subprocess.run(["bash", "-e", "-c", _example("shell")], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, encoding="utf-8", timeout=120)
+    result = subprocess.run(
+        ["bash", "-e", "-c", _example("shell")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     body, stored = _stored(tmp_path / "audit.db", "m1", 2)
     *_, hashed_bytes, computed, printed = result.stdout.splitlines()
@@ -81,11 +91,15 @@ def test_json_dumps_with_its_defaults_gives_another_hash_for_a_non_ascii_name(tm
     body, _hash = _stored(db, "m1", 1)
     assert json.dumps(json.loads(body), ensure_ascii=False, separators=(",", ":")) == body
     assert json.dumps(json.loads(body)) != body  # "\u674e" and spaces
-    assert json.dumps(json.loads(body), ensure_ascii=False, separators=(",", ":"), sort_keys=True) != body  # fields unsorted
+    assert (
+        json.dumps(json.loads(body), ensure_ascii=False, separators=(",", ":"), sort_keys=True) != body
+    )  # fields unsorted
 
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
-NAMES = st.lists(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8), min_size=1, max_size=4)
+NAMES = st.lists(
+    st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8), min_size=1, max_size=4
+)
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**63 - 1) | ANY_TEXT,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3),
@@ -96,11 +110,15 @@ SALTS = st.none() | st.binary(min_size=16, max_size=16).map(bytes.hex)
 
 def _events(draw_names, options, notes, tokens, salts):
     created = MatchCreated(game="lca", players=draw_names, options=options, setup={"names": draw_names})
-    events = [created] + [NoteAdded(text=note) for note in notes] + [
-        SubmissionRecorded(participant=draw_names[0], round=1, tokens=tokens)
+    events = (
+        [created]
+        + [NoteAdded(text=note) for note in notes]
+        + [SubmissionRecorded(participant=draw_names[0], round=1, tokens=tokens)]
+    )
+    return [
+        event if salt is None else event.__class__(**{**_fields(event), "salt": salt})
+        for event, salt in zip(events, salts)
     ]
-    return [event if salt is None else event.__class__(**{**_fields(event), "salt": salt})
-            for event, salt in zip(events, salts)]
 
 
 def _fields(event) -> dict:
@@ -108,9 +126,14 @@ def _fields(event) -> dict:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(names=NAMES, options=st.dictionaries(ANY_TEXT, JSON_VALUES, max_size=4), notes=st.lists(ANY_TEXT, max_size=3),
-       tokens=st.lists(ANY_TEXT, max_size=3), salts=st.lists(SALTS, min_size=5, max_size=5),
-       actor=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=10))
+@given(
+    names=NAMES,
+    options=st.dictionaries(ANY_TEXT, JSON_VALUES, max_size=4),
+    notes=st.lists(ANY_TEXT, max_size=3),
+    tokens=st.lists(ANY_TEXT, max_size=3),
+    salts=st.lists(SALTS, min_size=5, max_size=5),
+    actor=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=10),
+)
 def test_the_documented_python_recomputes_every_hash_of_random_events(names, options, notes, tokens, salts, actor):
     reproduce_hashes = _reproduce_hashes()
     events = _events(names, options, notes, tokens, salts)

@@ -17,17 +17,21 @@ import re
 import xml.dom.minidom
 
 import pytest
-from matchledger.projections.presentation import games
-from matchledger.projections.presentation.games import presentation_module
 
 from matchledger import engine
+from matchledger.projections.presentation import games
+from matchledger.projections.presentation.games import presentation_module
 from tests.helpers import invoke, read_json
 
 #: t1: rounds 1 and 2 closed (ann 3 then 2, bob 5 then 1), round 3 open; t2: finished.
 SCRIPT = [
     ("new", "toy", "t1", "--players", "ann,bob"),
-    ("submit", "t1", "ann", "3"), ("submit", "t1", "bob", "5"), ("close", "t1"),
-    ("submit", "t1", "ann", "2"), ("submit", "t1", "bob", "1"), ("close", "t1"),
+    ("submit", "t1", "ann", "3"),
+    ("submit", "t1", "bob", "5"),
+    ("close", "t1"),
+    ("submit", "t1", "ann", "2"),
+    ("submit", "t1", "bob", "1"),
+    ("close", "t1"),
     ("new", "toy", "t2", "--players", "ann,bob"),
     *(step for _ in range(3) for step in (("submit", "t2", "ann", "4"), ("submit", "t2", "bob", "6"), ("close", "t2"))),
 ]
@@ -72,7 +76,10 @@ def test_render_draws_the_generic_picture_of_a_game_without_one(toy_db, tmp_path
     assert "t1 (toy) — round 3 — view: host — as of seq 7" in _texts(host)
     # the track: rounds 1 and 2 announced, 3 open
     assert re.findall(r'class="(announced|open|to-come)" data-round="(\d+)"', host) == [
-        ("announced", "1"), ("announced", "2"), ("open", "3")]
+        ("announced", "1"),
+        ("announced", "2"),
+        ("open", "3"),
+    ]
     assert "Announced" in _texts(host) and "submitted ann bob" in _texts(host)
     assert "Told privately, round 2" in _texts(host) and "points 2" in _texts(host)
     public = _render(toy_db, tmp_path, "t1", "--public")
@@ -117,6 +124,7 @@ def test_messages_of_a_game_without_its_own_hold_that_round_in_generic_words(toy
 
 def test_the_service_pages_of_a_game_without_presentation_work(toy_db):
     import httpx
+
     from matchledger.commands import logs
     from matchledger.commands.service import build, writable
     from matchledger.ledger.stores import open_store
@@ -129,7 +137,9 @@ def test_the_service_pages_of_a_game_without_presentation_work(toy_db):
     async def pages():
         service.writer.start()
         try:
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=asgi), base_url="http://127.0.0.1:8000") as client:
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=asgi), base_url="http://127.0.0.1:8000"
+            ) as client:
                 return [await client.get(path) for path in ("/m/t1", f"/p/{token}")]
         finally:
             service.writer.close()

@@ -6,6 +6,7 @@ box) and `render` names it on stderr."""
 from __future__ import annotations
 
 import pytest
+
 from matchledger.projections.presentation.png import missing_glyphs, render_png
 from matchledger.projections.presentation.svg import FONT
 

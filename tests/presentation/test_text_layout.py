@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from matchledger.ledger.verify import Finding
 from matchledger.projections.presentation.layout import AWARD_NAMES, WIDTH
 from matchledger.projections.presentation.wording import notation, plural
@@ -59,7 +60,10 @@ def test_rescore_and_findings_show_values_as_typed_or_as_json(db):
     rows = invoke(db, "rescore", "g2", "--option", "row_points=1:2,2:4,3:6,4:8,5:10,6:12,7:14").output
     assert "with row_points=1:2,2:4,3:6,4:8,5:10,6:12,7:14 (nothing written)" in rows
     finding = Finding("m1", 8, "RoundClosed differs", "private.ann", None, {"lights": ["E3"], "on": True})
-    assert finding.describe() == 'm1 seq 8: RoundClosed differs [private.ann: recorded null, recomputed {"lights":["E3"],"on":true}]'
+    assert (
+        finding.describe()
+        == 'm1 seq 8: RoundClosed differs [private.ann: recorded null, recomputed {"lights":["E3"],"on":true}]'
+    )
     assert notation({"1": 1, "2": 3}) == "1:1,2:3" and notation(False) == "false" and notation(["a", "b"]) == "a,b"
 
 
@@ -120,7 +124,9 @@ def test_reveals_go_round_by_round_public_then_private(db, match, view):
         shows_private = any(line == "  private:" for line in block)
         assert shows_private == (view != "public" and bool(entry.get("private")))
     assert ("Final standings" in lines or "Final outcome (standings not announced)" in lines) == ("outcome" in data)
-    assert all(len(line) <= WIDTH for line in lines if not line.startswith("Lights (") and not line.startswith("Cameras ("))
+    assert all(
+        len(line) <= WIDTH for line in lines if not line.startswith("Lights (") and not line.startswith("Cameras (")
+    )
 
 
 def test_lca_private_notices_keep_their_numbers(db):
@@ -131,7 +137,7 @@ def test_lca_private_notices_keep_their_numbers(db):
         for who, notice in entry["private"].items():
             line = next(line for line in lines[start:] if line.startswith(f"    {who}  "))
             numbers = [v for v in notice.values() if isinstance(v, int)]
-            assert _row_numbers(line)[-len(numbers):] == numbers, line
+            assert _row_numbers(line)[-len(numbers) :] == numbers, line
 
 
 def test_pw_private_notices_read_as_typed(db):

@@ -21,7 +21,7 @@ G7 = ["zed", "yul", "xio", "wim", "vik", "ura", "tof"]
 def pw_state(players, guests):
     pairs = dict(zip(players, guests))
     partner = {**pairs, **{gst: p for p, gst in pairs.items()}}
-    role = {**{p: "player" for p in players}, **{gst: "guest" for gst in guests}}
+    role = {**dict.fromkeys(players, "player"), **dict.fromkeys(guests, "guest")}
     return PWState(players=list(players), guest_of=pairs, partner=partner, role=role)
 
 
@@ -33,10 +33,27 @@ def fake_finished(players, guests, pts, contracts=None):
     """A MatchState whose Round 3 is stored with the given totals (for award logic only)."""
     g = pw_state(players, guests)
     totals = totals_of(players, guests, pts)
-    g.rounds[3] = RoundResult(round=3, actions={p: [] for p in totals}, effective={}, swapped=[],
-                              type_counts={}, round_points={}, end_points={}, totals=totals, learn={}, watch={})
-    state = MatchState(match_id="f", game="pw", players=list(players), participants=players + guests,
-                       options={}, setup={"pairs": dict(zip(players, guests))}, contracts=contracts or {})
+    g.rounds[3] = RoundResult(
+        round=3,
+        actions={p: [] for p in totals},
+        effective={},
+        swapped=[],
+        type_counts={},
+        round_points={},
+        end_points={},
+        totals=totals,
+        learn={},
+        watch={},
+    )
+    state = MatchState(
+        match_id="f",
+        game="pw",
+        players=list(players),
+        participants=players + guests,
+        options={},
+        setup={"pairs": dict(zip(players, guests))},
+        contracts=contracts or {},
+    )
     state.g = g
     return state
 
@@ -71,16 +88,22 @@ def test_full_match_outcome_host_and_public():
     # the contract results, "and nothing else": a reason names the award, never the score
     # behind it, and the list goes player by player as listed (the host's order would
     # tell which pair ranks better).
-    assert public == {"match": "t1", "game": "pw", "finished": True, "awards": [
-        {"participant": "ann", "kind": "tol", "shards": 2, "reason": "ToL"},
-        {"participant": "ann", "kind": "tol_shard", "shards": 1, "reason": "bonus shard"},
-        {"participant": "bob", "kind": "shards", "shards": 1, "reason": "contract: diversity"},
-        {"participant": "bob", "kind": "ec", "reason": "EC"},
-        {"participant": "cat", "kind": "tol", "shards": 0, "reason": "ToL"},
-        {"participant": "cat", "kind": "tol_shard", "shards": 1, "reason": "bonus shard"},
-        {"participant": "cat", "kind": "shards", "shards": 1, "reason": "contract: generosity"},
-        {"participant": "cat", "kind": "shards", "shards": 1, "reason": "sabotage pact"},
-    ], "contracts": CONTRACT_RESULTS}
+    assert public == {
+        "match": "t1",
+        "game": "pw",
+        "finished": True,
+        "awards": [
+            {"participant": "ann", "kind": "tol", "shards": 2, "reason": "ToL"},
+            {"participant": "ann", "kind": "tol_shard", "shards": 1, "reason": "bonus shard"},
+            {"participant": "bob", "kind": "shards", "shards": 1, "reason": "contract: diversity"},
+            {"participant": "bob", "kind": "ec", "reason": "EC"},
+            {"participant": "cat", "kind": "tol", "shards": 0, "reason": "ToL"},
+            {"participant": "cat", "kind": "tol_shard", "shards": 1, "reason": "bonus shard"},
+            {"participant": "cat", "kind": "shards", "shards": 1, "reason": "contract: generosity"},
+            {"participant": "cat", "kind": "shards", "shards": 1, "reason": "sabotage pact"},
+        ],
+        "contracts": CONTRACT_RESULTS,
+    }
     assert out["contracts"] == CONTRACT_RESULTS
     # The OutcomeAnnounced event carries exactly these.
     assert m.state.outcome.outcome == out and m.state.outcome.public == public
@@ -108,8 +131,11 @@ def test_a_sabotage_pact_paying_on_a_failed_contract_is_announced_with_that_cont
     failed = {"participant": "ann", "contract": "diversity", "succeeded": False}
     sabotage = {"participant": "cat", "contract": "sabotage", "target": "ann", "succeeded": True}
     assert {"participant": "cat", "kind": "shards", "shards": 1, "reason": "sabotage pact"} in GAME.outcome(
-        m.state, HOST)["awards"]
-    assert [a for a in GAME.outcome(m.state, HOST)["awards"] if a["participant"] == "ann" and a["kind"] == "shards"] == []
+        m.state, HOST
+    )["awards"]
+    assert [
+        a for a in GAME.outcome(m.state, HOST)["awards"] if a["participant"] == "ann" and a["kind"] == "shards"
+    ] == []
     views = [HOST, PUBLIC, *(as_participant(p) for p in m.state.participants)]
     for view in views:
         results = GAME.outcome(m.state, view)["contracts"]
@@ -124,8 +150,15 @@ def test_a_sabotage_pact_paying_on_a_failed_contract_is_announced_with_that_cont
 
 def test_outcome_before_the_end():
     from .util import new_match
+
     m = new_match()
-    assert GAME.outcome(m.state, PUBLIC) == {"match": "t1", "game": "pw", "finished": False, "awards": [], "contracts": []}
+    assert GAME.outcome(m.state, PUBLIC) == {
+        "match": "t1",
+        "game": "pw",
+        "finished": False,
+        "awards": [],
+        "contracts": [],
+    }
     assert GAME.outcome(m.state, HOST)["finished"] is False
 
 
@@ -249,8 +282,9 @@ def test_espionage_needs_four_right_and_none_wrong():
     # ann's Round-3 guesses: bob, cat, dan, eve all right -> 2 shards.
     m = _espionage_match([("bob", True), ("cat", True), ("dan", True), ("eve", True)], seed=5)
     assert m.state.g.rounds[3].guess_record["ann"] == {"correct": 4, "wrong": 0}
-    assert {"participant": "ann", "kind": "shards", "shards": 2, "reason": "contract: espionage"} in \
-        GAME.outcome(m.state, HOST)["awards"]
+    assert {"participant": "ann", "kind": "shards", "shards": 2, "reason": "contract: espionage"} in GAME.outcome(
+        m.state, HOST
+    )["awards"]
     # Four right and one wrong (fay named as bob's guest's partner) -> failed.
     m = _espionage_match([("bob", True), ("cat", True), ("dan", True), ("eve", True), ("fay", False)], seed=5)
     assert m.state.g.rounds[3].guess_record["ann"] == {"correct": 4, "wrong": 1}

@@ -14,6 +14,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+
 from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.engine.pw.sample import GUESTS, PLAYERS, plan
@@ -132,7 +133,9 @@ def test_knowledge_unchanged_when_other_pairs_exchange_guests(seed, plain):
     create1, create2, cmds, involved = exchanged_pair(rng, plain)
     m1, m2 = play(create1, cmds), play(create2, cmds)
     # The type counts never depend on the pairing.
-    assert [m1.state.announcements[r].public for r in (1, 2, 3)] == [m2.state.announcements[r].public for r in (1, 2, 3)]
+    assert [m1.state.announcements[r].public for r in (1, 2, 3)] == [
+        m2.state.announcements[r].public for r in (1, 2, 3)
+    ]
     event(f"compared {min(compare_unknowing(m1, m2, skip=involved), 3)}+ participants")
     # Public view: names no guest, and is identical whenever the awards are.
     for m in (m1, m2):
@@ -179,9 +182,24 @@ def test_participant_sees_own_partner_but_no_other_pairing():
             assert k["partner"] == partner
             # The guests list is sorted by name, never in the host-only partner order.
             assert k["guests"] == sorted(pairs.values())
-            assert set(k) == {"match", "game", "participant", "role", "partner", "players", "guests", "round",
-                              "finished", "contract", "submissions", "guesses", "rounds", "points", "awards",
-                              "contracts"}
+            assert set(k) == {
+                "match",
+                "game",
+                "participant",
+                "role",
+                "partner",
+                "players",
+                "guests",
+                "round",
+                "finished",
+                "contract",
+                "submissions",
+                "guesses",
+                "rounds",
+                "points",
+                "awards",
+                "contracts",
+            }
             # contract results name players and the players their pacts name, never a guest
             for result in k["contracts"]:
                 assert set(result) <= {"participant", "contract", "target", "succeeded"}

@@ -5,6 +5,7 @@ Pairs: ann-zed, bob-yul, cat-xio.  Public order for lists shown to participants:
 players as listed (ann, bob, cat), then guests by name (xio, yul, zed)."""
 
 import pytest
+
 from matchledger.engine.commands import RecordContract
 from matchledger.engine.pw import GAME
 from matchledger.engine.state import HOST
@@ -46,8 +47,15 @@ def test_w6_swap_through_both_members_redirects_and_scores():
     assert closed.private["cat"] == {
         "own_points": 0,
         "partner_points": 0,
-        "learn": [{"target": "yul", "actions": [{"type": "unique", "target": "zed"},
-                                                {"type": "predict", "target": "ann", "predict": "learn"}]}],
+        "learn": [
+            {
+                "target": "yul",
+                "actions": [
+                    {"type": "unique", "target": "zed"},
+                    {"type": "predict", "target": "ann", "predict": "learn"},
+                ],
+            }
+        ],
         # Watch E=yul (redirected from bob): ann gift, zed swap (Clarification: Swaps count with the
         # swapped target) and cat's own watch.
         "watch": [{"target": "bob", "seen": ["ann", "cat", "zed"]}],
@@ -65,16 +73,32 @@ def test_w6_swap_through_both_members_redirects_and_scores():
 @pytest.mark.ruling("W6")
 def test_w6_one_swap_is_not_enough_and_three_do_not_stack():
     m = new_match()
-    play_round(m, {"ann": "swap:bob gift:cat", "zed": "learn:bob watch:cat",
-                   "bob": "gift:ann learn:cat", "yul": "predict:ann=gift watch:cat",
-                   "cat": "gift:ann learn:bob", "xio": "predict:ann=gift watch:bob"})
+    play_round(
+        m,
+        {
+            "ann": "swap:bob gift:cat",
+            "zed": "learn:bob watch:cat",
+            "bob": "gift:ann learn:cat",
+            "yul": "predict:ann=gift watch:cat",
+            "cat": "gift:ann learn:bob",
+            "xio": "predict:ann=gift watch:bob",
+        },
+    )
     res = m.state.g.rounds[1]
     assert res.swapped == []  # a single Swap on pair bob-yul
     assert res.effective["zed"] == ["bob", "cat"]
     m2 = new_match()
-    play_round(m2, {"ann": "swap:bob swap:yul", "zed": "learn:bob watch:cat",
-                    "bob": "gift:ann learn:cat", "yul": "predict:ann=gift watch:cat",
-                    "cat": "swap:yul learn:bob", "xio": "predict:ann=gift watch:bob"})
+    play_round(
+        m2,
+        {
+            "ann": "swap:bob swap:yul",
+            "zed": "learn:bob watch:cat",
+            "bob": "gift:ann learn:cat",
+            "yul": "predict:ann=gift watch:cat",
+            "cat": "swap:yul learn:bob",
+            "xio": "predict:ann=gift watch:bob",
+        },
+    )
     res2 = m2.state.g.rounds[1]
     # Three Swaps on pair bob-yul: redirected exactly once (bob->yul, yul->bob), not back again.
     assert res2.swapped == ["bob"]
@@ -90,44 +114,70 @@ def test_w6_one_swap_is_not_enough_and_three_do_not_stack():
 @pytest.mark.ruling("W7")
 def test_w7_learn_shows_partner_e_actions_by_type_submitted_target_and_predicted_type_never_partner_e():
     m = new_match()
-    play_round(m, {"ann": "learn:bob gift:cat", "zed": "watch:bob unique:xio",
-                   "bob": "gift:zed watch:xio", "yul": "predict:cat=gift unique:ann",
-                   "cat": "learn:zed watch:yul", "xio": "gift:ann predict:bob=watch"})
+    play_round(
+        m,
+        {
+            "ann": "learn:bob gift:cat",
+            "zed": "watch:bob unique:xio",
+            "bob": "gift:zed watch:xio",
+            "yul": "predict:cat=gift unique:ann",
+            "cat": "learn:zed watch:yul",
+            "xio": "gift:ann predict:bob=watch",
+        },
+    )
     # No Swap: ann learn:bob has E=bob, partner(E)=yul, whose two actions ann learns as
     # submitted (type, target, and the predicted type of the Predict) -- and not that
     # they are yul's: the entry names only the target ann submitted.
     [learned] = m.state.announcements[1].private["ann"]["learn"]
-    assert learned == {"target": "bob", "actions": [{"type": "predict", "target": "cat", "predict": "gift"},
-                                                     {"type": "unique", "target": "ann"}]}
+    assert learned == {
+        "target": "bob",
+        "actions": [{"type": "predict", "target": "cat", "predict": "gift"}, {"type": "unique", "target": "ann"}],
+    }
     assert "yul" not in str(m.state.announcements[1].private["ann"])
 
 
 def test_several_predict_hits_all_apply():
     m = new_match()
-    play_round(m, {"ann": "gift:bob learn:cat", "zed": "watch:bob swap:cat",
-                   "bob": "predict:zed=gift watch:cat", "yul": "learn:ann swap:cat",
-                   "cat": "predict:zed=gift learn:bob", "xio": "gift:ann watch:bob"})
+    play_round(
+        m,
+        {
+            "ann": "gift:bob learn:cat",
+            "zed": "watch:bob swap:cat",
+            "bob": "predict:zed=gift watch:cat",
+            "yul": "learn:ann swap:cat",
+            "cat": "predict:zed=gift learn:bob",
+            "xio": "gift:ann watch:bob",
+        },
+    )
     # bob and cat both predict that partner(E=zed)=ann used gift; ann did -> each +2, ann -1 twice.
     # ann gift:bob -> yul +1; xio gift:ann -> zed +1.
     # Totals: ann -2, bob 2, cat 2, zed 1, yul 1, xio 0.
     assert m.state.g.rounds[1].totals == {"ann": -2, "bob": 2, "cat": 2, "zed": 1, "yul": 1, "xio": 0}
     # Pair cat-xio swapped (zed and yul Swap cat); bob watch:cat -> E=xio, hit by
     # ann learn:cat, zed swap:cat, yul swap:cat (all redirected) and bob himself.
-    assert m.state.announcements[1].private["bob"]["watch"] == [
-        {"target": "cat", "seen": ["ann", "bob", "yul", "zed"]}
-    ]
+    assert m.state.announcements[1].private["bob"]["watch"] == [{"target": "cat", "seen": ["ann", "bob", "yul", "zed"]}]
     # ann learn:cat -> E=xio -> learns partner(xio)=cat's actions.
     assert m.state.announcements[1].private["ann"]["learn"] == [
-        {"target": "cat", "actions": [{"type": "predict", "target": "zed", "predict": "gift"},
-                                      {"type": "learn", "target": "bob"}]}
+        {
+            "target": "cat",
+            "actions": [{"type": "predict", "target": "zed", "predict": "gift"}, {"type": "learn", "target": "bob"}],
+        }
     ]
 
 
 def test_predict_against_a_partner_who_used_the_type_twice_is_one_hit_not_two():
     m = new_match()
-    play_round(m, {"ann": "predict:bob=gift watch:cat", "zed": "learn:bob unique:cat",
-                   "bob": "learn:ann watch:xio", "yul": "gift:ann gift:cat",
-                   "cat": "learn:ann watch:bob", "xio": "unique:bob predict:zed=gift"})
+    play_round(
+        m,
+        {
+            "ann": "predict:bob=gift watch:cat",
+            "zed": "learn:bob unique:cat",
+            "bob": "learn:ann watch:xio",
+            "yul": "gift:ann gift:cat",
+            "cat": "learn:ann watch:bob",
+            "xio": "unique:bob predict:zed=gift",
+        },
+    )
     # No Swap this round, so every target is effective.  ann predict:bob=gift: E=bob,
     # partner(bob)=yul used gift in both actions -- "if partner(E) submitted t this round
     # (either action)": one hit, ann +2, yul -1.  xio predict:zed=gift: partner(zed)=ann
@@ -137,21 +187,36 @@ def test_predict_against_a_partner_who_used_the_type_twice_is_one_hit_not_two():
 
 
 FULL = {
-    1: {"ann": "unique:yul gift:cat", "zed": "predict:bob=gift swap:cat",
-        "bob": "gift:zed learn:xio", "yul": "predict:ann=predict swap:xio",
-        "cat": "gift:bob learn:zed", "xio": "predict:ann=swap swap:yul"},
-    2: {"ann": "watch:bob learn:xio", "zed": "gift:yul swap:cat",
-        "bob": "unique:zed watch:cat", "yul": "gift:xio learn:ann",
-        "cat": "unique:zed watch:yul", "xio": "gift:ann learn:bob"},
-    3: {"ann": "unique:yul predict:xio=swap guess:bob=yul guess:cat=zed",
+    1: {
+        "ann": "unique:yul gift:cat",
+        "zed": "predict:bob=gift swap:cat",
+        "bob": "gift:zed learn:xio",
+        "yul": "predict:ann=predict swap:xio",
+        "cat": "gift:bob learn:zed",
+        "xio": "predict:ann=swap swap:yul",
+    },
+    2: {
+        "ann": "watch:bob learn:xio",
+        "zed": "gift:yul swap:cat",
+        "bob": "unique:zed watch:cat",
+        "yul": "gift:xio learn:ann",
+        "cat": "unique:zed watch:yul",
+        "xio": "gift:ann learn:bob",
+    },
+    3: {
+        "ann": "unique:yul predict:xio=swap guess:bob=yul guess:cat=zed",
         "zed": "learn:bob watch:xio guess:yul=bob",
         "bob": "predict:xio=watch swap:zed guess:ann=zed guess:cat=xio",
         "yul": "unique:cat watch:ann guess:xio=ann",
         "cat": "predict:yul=watch swap:ann",
-        "xio": "unique:bob watch:zed guess:zed=ann guess:yul=bob"},
+        "xio": "unique:bob watch:zed guess:zed=ann guess:yul=bob",
+    },
 }
-CONTRACTS = {"ann": ["diversity", "sabotage:bob"], "bob": ["diversity", "sabotage:cat"],
-             "cat": ["generosity", "sabotage:ann"]}
+CONTRACTS = {
+    "ann": ["diversity", "sabotage:bob"],
+    "bob": ["diversity", "sabotage:cat"],
+    "cat": ["generosity", "sabotage:ann"],
+}
 
 
 def full_match():
@@ -218,7 +283,11 @@ def test_full_match_final_totals_and_round3_notice():
     ]
     notice = m.state.announcements[3].private["yul"]
     # yul watch:ann -> E=zed (pair ann-zed swapped): cat swap:ann->zed and yul's own watch.
-    assert notice == {"own_points": 3, "partner_points": 2, "learn": [],
-                      "watch": [{"target": "ann", "seen": ["cat", "yul"]}]}
+    assert notice == {
+        "own_points": 3,
+        "partner_points": 2,
+        "learn": [],
+        "watch": [{"target": "ann", "seen": ["cat", "yul"]}],
+    }
     # xio watch:zed -> E=ann: bob swap:zed->ann and xio.
     assert m.state.announcements[3].private["xio"]["watch"] == [{"target": "zed", "seen": ["bob", "xio"]}]

@@ -1,6 +1,7 @@
 """Creation, notation and the submission-shape rulings W1/W2; contracts."""
 
 import pytest
+
 from matchledger.engine.commands import CreateMatch, RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.ledger.errors import IllegalMove, MalformedInput
@@ -121,5 +122,12 @@ def test_contracts_normalized_and_validated():
 
 def test_no_options():
     with pytest.raises(MalformedInput, match="unknown option"):
-        GAME.create(CreateMatch(match_id="x", game="pw", players=["ann", "bob"], options={"k": "1"},
-                                setup={"pairs": {"ann": "zed", "bob": "yul"}}))
+        GAME.create(
+            CreateMatch(
+                match_id="x",
+                game="pw",
+                players=["ann", "bob"],
+                options={"k": "1"},
+                setup={"pairs": {"ann": "zed", "bob": "yul"}},
+            )
+        )

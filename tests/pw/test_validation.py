@@ -2,6 +2,7 @@
 mandatory actions)."""
 
 import pytest
+
 from matchledger.engine.commands import CloseRound, Correct, Submit, Void
 from matchledger.ledger.errors import IllegalMove
 
@@ -9,12 +10,24 @@ from .util import new_match, play_round
 
 # The other two pairs (bob-yul, cat-xio) follow a legal schedule in every round.
 OTHERS = {
-    1: {"bob": "gift:ann learn:cat", "yul": "predict:ann=gift swap:cat",
-        "cat": "gift:ann learn:bob", "xio": "predict:ann=gift swap:bob"},
-    2: {"bob": "unique:ann watch:cat", "yul": "gift:ann learn:cat",
-        "cat": "unique:ann watch:bob", "xio": "gift:ann learn:bob"},
-    3: {"bob": "predict:ann=gift swap:cat", "yul": "unique:ann watch:cat",
-        "cat": "predict:ann=gift swap:bob", "xio": "unique:ann watch:bob"},
+    1: {
+        "bob": "gift:ann learn:cat",
+        "yul": "predict:ann=gift swap:cat",
+        "cat": "gift:ann learn:bob",
+        "xio": "predict:ann=gift swap:bob",
+    },
+    2: {
+        "bob": "unique:ann watch:cat",
+        "yul": "gift:ann learn:cat",
+        "cat": "unique:ann watch:bob",
+        "xio": "gift:ann learn:bob",
+    },
+    3: {
+        "bob": "predict:ann=gift swap:cat",
+        "yul": "unique:ann watch:cat",
+        "cat": "predict:ann=gift swap:bob",
+        "xio": "unique:ann watch:bob",
+    },
 }
 
 
@@ -66,8 +79,16 @@ def test_correction_excludes_the_replaced_submission():
 @pytest.mark.ruling("W5")
 def test_w5_cannot_close_while_anyone_is_missing():
     m = new_match()
-    play_round(m, {"ann": "gift:bob learn:cat", "bob": "gift:ann learn:cat", "cat": "gift:ann learn:bob",
-                   "yul": "predict:ann=gift swap:cat"}, close=False)
+    play_round(
+        m,
+        {
+            "ann": "gift:bob learn:cat",
+            "bob": "gift:ann learn:cat",
+            "cat": "gift:ann learn:bob",
+            "yul": "predict:ann=gift swap:cat",
+        },
+        close=False,
+    )
     with pytest.raises(IllegalMove) as err:
         m.do(CloseRound())
     assert "no submission from xio, zed" in str(err.value)  # guests by name: the pairing stays secret

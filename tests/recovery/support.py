@@ -18,15 +18,34 @@ LCA_ROUNDS = [
 ]
 PW_PAIRS = {"ann": "zed", "bob": "yan"}
 PW_ROUNDS = [
-    {"ann": "gift:bob predict:yan=learn", "zed": "learn:bob swap:yan", "bob": "gift:ann watch:zed", "yan": "predict:zed=gift unique:ann"},
-    {"ann": "watch:bob unique:yan", "zed": "gift:yan predict:bob=swap", "bob": "learn:zed swap:ann", "yan": "unique:zed watch:ann"},
-    {"ann": "swap:yan learn:bob", "zed": "unique:bob watch:yan", "bob": "gift:zed learn:ann", "yan": "predict:zed=gift swap:ann"},
+    {
+        "ann": "gift:bob predict:yan=learn",
+        "zed": "learn:bob swap:yan",
+        "bob": "gift:ann watch:zed",
+        "yan": "predict:zed=gift unique:ann",
+    },
+    {
+        "ann": "watch:bob unique:yan",
+        "zed": "gift:yan predict:bob=swap",
+        "bob": "learn:zed swap:ann",
+        "yan": "unique:zed watch:ann",
+    },
+    {
+        "ann": "swap:yan learn:bob",
+        "zed": "unique:bob watch:yan",
+        "bob": "gift:zed learn:ann",
+        "yan": "predict:zed=gift swap:ann",
+    },
 ]
 #: The first turns of fixtures/photographer/g2-seed7.txt (seed 7).
 PHOTOGRAPHER_SEED = 7
 PHOTOGRAPHER_TURNS = [
-    "ann take 1 left 3 wind 1:2", "bob take 2 left 3 wind 1:2", "ann take 3 left 2 wind 1:2", "bob take 3 left 2 wind 1:2",
-    "ann take 1 left 3 wind 1:4", "bob take 1 left 1 wind 1:2",
+    "ann take 1 left 3 wind 1:2",
+    "bob take 2 left 3 wind 1:2",
+    "ann take 3 left 2 wind 1:2",
+    "bob take 3 left 2 wind 1:2",
+    "ann take 1 left 3 wind 1:4",
+    "bob take 1 left 1 wind 1:2",
 ]
 
 
@@ -85,4 +104,6 @@ def stored_rows(db: Path) -> list[tuple]:
     if not Path(db).exists():
         return []
     with sqlite3.connect(db) as connection:
-        return connection.execute("SELECT match_id, seq, kind, body, hash FROM events ORDER BY match_id, seq").fetchall()
+        return connection.execute(
+            "SELECT match_id, seq, kind, body, hash FROM events ORDER BY match_id, seq"
+        ).fetchall()

@@ -9,13 +9,13 @@ import re
 
 import msgspec
 import pytest
+
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
 from matchledger.ledger.codec import encode
 from matchledger.ledger.events import RoundClosed
 from matchledger.projections.application import Application
 from matchledger.projections.fold import InMemoryMatch
 from matchledger.projections.rederive import rederive
-
 from tests.helpers import invoke, read_json
 
 from .support import (
@@ -46,7 +46,10 @@ def test_a_forced_lca_close_records_the_reason_and_who_was_missing_and_cat_place
     forced_match(db, tmp_path)
     closed = next(e for e in read_json(db, "log", "m1") if e["kind"] == "RoundClosed")
     assert closed["event"]["reason"] == REASON and closed["event"]["missing"] == ["cat"]
-    assert read_json(db, "knowledge", "m1", "--as", "cat")["announcements"][0]["private"] == {"lights": [], "lights_score": 0}
+    assert read_json(db, "knowledge", "m1", "--as", "cat")["announcements"][0]["private"] == {
+        "lights": [],
+        "lights_score": 0,
+    }
     log = invoke(db, "log", "m1").stdout
     assert f"round 1 closed (computed announcement), forced without cat — {REASON}" in log
     [forced] = [c for c in read_json(db, "audit", "m1")["corrections"] if c["event"] == "RoundClosed"]
@@ -58,7 +61,10 @@ def test_a_forced_lca_close_records_the_reason_and_who_was_missing_and_cat_place
 @pytest.mark.guarantee("safety.forced-close")
 def test_an_unforced_close_is_encoded_exactly_as_before_forced_closes_existed():
     event = RoundClosed(round=1, public={"lights": []}, private={})
-    assert encode(event) == b'{"type":"RoundClosed","v":1,"round":1,"public":{"lights":[]},"private":{},"source":"computed"}'
+    assert (
+        encode(event)
+        == b'{"type":"RoundClosed","v":1,"round":1,"public":{"lights":[]},"private":{},"source":"computed"}'
+    )
 
 
 def without_hashes(output: str) -> str:
@@ -72,7 +78,9 @@ def test_a_forced_close_shows_no_non_host_its_reason_or_who_was_missing(tmp_path
     """Two matches whose forced closes differ only in the reason: every output of the
     public and of each player, text and JSON, is the same, and none holds a reason."""
     defaults = dict(Application.__init__.__kwdefaults__)
-    monkeypatch.setattr(Application.__init__, "__kwdefaults__", {**defaults, "clock": lambda: "2024-01-01T12:00:00.000000Z"})
+    monkeypatch.setattr(
+        Application.__init__, "__kwdefaults__", {**defaults, "clock": lambda: "2024-01-01T12:00:00.000000Z"}
+    )
     one, other = tmp_path / "one", tmp_path / "other"
     for folder, reason in ((one, REASON), (other, "a different reason")):
         folder.mkdir()

@@ -45,14 +45,43 @@ def test_list_json_gives_every_match_where_it_stands_and_its_head(db):
     listed = read_json(db, "list")
     heads = {m: read_json(db, "head", m) for m in ("a-lca", "b-photo", "c-pw", "d-done")}
     assert listed == [
-        {"match": "a-lca", "game": "lca", "players": ["ann", "bob", "cat"], "round": 2, "finished": False,
-         "abandoned": False, "head": f"{heads['a-lca']['seq']}:{heads['a-lca']['hash']}"},
-        {"match": "b-photo", "game": "photographer", "players": ["ann", "bob"], "turn": 3, "finished": False,
-         "abandoned": False, "head": f"{heads['b-photo']['seq']}:{heads['b-photo']['hash']}"},
-        {"match": "c-pw", "game": "pw", "players": ["ann", "bob"], "round": 1, "finished": False,
-         "abandoned": True, "head": f"2:{heads['c-pw']['hash']}", "abandoned_at": 2},
-        {"match": "d-done", "game": "lca", "players": ["ann", "bob", "cat"], "round": None, "finished": True,
-         "abandoned": False, "head": f"{heads['d-done']['seq']}:{heads['d-done']['hash']}"},
+        {
+            "match": "a-lca",
+            "game": "lca",
+            "players": ["ann", "bob", "cat"],
+            "round": 2,
+            "finished": False,
+            "abandoned": False,
+            "head": f"{heads['a-lca']['seq']}:{heads['a-lca']['hash']}",
+        },
+        {
+            "match": "b-photo",
+            "game": "photographer",
+            "players": ["ann", "bob"],
+            "turn": 3,
+            "finished": False,
+            "abandoned": False,
+            "head": f"{heads['b-photo']['seq']}:{heads['b-photo']['hash']}",
+        },
+        {
+            "match": "c-pw",
+            "game": "pw",
+            "players": ["ann", "bob"],
+            "round": 1,
+            "finished": False,
+            "abandoned": True,
+            "head": f"2:{heads['c-pw']['hash']}",
+            "abandoned_at": 2,
+        },
+        {
+            "match": "d-done",
+            "game": "lca",
+            "players": ["ann", "bob", "cat"],
+            "round": None,
+            "finished": True,
+            "abandoned": False,
+            "head": f"{heads['d-done']['seq']}:{heads['d-done']['hash']}",
+        },
     ]
     # the head is what `verify --head` pins
     invoke(db, "verify", "b-photo", "--head", listed[1]["head"])

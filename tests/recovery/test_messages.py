@@ -24,7 +24,10 @@ pytestmark = pytest.mark.guarantee("safety.messages")
 def test_void_or_correct_of_a_seq_past_the_log_says_there_is_no_such_event(tmp_path):
     db = tmp_path / "m.db"
     new_lca(db, tmp_path)
-    assert "no event 999 in match 'm1' (events 1 to 1)" in invoke(db, "void", "m1", "999", "--reason", "x", expect=1).stderr
+    assert (
+        "no event 999 in match 'm1' (events 1 to 1)"
+        in invoke(db, "void", "m1", "999", "--reason", "x", expect=1).stderr
+    )
     assert "no event 0 in match 'm1'" in invoke(db, "correct", "m1", "0", "A1", "--reason", "x", expect=1).stderr
     new_photographer(db)
     assert "no event 7 in match 'g1' (events 1 to 1)" in invoke(db, "void", "g1", "7", "--reason", "x", expect=1).stderr
@@ -42,7 +45,10 @@ def test_explain_of_a_stranger_names_them_without_an_as_option(tmp_path):
 def test_reopen_before_any_close_and_reopen_of_a_photographer_match_say_what_is_possible(tmp_path):
     db = tmp_path / "m.db"
     new_lca(db, tmp_path)
-    assert "no round of 'm1' is closed yet; round 1 is open" in invoke(db, "reopen", "m1", "--reason", "x", expect=1).stderr
+    assert (
+        "no round of 'm1' is closed yet; round 1 is open"
+        in invoke(db, "reopen", "m1", "--reason", "x", expect=1).stderr
+    )
     new_photographer(db)
     refused = invoke(db, "reopen", "g1", "--reason", "x", expect=1)
     assert "photographer has no rounds to reopen" in refused.stderr and "`void g1 SEQ --reason TEXT`" in refused.stderr
@@ -55,7 +61,10 @@ def test_a_finished_pw_match_says_reopen_is_the_way_back_and_reopen_gets_there(t
     play_rounds(db, "p1", PW_ROUNDS)
     before = stored_rows(db)
     refused = invoke(db, "submit", "p1", "ann", *PW_ROUNDS[2]["ann"].split(), expect=1)
-    assert "match 'p1' is finished; nothing more can be recorded (`reopen p1 --reason TEXT` reopens round 3" in refused.stderr
+    assert (
+        "match 'p1' is finished; nothing more can be recorded (`reopen p1 --reason TEXT` reopens round 3"
+        in refused.stderr
+    )
     assert stored_rows(db) == before
     invoke(db, "reopen", "p1", "--reason", "a late correction")
     invoke(db, "submit", "p1", "ann", *PW_ROUNDS[2]["ann"].split())
@@ -68,7 +77,9 @@ def test_a_photographer_turn_cannot_be_corrected_and_says_to_take_it_back(tmp_pa
     new_photographer(db)
     invoke(db, "submit", "g1", "ann", "take", "1", "left", "3", "wind", "1:2")
     refused = invoke(db, "correct", "g1", "2", "take", "1", "left", "2", "--reason", "x", expect=1)
-    assert "a turn cannot be corrected, but the last one can be taken back (`void g1 SEQ --reason TEXT`)" in refused.stderr
+    assert (
+        "a turn cannot be corrected, but the last one can be taken back (`void g1 SEQ --reason TEXT`)" in refused.stderr
+    )
     assert "--reopen" in invoke(db, "void", "g1", "2", "--reopen", "--reason", "x", expect=1).stderr
 
 

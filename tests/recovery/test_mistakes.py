@@ -67,7 +67,9 @@ def test_an_lca_close_with_a_player_missing_is_refused_naming_her_and_writes_not
 
 
 @pytest.mark.guarantee("safety.reopen")
-def test_an_lca_round_forced_closed_before_a_late_dm_is_reopened_and_closed_again_as_if_never_closed(tmp_path, clean_lca):
+def test_an_lca_round_forced_closed_before_a_late_dm_is_reopened_and_closed_again_as_if_never_closed(
+    tmp_path, clean_lca
+):
     db = tmp_path / "m.db"
     new_lca(db, tmp_path)
     submit_round(db, "m1", LCA_ROUNDS[0], only=("ann", "bob"))
@@ -184,6 +186,9 @@ def test_a_mis_created_match_is_abandoned_never_deleted_and_refuses_every_write(
     listed = {entry["match"]: entry for entry in read_json(db, "list")}
     assert listed["m9"]["abandoned"] is True and listed["m9"]["abandoned_at"] == 3
     assert "abandoned at seq 3" in invoke(db, "list").stdout
-    assert "m9: ok (3 events; chain intact, every announcement re-derived); abandoned at seq 3" in invoke(db, "verify", "--all").stdout
+    assert (
+        "m9: ok (3 events; chain intact, every announcement re-derived); abandoned at seq 3"
+        in invoke(db, "verify", "--all").stdout
+    )
     [report] = read_json(db, "verify", "--all")["matches"]
     assert report["ok"] is True and report["abandoned_at"] == 3

@@ -59,7 +59,9 @@ def test_an_atomic_script_that_fails_prints_nothing_it_rolled_back_and_says_noth
 def test_an_atomic_script_that_succeeds_prints_each_lines_output_after_writing_them_all(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "m.db"
-    script = write_script(tmp_path, NEW, "submit m1 ann " + LCA_ROUNDS[0]["ann"], "close m1 --force --reason 'bob and cat pass'")
+    script = write_script(
+        tmp_path, NEW, "submit m1 ann " + LCA_ROUNDS[0]["ann"], "close m1 --force --reason 'bob and cat pass'"
+    )
     result = invoke(db, "script", "--atomic", script)
     lines = result.stdout.splitlines()
     assert lines[0].startswith("created lca match 'm1' with 3 players; recorded seq 1 (MatchCreated)")

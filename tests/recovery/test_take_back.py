@@ -10,14 +10,14 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from matchledger import engine
 from matchledger.engine.commands import Submit, Void
 from matchledger.engine.photographer.sample import random_turn
 from matchledger.ledger.errors import IllegalMove
 from matchledger.projections.fold import InMemoryMatch, replay
 from matchledger.projections.rederive import rederive
 from matchledger.projections.views import all_read_models
-
-from matchledger import engine
 from tests.helpers import REPO, invoke, read_json
 
 from .support import PHOTOGRAPHER_TURNS, every_view, new_photographer, play_turns
@@ -72,7 +72,9 @@ def test_only_the_last_turn_can_be_taken_back_and_only_once():
     match = played(3, 5)
     last = GAME.last_turn_submission(match.state)
     earlier = match.state.submission_at(last.seq - 2)
-    with pytest.raises(IllegalMove, match=f"only the last turn can be taken back; turn 5 at seq {last.seq} is the last"):
+    with pytest.raises(
+        IllegalMove, match=f"only the last turn can be taken back; turn 5 at seq {last.seq} is the last"
+    ):
         GAME.decide(match.state, Void(earlier.seq, "x"))
     match.do(Void(last.seq, "typo"))
     with pytest.raises(IllegalMove, match=f"submission {last.seq} \\(turn 5\\) is already taken back"):
@@ -104,7 +106,9 @@ def test_a_finished_photographer_match_says_how_to_take_back_its_last_turn(tmp_p
     match = played(5, 400)
     assert match.state.finished
     last = GAME.last_turn_submission(match.state)
-    with pytest.raises(IllegalMove, match=f"is finished; nothing more can be recorded \\(`void m1 {last.seq} --reason TEXT`"):
+    with pytest.raises(
+        IllegalMove, match=f"is finished; nothing more can be recorded \\(`void m1 {last.seq} --reason TEXT`"
+    ):
         GAME.decide(match.state, Submit("ann", ["take", "1", "left", "1"]))
 
 
@@ -113,8 +117,11 @@ def test_the_last_turn_of_a_finished_match_is_taken_back_through_its_checkpoint(
     """A finished match is checkpointed, and reads start from that snapshot: the
     take-back folds from it to the very state of the match one turn short."""
     monkeypatch.chdir(REPO)
-    lines = [line for line in (REPO / "fixtures" / "photographer" / "g2-seed7.txt").read_text(encoding="utf-8").splitlines()
-             if line.startswith(("new ", "submit "))]
+    lines = [
+        line
+        for line in (REPO / "fixtures" / "photographer" / "g2-seed7.txt").read_text(encoding="utf-8").splitlines()
+        if line.startswith(("new ", "submit "))
+    ]
     short = tmp_path / "short.txt"
     short.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
     clean, db = tmp_path / "clean.db", tmp_path / "m.db"

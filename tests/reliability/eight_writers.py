@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import click
+
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.stores import open_store
@@ -50,11 +51,21 @@ def _worker(db: str, w: int, attempts: int, barrier, out: str) -> None:
                     buffer = io.StringIO()
                     try:
                         with contextlib.redirect_stdout(buffer):
-                            cli.main(args=["--db", db, "--actor", f"w{w}", "note", match, text],
-                                     prog_name="matchledger", standalone_mode=False)
+                            cli.main(
+                                args=["--db", db, "--actor", f"w{w}", "note", match, text],
+                                prog_name="matchledger",
+                                standalone_mode=False,
+                            )
                     except click.ClickException as exc:
-                        log.append({"match": match, "texts": [text], "outcome": "conflict",
-                                    "exit": exc.exit_code, "message": exc.format_message()})
+                        log.append(
+                            {
+                                "match": match,
+                                "texts": [text],
+                                "outcome": "conflict",
+                                "exit": exc.exit_code,
+                                "message": exc.format_message(),
+                            }
+                        )
                         continue
                     log.append({"match": match, "texts": [text], "outcome": "ok", "output": buffer.getvalue()})
                     break
@@ -63,10 +74,19 @@ def _worker(db: str, w: int, attempts: int, barrier, out: str) -> None:
                 time.sleep(rng.uniform(0, 0.001))  # widen the race between reading and writing
                 texts = [f"w{w}-a{j}-0", f"w{w}-a{j}-1"]
                 try:
-                    rows = store.append(match, head + 1, [NoteAdded(text=t) for t in texts], actor=f"w{w}", recorded_at=T)
+                    rows = store.append(
+                        match, head + 1, [NoteAdded(text=t) for t in texts], actor=f"w{w}", recorded_at=T
+                    )
                 except LogConflict as exc:
-                    log.append({"match": match, "texts": texts, "outcome": "conflict", "exit": exc.exit_code,
-                                "message": str(exc)})
+                    log.append(
+                        {
+                            "match": match,
+                            "texts": texts,
+                            "outcome": "conflict",
+                            "exit": exc.exit_code,
+                            "message": str(exc),
+                        }
+                    )
                 else:
                     log.append({"match": match, "texts": texts, "outcome": "ok", "seqs": [r.seq for r in rows]})
         except Exception as exc:  # anything else is a failure of the guarantee
@@ -80,7 +100,13 @@ def record_at_once(db: str, folder: Path, attempts: int) -> None:
     check what they left; ``attempts`` per writer."""
     store = open_store(db)
     for match in ["shared"] + [f"own-{w}" for w in range(WORKERS)]:
-        store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T)
+        store.append(
+            match,
+            1,
+            [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})],
+            actor="h",
+            recorded_at=T,
+        )
     store.close()
 
     ctx = mp.get_context("fork")

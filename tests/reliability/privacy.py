@@ -23,9 +23,10 @@ differed, so callers can assert that it was not vacuous.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
+from matchledger import engine
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import View, as_participant
 from matchledger.ledger.codec import encode
@@ -33,8 +34,6 @@ from matchledger.ledger.events import MatchCreated
 from matchledger.projections.fold import InMemoryMatch, Replayer
 from matchledger.projections.presentation.games import presentation_module
 from matchledger.projections.views import all_read_models
-
-from matchledger import engine
 
 MODELS = ("status", "scores", "outcome", "reveals")
 
@@ -113,8 +112,9 @@ def command_events(m, seq: int) -> list:
     return m.events[start - 1 : end - 1]
 
 
-def assert_noninterference(build_a: Callable[[], tuple], build_b: Callable[[], tuple], viewer: str, *,
-                           until_told: bool = False) -> Stats:
+def assert_noninterference(
+    build_a: Callable[[], tuple], build_b: Callable[[], tuple], viewer: str, *, until_told: bool = False
+) -> Stats:
     """``build_a``/``build_b`` return (create command, commands) of the two matches (see :func:`play`)."""
     a, b = play(*build_a()), play(*build_b())
     pairs_a, pairs_b = a.pairs(), b.pairs()

@@ -10,7 +10,6 @@ from pathlib import Path
 from matchledger.ledger.store import Store
 from matchledger.ledger.verify import verify_chain
 from matchledger.projections.rederive import rederive
-
 from tests.helpers import REPO, invoke
 
 T = "2026-01-01T00:00:00.000000Z"

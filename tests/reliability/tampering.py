@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
+
 from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.store import StoredEvent
 from matchledger.projections import snapshots
 from matchledger.projections.fold import replay
-
 from tests.helpers import REPO, invoke
 
 from .support import FIXTURE_MATCHES, match_id_of
@@ -96,7 +96,9 @@ def build(path: Path, folder: Path) -> list[Match]:
     conn = sqlite3.connect(path)
     try:
         for game, match_id, finished, _script in scripts:
-            kinds = [kind for (kind,) in conn.execute("SELECT kind FROM events WHERE match_id = ? ORDER BY seq", (match_id,))]
+            kinds = [
+                kind for (kind,) in conn.execute("SELECT kind FROM events WHERE match_id = ? ORDER BY seq", (match_id,))
+            ]
             checkpoint = max(i for i, kind in enumerate(kinds, start=1) if kind == "StateCheckpointed")
             matches.append(Match(game, match_id, finished, len(kinds), checkpoint))
     finally:
@@ -117,7 +119,9 @@ def raw(path: Path, *statements) -> None:
     read has to repair them)."""
     conn = sqlite3.connect(path)
     try:
-        triggers = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'").fetchall()
+        triggers = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'"
+        ).fetchall()
         conn.execute("DROP TRIGGER IF EXISTS events_no_update")
         conn.execute("DROP TRIGGER IF EXISTS events_no_delete")
         for statement in statements:
@@ -132,9 +136,14 @@ def raw(path: Path, *statements) -> None:
 def rows_of(path: Path, match_id: str) -> list[StoredEvent]:
     conn = sqlite3.connect(path)
     try:
-        return [StoredEvent(*row) for row in conn.execute(
-            "SELECT match_id, seq, kind, body, recorded_at, actor, prev_hash, hash FROM events "
-            "WHERE match_id = ? ORDER BY seq", (match_id,))]
+        return [
+            StoredEvent(*row)
+            for row in conn.execute(
+                "SELECT match_id, seq, kind, body, recorded_at, actor, prev_hash, hash FROM events "
+                "WHERE match_id = ? ORDER BY seq",
+                (match_id,),
+            )
+        ]
     finally:
         conn.close()
 
@@ -144,7 +153,8 @@ def snapshot_of(path: Path, match_id: str) -> tuple[int, str, str, bytes]:
     conn = sqlite3.connect(path)
     try:
         seq, digest, revision, body = conn.execute(
-            "SELECT seq, hash, revision, body FROM snapshots WHERE match_id = ?", (match_id,)).fetchone()
+            "SELECT seq, hash, revision, body FROM snapshots WHERE match_id = ?", (match_id,)
+        ).fetchone()
         return seq, digest, revision, bytes(body)
     finally:
         conn.close()
@@ -168,12 +178,22 @@ def rewrite_from(path: Path, match_id: str, seq: int, rows: list[StoredEvent]) -
     prev_hash = before[seq - 2].hash if seq > 1 else GENESIS_HASH
     written = []
     for number, row in enumerate(rows, start=seq):
-        digest = envelope_hash(encode(row.actor), row.body.encode("utf-8"), row.kind, encode(match_id), prev_hash,
-                               encode(row.recorded_at), number)
+        digest = envelope_hash(
+            encode(row.actor),
+            row.body.encode("utf-8"),
+            row.kind,
+            encode(match_id),
+            prev_hash,
+            encode(row.recorded_at),
+            number,
+        )
         written.append(StoredEvent(match_id, number, row.kind, row.body, row.recorded_at, row.actor, prev_hash, digest))
         prev_hash = digest
-    raw(path, ("DELETE FROM events WHERE match_id = ? AND seq >= ?", (match_id, seq)),
-        *[("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", msgspec.structs.astuple(row)) for row in written])
+    raw(
+        path,
+        ("DELETE FROM events WHERE match_id = ? AND seq >= ?", (match_id, seq)),
+        *[("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", msgspec.structs.astuple(row)) for row in written],
+    )
     return written
 
 
@@ -286,8 +306,12 @@ def _position(match: Match, rng: random.Random, where: str) -> int:
     """A seq to tamper with: ``before`` the snapshot's event, ``snapshot`` (that event),
     ``checkpoint`` (the StateCheckpointed), ``after`` it."""
     c = match.checkpoint
-    return {"before": lambda: rng.randint(2, c - 2), "snapshot": lambda: c - 1, "checkpoint": lambda: c,
-            "after": lambda: rng.randint(c + 1, match.last)}[where]()
+    return {
+        "before": lambda: rng.randint(2, c - 2),
+        "snapshot": lambda: c - 1,
+        "checkpoint": lambda: c,
+        "after": lambda: rng.randint(c + 1, match.last),
+    }[where]()
 
 
 def _evident(match: Match, rows_before, path, first: int) -> Tamper:
@@ -312,10 +336,20 @@ def body_edited(where: str):
         keys = [k for k, v in data.items() if k not in ("type", "v") and isinstance(v, (str, int, list, dict))]
         key = rng.choice(keys)
         value = data[key]
-        data[key] = (value + 1 if isinstance(value, int) else value + "x" if isinstance(value, str)
-                     else value + [value[0]] if isinstance(value, list) and value else {"forged": 1} if isinstance(value, dict) else [1])
+        data[key] = (
+            value + 1
+            if isinstance(value, int)
+            else value + "x"
+            if isinstance(value, str)
+            else value + [value[0]]
+            if isinstance(value, list) and value
+            else {"forged": 1}
+            if isinstance(value, dict)
+            else [1]
+        )
         set_row(path, match.id, s, body=json.dumps(data, separators=(",", ":"), sort_keys=True))
         return _evident(match, rows, path, s)
+
     body_edited.__name__ = f"body_edited_{where}"
     return body_edited
 
@@ -352,6 +386,7 @@ def row_deleted(where: str):
             s -= 1  # deleting the last row is a truncation
         raw(path, ("DELETE FROM events WHERE match_id = ? AND seq = ?", (match.id, s)))
         return _evident(match, rows, path, s)
+
     row_deleted.__name__ = f"row_deleted_{where}"
     return row_deleted
 
@@ -369,10 +404,12 @@ def rows_swapped(path, match, rows, rng):
 def rows_swapped_early(path, match, rows, rng):
     """Two adjacent rows before the snapshot's event renumbered into each other's place."""
     s = rng.randint(2, match.checkpoint - 3)
-    raw(path,
+    raw(
+        path,
         ("UPDATE events SET seq = -1 WHERE match_id = ? AND seq = ?", (match.id, s)),
         ("UPDATE events SET seq = ? WHERE match_id = ? AND seq = ?", (s, match.id, s + 1)),
-        ("UPDATE events SET seq = ? WHERE match_id = ? AND seq = -1", (s + 1, match.id)))
+        ("UPDATE events SET seq = ? WHERE match_id = ? AND seq = -1", (s + 1, match.id)),
+    )
     return _evident(match, rows, path, s)
 
 
@@ -380,8 +417,9 @@ def tail_truncated(path, match, rows, rng):
     """Rows after k deleted, after the head was published; k on either side of the checkpoint."""
     k = rng.choice([rng.randint(2, match.checkpoint - 1), rng.randint(match.checkpoint, match.last - 1)])
     raw(path, ("DELETE FROM events WHERE match_id = ? AND seq > ?", (match.id, k)))
-    return Tamper(first_bad=k + 1, head=(match.last, rows[-1].hash), truncated=k, verify_without_head=None,
-                  diff_parts_at=k + 1)
+    return Tamper(
+        first_bad=k + 1, head=(match.last, rows[-1].hash), truncated=k, verify_without_head=None, diff_parts_at=k + 1
+    )
 
 
 def snapshot_forged(path, match, rows, rng):
@@ -414,8 +452,14 @@ def snapshot_and_checkpoint_forged_and_rechained(path, match, rows, rng):
     c = match.checkpoint
     event = msgspec.structs.replace(rows[c - 1].event(), digest=snapshots.digest(forged))
     rewrite_from(path, match.id, c, [with_body(rows[c - 1], event)] + rows[c:])
-    return Tamper(first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=c, from_snapshot=FORGED,
-                  verify_without_head=c - 1, diff_parts_at=c)
+    return Tamper(
+        first_bad=match.last,
+        head=(match.last, rows[-1].hash),
+        rewritten=c,
+        from_snapshot=FORGED,
+        verify_without_head=c - 1,
+        diff_parts_at=c,
+    )
 
 
 def checkpoint_digest_forged_and_rechained(path, match, rows, rng):
@@ -424,8 +468,9 @@ def checkpoint_digest_forged_and_rechained(path, match, rows, rng):
     c = match.checkpoint
     event = msgspec.structs.replace(rows[c - 1].event(), digest="f" * 64)
     rewrite_from(path, match.id, c, [with_body(rows[c - 1], event)] + rows[c:])
-    return Tamper(first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=c, verify_without_head=c,
-                  diff_parts_at=c)
+    return Tamper(
+        first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=c, verify_without_head=c, diff_parts_at=c
+    )
 
 
 def checkpoint_seq_forged_and_rechained(path, match, rows, rng):
@@ -433,8 +478,14 @@ def checkpoint_seq_forged_and_rechained(path, match, rows, rng):
     c = match.checkpoint
     event = msgspec.structs.replace(rows[c - 1].event(), seq=c - 2)
     rewrite_from(path, match.id, c, [with_body(rows[c - 1], event)] + rows[c:])
-    return Tamper(first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=c, refused_at=c,
-                  verify_without_head=c, diff_parts_at=c)
+    return Tamper(
+        first_bad=match.last,
+        head=(match.last, rows[-1].hash),
+        rewritten=c,
+        refused_at=c,
+        verify_without_head=c,
+        diff_parts_at=c,
+    )
 
 
 def event_inserted_before_the_checkpoint(path, match, rows, rng):
@@ -442,10 +493,16 @@ def event_inserted_before_the_checkpoint(path, match, rows, rng):
     chain re-hashed from there.  The checkpoint, moved one on, still records the seq it
     was taken after: the log contradicts itself there."""
     s = rng.randint(2, match.checkpoint)
-    rewrite_from(path, match.id, s, [forged_note(rows[s - 1])] + rows[s - 1:])
+    rewrite_from(path, match.id, s, [forged_note(rows[s - 1])] + rows[s - 1 :])
     c = match.checkpoint + 1
-    return Tamper(first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=s, refused_at=c,
-                  verify_without_head=c, diff_parts_at=s)
+    return Tamper(
+        first_bad=match.last,
+        head=(match.last, rows[-1].hash),
+        rewritten=s,
+        refused_at=c,
+        verify_without_head=c,
+        diff_parts_at=s,
+    )
 
 
 def event_inserted_after_the_checkpoint(path, match, rows, rng):
@@ -455,9 +512,15 @@ def event_inserted_after_the_checkpoint(path, match, rows, rng):
     published head catches it."""
     inside = ("TurnResolved", "OutcomeAnnounced")
     s = rng.choice([s for s in range(match.checkpoint + 1, match.last + 1) if rows[s - 1].kind not in inside])
-    rewrite_from(path, match.id, s, [forged_note(rows[s - 1])] + rows[s - 1:])
-    return Tamper(first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=s, from_snapshot=REFERENCE,
-                  verify_without_head=None, diff_parts_at=s)
+    rewrite_from(path, match.id, s, [forged_note(rows[s - 1])] + rows[s - 1 :])
+    return Tamper(
+        first_bad=match.last,
+        head=(match.last, rows[-1].hash),
+        rewritten=s,
+        from_snapshot=REFERENCE,
+        verify_without_head=None,
+        diff_parts_at=s,
+    )
 
 
 def event_replaced_before_the_checkpoint_and_snapshot_repointed(path, match, rows, rng):
@@ -477,8 +540,14 @@ def event_replaced_before_the_checkpoint_and_snapshot_repointed(path, match, row
         forged, found, parts = msgspec.structs.replace(rows[s - 1], actor="mallory"), None, None
     written = rewrite_from(path, match.id, s, [forged] + rows[s:])
     set_snapshot(path, match.id, hash=written[c - 1 - s].hash)
-    return Tamper(first_bad=match.last, head=(match.last, rows[-1].hash), rewritten=s, from_snapshot=SAME,
-                  verify_without_head=found, diff_parts_at=parts)
+    return Tamper(
+        first_bad=match.last,
+        head=(match.last, rows[-1].hash),
+        rewritten=s,
+        from_snapshot=SAME,
+        verify_without_head=found,
+        diff_parts_at=parts,
+    )
 
 
 def _replays(match_id: str, rows: list[StoredEvent]) -> bool:
@@ -562,7 +631,11 @@ def reads(match: Match, ats: list[int], pictures: bool, png: bool = False) -> li
             found.append(Read(args, (("state", upto),)))
     for index, at in enumerate(moments):
         upto = last if at is None else at
-        args = ("log", match.id, *view(index)) + (() if at is None else ("--at", str(at))) + (("--json",) if index % 2 else ())
+        args = (
+            ("log", match.id, *view(index))
+            + (() if at is None else ("--at", str(at)))
+            + (("--json",) if index % 2 else ())
+        )
         found.append(Read(args, (("view", last), ("chain", upto))))
     found += [
         Read(("head", match.id), (("chain", last),)),
@@ -571,14 +644,21 @@ def reads(match: Match, ats: list[int], pictures: bool, png: bool = False) -> li
     ]
     if match.game in RESCORE:
         options = tuple(word for option in RESCORE[match.game] for word in ("--option", option))
-        found += [Read(("rescore", match.id, *options), (("chain", last),)),
-                  Read(("rescore", match.id, *options, "--json"), (("chain", last),))]
+        found += [
+            Read(("rescore", match.id, *options), (("chain", last),)),
+            Read(("rescore", match.id, *options, "--json"), (("chain", last),)),
+        ]
     if pictures:
         for index, at in enumerate(moments[:3]):
             upto = last if at is None else at
             suffix = ".png" if index == 2 and png else ".svg"
-            found.append(Read(("render", match.id, *view(index + 1)) + (() if at is None else ("--at", str(at))),
-                              (("state", upto),), output=f"picture{suffix}"))
+            found.append(
+                Read(
+                    ("render", match.id, *view(index + 1)) + (() if at is None else ("--at", str(at))),
+                    (("state", upto),),
+                    output=f"picture{suffix}",
+                )
+            )
         found.append(Read(("report", match.id, *view(len(ats))), (("view", last), ("chain", last)), output="page.html"))
     return found
 

@@ -19,6 +19,7 @@ import sqlite3
 import time
 
 import pytest
+
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.limits import LOCK_TIMEOUT_SECONDS
 from matchledger.ledger.store import Store
@@ -37,7 +38,13 @@ def test_eight_processes_recording_at_once(tmp_path):
 def _append_other(path: str, out: str) -> None:
     store = Store(path)
     try:
-        store.append("other", 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="w", recorded_at=T)
+        store.append(
+            "other",
+            1,
+            [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})],
+            actor="w",
+            recorded_at=T,
+        )
         result = "ok"
     except Exception as exc:
         result = f"{type(exc).__name__}: {exc}"
@@ -51,7 +58,9 @@ def test_a_writer_waits_for_the_lock_instead_of_failing(tmp_path):
     succeeds; without the timeout it would fail at once with "database is locked"."""
     path = str(tmp_path / "lock.db")
     holder = Store(path)
-    holder.append("m", 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T)
+    holder.append(
+        "m", 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T
+    )
     assert LOCK_TIMEOUT_SECONDS >= 1
     assert holder.conn.execute("PRAGMA busy_timeout").fetchone()[0] == LOCK_TIMEOUT_SECONDS * 1000
     out = str(tmp_path / "out.txt")

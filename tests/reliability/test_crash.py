@@ -25,6 +25,7 @@ import sys
 import time
 
 import pytest
+
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.ledger.verify import verify_chain
@@ -98,7 +99,13 @@ def _child(path: str, scenario: str, fd: int) -> None:
         store.conn.execute(f"PRAGMA wal_autocheckpoint = {autocheckpoint}")
     for match in matches:
         if not store.has_match(match):
-            store.append(match, 1, [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})], actor="h", recorded_at=T)
+            store.append(
+                match,
+                1,
+                [MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})],
+                actor="h",
+                recorded_at=T,
+            )
     i = _next_command(store, matches)
     if how == "cli":
         from matchledger.commands.cli import cli
@@ -117,8 +124,11 @@ def _child(path: str, scenario: str, fd: int) -> None:
             with open(script, "w") as handle:
                 handle.write("".join(f"note m {t}\n" for t in texts(i)))
             sys.stdout = open(os.devnull, "w") if sys.stdout.fileno() != 1 else sys.stdout
-            cli.main(args=["--db", path, "--actor", "h", "script", "--atomic", script],
-                     prog_name="matchledger", standalone_mode=False)
+            cli.main(
+                args=["--db", path, "--actor", "h", "script", "--atomic", script],
+                prog_name="matchledger",
+                standalone_mode=False,
+            )
         os.write(fd, f"{i}\n".encode())
         i += 1
     os.write(fd, b"done\n")
@@ -219,12 +229,15 @@ def test_sigkill_at_random_moments_leaves_a_whole_command_prefix(scenario, tmp_p
         ks.append(k)
     # Not vacuous: the log grew across the kills, so they fell at many different points.
     assert len(set(ks)) >= kills // 5, f"only {len(set(ks))} distinct log lengths over {kills} kills"
-    print(f"{scenario}: {kills} kills ({kills - idle} while writing), log grew to {ks[-1]} commands "
-          f"({len(set(ks))} distinct lengths)")
+    print(
+        f"{scenario}: {kills} kills ({kills - idle} while writing), log grew to {ks[-1]} commands "
+        f"({len(set(ks))} distinct lengths)"
+    )
 
 
 @pytest.mark.parametrize(
-    "dropped", [["events_no_update", "events_no_delete"], ["events_no_update"], ["events_no_delete"]],
+    "dropped",
+    [["events_no_update", "events_no_delete"], ["events_no_update"], ["events_no_delete"]],
     ids=["both", "update", "delete"],
 )
 @pytest.mark.guarantee("crash.triggers-with-table")

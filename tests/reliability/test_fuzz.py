@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from matchledger.commands.cli import cli
 from matchledger.ledger import codec
 from matchledger.ledger.errors import CorruptLog
@@ -41,14 +42,17 @@ from matchledger.ledger.events import (
 )
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store
-
 from tests.helpers import REPO, invoke
 
 from .support import FIXTURE_MATCHES, T, all_rows, copy_db, findings, match_id_of, soak
 
 BYTES = settings(max_examples=300 * soak(), deadline=None, derandomize=soak() == 1)
-FUZZ = settings(max_examples=60 * soak(), deadline=None, derandomize=soak() == 1,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=60 * soak(),
+    deadline=None,
+    derandomize=soak() == 1,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +64,9 @@ def half_played(tmp_path_factory):
     os.chdir(REPO)
     try:
         for game, script in FIXTURE_MATCHES.items():
-            lines = [l for l in (REPO / script).read_text().splitlines() if l.strip() and not l.startswith("#")]
+            lines = [
+                line for line in (REPO / script).read_text().splitlines() if line.strip() and not line.startswith("#")
+            ]
             partial = folder / f"{game}.txt"
             partial.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
             db = folder / f"{game}-work.db"
@@ -138,23 +144,48 @@ def commands_for(game, match, names):
         st.builds(lambda m, p, t: ["submit", m, p, *t], mid, who, tokens_for(game, names)),
         st.builds(lambda m, p, t: ["submit", m, p, *t], mid, who, tokens_for(game, names)),
         st.builds(lambda m: ["close", m], mid),
-        st.builds(lambda m, p, c: ["contract", m, p, *c], mid, who,
-                  st.lists(st.sampled_from(CONTRACT_NAMES[game]), min_size=1, max_size=3)),
+        st.builds(
+            lambda m, p, c: ["contract", m, p, *c],
+            mid,
+            who,
+            st.lists(st.sampled_from(CONTRACT_NAMES[game]), min_size=1, max_size=3),
+        ),
         st.builds(lambda m, s, r: ["void", m, str(s), "--reason", r], mid, small_int, reason),
-        st.builds(lambda m, s, t, r: ["correct", m, str(s), *t, "--reason", r], mid, small_int,
-                  tokens_for(game, names).filter(bool), reason),
-        st.builds(lambda m, k, v, r, why: ["amend", m, "--option", f"{k}={v}", "--from-round", str(r), "--reason", why],
-                  mid, st.sampled_from(OPTIONS), st.sampled_from(["1", "2", "true", "x", "1:1,2:3", "sunset"]),
-                  st.integers(0, 5), reason),
+        st.builds(
+            lambda m, s, t, r: ["correct", m, str(s), *t, "--reason", r],
+            mid,
+            small_int,
+            tokens_for(game, names).filter(bool),
+            reason,
+        ),
+        st.builds(
+            lambda m, k, v, r, why: ["amend", m, "--option", f"{k}={v}", "--from-round", str(r), "--reason", why],
+            mid,
+            st.sampled_from(OPTIONS),
+            st.sampled_from(["1", "2", "true", "x", "1:1,2:3", "sunset"]),
+            st.integers(0, 5),
+            reason,
+        ),
         st.builds(lambda m, t: ["note", m, t], mid, junk),
-        st.builds(lambda p, o: ["new", game, match, "--players", p, *o],
-                  st.sampled_from(["ann", "ann,ann", "a b,c", ""]),
-                  st.sampled_from([[], ["--seed", "x"], ["--pair", "ann"], ["--studio", "missing.txt"]])),
+        st.builds(
+            lambda p, o: ["new", game, match, "--players", p, *o],
+            st.sampled_from(["ann", "ann,ann", "a b,c", ""]),
+            st.sampled_from([[], ["--seed", "x"], ["--pair", "ann"], ["--studio", "missing.txt"]]),
+        ),
     )
     if game == "photographer":
         one = st.one_of(one, st.integers(0, 2**16).map(lambda seed: ["LEGAL", str(seed)]))
-    return st.lists(one.filter(lambda args: all(not a.startswith("-") or a in ("--reason", "--option", "--from-round", "--players", "--seed", "--pair", "--studio") for a in args)),
-                    min_size=1, max_size=5)
+    return st.lists(
+        one.filter(
+            lambda args: all(
+                not a.startswith("-")
+                or a in ("--reason", "--option", "--from-round", "--players", "--seed", "--pair", "--studio")
+                for a in args
+            )
+        ),
+        min_size=1,
+        max_size=5,
+    )
 
 
 def run(db, args):
@@ -184,7 +215,8 @@ def check_commands(db, match, cmds, tally):
         before = all_rows(db)
         result = run(db, args)
         assert result.exception is None or isinstance(result.exception, SystemExit), (
-            f"{args}: {type(result.exception).__name__}: {result.exception}")
+            f"{args}: {type(result.exception).__name__}: {result.exception}"
+        )
         assert "Traceback" not in result.output
         assert result.exit_code in (0, 1, 2), f"{args}: exit {result.exit_code}: {result.output}"
         after = all_rows(db)
@@ -258,8 +290,12 @@ def test_decoder_on_random_and_mutated_bytes(half_played):
     bodies = sample_bodies(half_played)
 
     @BYTES
-    @given(st.one_of(st.binary(max_size=200), st.builds(lambda b, s: mutate(b, random.Random(s)),
-                                                        st.sampled_from(bodies), st.integers(0, 2**32))))
+    @given(
+        st.one_of(
+            st.binary(max_size=200),
+            st.builds(lambda b, s: mutate(b, random.Random(s)), st.sampled_from(bodies), st.integers(0, 2**32)),
+        )
+    )
     def fuzz(data):
         try:
             event = codec.decode_event(data)
@@ -311,20 +347,42 @@ def test_import_of_mutated_exports(exported, tmp_path):
 # --------------------------------------------------------------------------- forged, well-hashed logs
 
 names = st.sampled_from(["ann", "bob", "cat", "zed", "yul", "x"])
-anyjson = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-3, 40), names),
-                       lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(names, inner, max_size=3)),
-                       max_leaves=6)
+anyjson = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 40), names),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(names, inner, max_size=3)),
+    max_leaves=6,
+)
 random_events = st.one_of(
-    st.builds(ContractRecorded, participant=names, contracts=st.lists(st.sampled_from(
-        ["lights", "camera", "diversity", "sabotage:bob", "x"]), max_size=2)),
-    st.builds(SubmissionRecorded, participant=names, round=st.integers(0, 4), tokens=st.lists(st.one_of(
-        names, st.sampled_from(["B2", "gift:bob", "take", "1", "left", "wind", "1:2"])), max_size=6)),
-    st.builds(RoundClosed, round=st.integers(0, 4), public=st.dictionaries(names, anyjson, max_size=2),
-              private=st.dictionaries(names, anyjson, max_size=2)),
-    st.builds(TurnResolved, turn=st.integers(0, 4), participant=names, public=st.dictionaries(names, anyjson, max_size=2)),
+    st.builds(
+        ContractRecorded,
+        participant=names,
+        contracts=st.lists(st.sampled_from(["lights", "camera", "diversity", "sabotage:bob", "x"]), max_size=2),
+    ),
+    st.builds(
+        SubmissionRecorded,
+        participant=names,
+        round=st.integers(0, 4),
+        tokens=st.lists(
+            st.one_of(names, st.sampled_from(["B2", "gift:bob", "take", "1", "left", "wind", "1:2"])), max_size=6
+        ),
+    ),
+    st.builds(
+        RoundClosed,
+        round=st.integers(0, 4),
+        public=st.dictionaries(names, anyjson, max_size=2),
+        private=st.dictionaries(names, anyjson, max_size=2),
+    ),
+    st.builds(
+        TurnResolved, turn=st.integers(0, 4), participant=names, public=st.dictionaries(names, anyjson, max_size=2)
+    ),
     st.builds(OutcomeAnnounced, outcome=st.dictionaries(names, anyjson, max_size=2)),
-    st.builds(RuleAmended, option=st.sampled_from(["multiplier", "wind_required", "x"]), value=anyjson,
-              from_round=st.integers(0, 4), reason=names),
+    st.builds(
+        RuleAmended,
+        option=st.sampled_from(["multiplier", "wind_required", "x"]),
+        value=anyjson,
+        from_round=st.integers(0, 4),
+        reason=names,
+    ),
     st.builds(SubmissionVoided, target_seq=st.integers(0, 8), reason=names),
     st.builds(SubmissionCorrected, target_seq=st.integers(0, 8), tokens=st.lists(names, max_size=3), reason=names),
     st.builds(RoundReopened, round=st.integers(0, 4), reason=names),
@@ -332,12 +390,24 @@ random_events = st.one_of(
     st.builds(MatchCreated, game=st.sampled_from(["toy", "pw", "x"]), players=st.lists(names, max_size=3)),
 )
 created = st.one_of(
-    st.builds(MatchCreated, game=st.just("toy"), players=st.just(["ann", "bob"]),
-              options=st.one_of(st.just({"multiplier": 1}), st.dictionaries(names, anyjson, max_size=2))),
-    st.builds(MatchCreated, game=st.just("pw"), players=st.just(["ann", "bob"]),
-              setup=st.one_of(st.just({"pairs": {"ann": "zed", "bob": "yul"}}), st.dictionaries(names, anyjson, max_size=2))),
-    st.builds(MatchCreated, game=st.sampled_from(["lca", "photographer", "chess"]), players=st.lists(names, max_size=3),
-              setup=st.dictionaries(st.sampled_from(["studio", "seed", "deck"]), anyjson, max_size=2)),
+    st.builds(
+        MatchCreated,
+        game=st.just("toy"),
+        players=st.just(["ann", "bob"]),
+        options=st.one_of(st.just({"multiplier": 1}), st.dictionaries(names, anyjson, max_size=2)),
+    ),
+    st.builds(
+        MatchCreated,
+        game=st.just("pw"),
+        players=st.just(["ann", "bob"]),
+        setup=st.one_of(st.just({"pairs": {"ann": "zed", "bob": "yul"}}), st.dictionaries(names, anyjson, max_size=2)),
+    ),
+    st.builds(
+        MatchCreated,
+        game=st.sampled_from(["lca", "photographer", "chess"]),
+        players=st.lists(names, max_size=3),
+        setup=st.dictionaries(st.sampled_from(["studio", "seed", "deck"]), anyjson, max_size=2),
+    ),
 )
 
 
@@ -356,7 +426,8 @@ def test_import_of_well_hashed_random_logs(tmp_path):
                 os.remove(f"{db}{suffix}")
         result = run(db, ["import", str(file)])
         assert result.exception is None or isinstance(result.exception, SystemExit), (
-            f"{type(result.exception).__name__}: {result.exception}")
+            f"{type(result.exception).__name__}: {result.exception}"
+        )
         # 3: a log the rules would not have written (re-derivation's refusal)
         assert result.exit_code in (0, 1, 3) and "Traceback" not in result.output
         if result.exit_code in (1, 3):

@@ -10,12 +10,12 @@ import random
 import re
 
 import pytest
+
 from matchledger.engine.commands import CloseRound, CreateMatch, RecordContract, Submit
 from matchledger.engine.state import PUBLIC
 from matchledger.projections.fold import Replayer
 from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.views import all_read_models
-
 from tests.helpers import REPO, invoke, run_script
 
 from .privacy import assert_noninterference, play
@@ -25,8 +25,11 @@ SEEDS = range(12)
 
 def total(stats_list):
     """(seqs compared, seqs compared after the logs parted, seqs where the host's views differed)."""
-    return (sum(s.compared for s in stats_list), sum(s.after_divergence for s in stats_list),
-            sum(s.host_differs for s in stats_list))
+    return (
+        sum(s.compared for s in stats_list),
+        sum(s.after_divergence for s in stats_list),
+        sum(s.host_differs for s in stats_list),
+    )
 
 
 # --------------------------------------------------------------------------- lca
@@ -35,13 +38,13 @@ def total(stats_list):
 def lca_match(rng):
     """A random legal lca match (the plans of tests/lca/test_properties), as commands."""
     from matchledger.engine.lca.studio import cell_name
-
     from tests.lca.test_properties import CONTRACTS, FLOOR, PLAYERS, STUDIO, TRIPLES
 
     def actions(p, perm):
         def choose(state):
             lit = {cell_name(c) for c in state.g.lights.owner}
             return Submit(p, [c for c in perm if c not in lit][:3])
+
         return choose
 
     cmds = [RecordContract(p, rng.choice(CONTRACTS)) for p in PLAYERS]
@@ -56,7 +59,6 @@ def lca_alternative(rng, p, index, cmds):
     """Another legal command of the same kind as ``cmds[index]`` by player ``p``, drawn
     from ``rng`` (a callable choosing at play time for Round-3 actions)."""
     from matchledger.engine.lca.studio import cell_name
-
     from tests.lca.test_properties import CONTRACTS, FLOOR, TRIPLES
 
     if isinstance(cmds[index], RecordContract):
@@ -85,11 +87,13 @@ def test_lca_superseded_submissions_and_contracts_of_others_are_invisible(viewer
         p = owners[i]
         alt_a = lca_alternative(random.Random(f"{seed}a"), p, i, cmds)
         alt_b = lca_alternative(random.Random(f"{seed}b"), p, i, cmds)
-        results.append(assert_noninterference(
-            lambda: (create, cmds[:i] + [alt_a] + cmds[i:]),
-            lambda: (create, cmds[:i] + [alt_b] + cmds[i:]),
-            viewer,
-        ))
+        results.append(
+            assert_noninterference(
+                lambda: (create, cmds[:i] + [alt_a] + cmds[i:]),
+                lambda: (create, cmds[:i] + [alt_b] + cmds[i:]),
+                viewer,
+            )
+        )
     compared, parted, host_differs = total(results)
     assert compared >= 12 * 15 and parted > 0 and host_differs > 0, (compared, parted, host_differs)
 
@@ -103,10 +107,12 @@ def _owner(chooser):
 
 def swapped_targets(tokens):
     """The same two actions aimed at each other's target (legal for the same submitter)."""
+
     def split(tok):
         kind, _, rest = tok.partition(":")
         target, eq, extra = rest.partition("=")
         return kind, target, eq + extra
+
     (k1, t1, x1), (k2, t2, x2) = split(tokens[0]), split(tokens[1])
     return [f"{k1}:{t2}{x1}", f"{k2}:{t1}{x2}"]
 
@@ -127,11 +133,13 @@ def test_pw_superseded_submissions_of_others_are_invisible(viewer):
         i = rng.choice(subs)
         real = cmds[i]
         decoy = Submit(real.participant, swapped_targets(real.tokens))  # guesses dropped too
-        results.append(assert_noninterference(
-            lambda: (create, cmds[:i] + [real] + cmds[i:]),
-            lambda: (create, cmds[:i] + [decoy] + cmds[i:]),
-            who,
-        ))
+        results.append(
+            assert_noninterference(
+                lambda: (create, cmds[:i] + [real] + cmds[i:]),
+                lambda: (create, cmds[:i] + [decoy] + cmds[i:]),
+                who,
+            )
+        )
     compared, parted, _ = total(results)
     assert compared >= 12 * 20 and parted >= 12, (compared, parted)
 
@@ -139,7 +147,6 @@ def test_pw_superseded_submissions_of_others_are_invisible(viewer):
 @pytest.mark.guarantee("privacy.pw-exchanged-guests")
 def test_pw_other_pairs_exchanging_guests_is_invisible_until_told():
     from matchledger.engine.pw.sample import GUESTS, PLAYERS
-
     from tests.pw.test_privacy import N, exchanged_pair
 
     results = []
@@ -147,8 +154,9 @@ def test_pw_other_pairs_exchanging_guests_is_invisible_until_told():
         rng = random.Random(seed)
         create1, create2, cmds, involved = exchanged_pair(rng, plain=seed % 2 == 0)
         for viewer in [x for x in PLAYERS[:N] + GUESTS[:N] if x not in involved] + ["public"]:
-            results.append(assert_noninterference(lambda: (create1, cmds), lambda: (create2, cmds), viewer,
-                                                  until_told=True))
+            results.append(
+                assert_noninterference(lambda: (create1, cmds), lambda: (create2, cmds), viewer, until_told=True)
+            )
     compared, parted, host_differs = total(results)
     assert compared >= 12 * 20 and parted > 0 and host_differs > 0, (compared, parted, host_differs)
 
@@ -184,7 +192,7 @@ def test_pw_public_cli_output_never_names_a_guest_at_any_at(tmp_path, monkeypatc
     db = tmp_path / "pw.db"
     script = REPO / "fixtures" / "pw" / "swap_one_member.txt"
     run_script(db, script)
-    match = next(l.split()[2] for l in script.read_text().splitlines() if l.startswith("new "))
+    match = next(line.split()[2] for line in script.read_text().splitlines() if line.startswith("new "))
     pairs = dict(w.split("=") for w in script.read_text().split() if "=" in w and not w.startswith("--"))
     guests = sorted(v for k, v in pairs.items() if k.isalpha() and v.isalpha())
     assert len(guests) == 7
@@ -206,7 +214,14 @@ def photographer_pair(rng, n_players, viewer, moves_seed):
     """Two samples whose decks differ by swapping two cards ``viewer`` has not seen at the
     deal, their moves drawn from the same seed."""
     from matchledger.engine.photographer import GAME
-    from matchledger.engine.photographer.cards import HAND_SIZE, TABLE_COLUMNS, TABLE_ROWS, all_cards, colours_for, shown
+    from matchledger.engine.photographer.cards import (
+        HAND_SIZE,
+        TABLE_COLUMNS,
+        TABLE_ROWS,
+        all_cards,
+        colours_for,
+        shown,
+    )
     from matchledger.engine.photographer.sample import PLAYERS
 
     players = PLAYERS[:n_players]
@@ -215,15 +230,21 @@ def photographer_pair(rng, n_players, viewer, moves_seed):
     table = TABLE_ROWS[n_players] * TABLE_COLUMNS
     face_down = [i for i in range(table) if i % TABLE_COLUMNS in (1, 2)]
     hands = {p: range(table + HAND_SIZE * s, table + HAND_SIZE * (s + 1)) for s, p in enumerate(players)}
-    hidden = face_down + [i for p, r in hands.items() if p != viewer for i in r] + list(range(table + HAND_SIZE * n_players, len(deck)))
+    hidden = (
+        face_down
+        + [i for p, r in hands.items() if p != viewer for i in r]
+        + list(range(table + HAND_SIZE * n_players, len(deck)))
+    )
     while True:
         i, j = rng.sample(hidden, 2)
         if (i not in face_down and j not in face_down) or shown(deck[i], False, False) == shown(deck[j], False, False):
             break
     other = list(deck)
     other[i], other[j] = other[j], other[i]
-    return [GAME.sample(random.Random(moves_seed), n_players=n_players, deck="\n".join(d) + "\n", options={})
-            for d in (deck, other)]
+    return [
+        GAME.sample(random.Random(moves_seed), n_players=n_players, deck="\n".join(d) + "\n", options={})
+        for d in (deck, other)
+    ]
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
@@ -238,7 +259,10 @@ def test_photographer_unseen_cards_are_invisible_until_told(n_players):
         # The moves are drawn from public facts and a seeded rng only, so both matches
         # receive the same moves for as long as the public facts agree.
         sample_a, sample_b = photographer_pair(rng, n_players, viewer, moves_seed=seed)
-        results.append(assert_noninterference(lambda: (sample_a.create, sample_a), lambda: (sample_b.create, sample_b),
-                                              viewer, until_told=True))
+        results.append(
+            assert_noninterference(
+                lambda: (sample_a.create, sample_a), lambda: (sample_b.create, sample_b), viewer, until_told=True
+            )
+        )
     compared, parted, host_differs = total(results)
     assert compared >= 12 * 5 and parted > 0 and host_differs > 0, (compared, parted, host_differs)

@@ -15,11 +15,11 @@ import subprocess
 import sys
 
 import pytest
+
+from matchledger import engine
 from matchledger.engine.commands import AddNote, CloseRound, CreateMatch, Submit
 from matchledger.ledger.store import Store
 from matchledger.projections.fold import InMemoryMatch, play
-
-from matchledger import engine
 from tests.helpers import REPO, builtin_games, sampled_games
 
 from .support import T
@@ -111,14 +111,17 @@ def test_memory_of_a_long_match_and_a_file_of_many(tmp_path):
             stored += len(pw_events)
     store.close()
 
-    result = subprocess.run([sys.executable, "-c", CHILD, str(path), "long"], cwd=REPO, capture_output=True,
-                            text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), "long"], cwd=REPO, capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    summary = (f"peak RSS (MB): after imports {report['after_imports']:.1f}, replay of {LONG} events "
-               f"{report['replay_10k']:.1f}, verify of it {report['verify_10k']:.1f}, verify --all of "
-               f"{report['matches']} matches ({stored} events) {report['verify_all']:.1f} (ru_maxrss, which includes the parent's RSS at fork: "
-               f"{report['ru_maxrss']:.1f})")
+    summary = (
+        f"peak RSS (MB): after imports {report['after_imports']:.1f}, replay of {LONG} events "
+        f"{report['replay_10k']:.1f}, verify of it {report['verify_10k']:.1f}, verify --all of "
+        f"{report['matches']} matches ({stored} events) {report['verify_all']:.1f} (ru_maxrss, which includes the parent's RSS at fork: "
+        f"{report['ru_maxrss']:.1f})"
+    )
     print(summary)
     assert report["matches"] == MANY
     assert report["verify_all"] < BUDGET_MB and report["ru_maxrss"] < BUDGET_MB, summary
@@ -132,7 +135,6 @@ def test_every_read_and_audit_command_on_the_largest_input_the_limits_allow_stay
     pairs, 4 photographers, a 2,000-character note after every command): every read and audit command finishes
     (exit 0) in a child process whose peak memory stays within the budget.  Not timed."""
     from bench.limits import _commands, _run, build
-
     from bench.processes import _cli_command
 
     outputs = tmp_path / "outputs"
@@ -145,5 +147,7 @@ def test_every_read_and_audit_command_on_the_largest_input_the_limits_allow_stay
             assert code == 0, f"{game} {name} exited {code}"
             peaks[f"{game} {name}"] = round(peak_mb, 1)
     assert max(peaks.values()) < BUDGET_MB, peaks
-    assert set(builtin_games()) <= set(built) <= set(sampled_games())  # every game whose sampler draws its largest match
+    assert (
+        set(builtin_games()) <= set(built) <= set(sampled_games())
+    )  # every game whose sampler draws its largest match
     assert len(peaks) == len(built) * len(_commands("m", "p", outputs))

@@ -14,10 +14,10 @@ import random
 
 import msgspec
 import pytest
+
 from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.projections.comparison import first_parting
-
 from tests.helpers import invoke, own_hash
 
 from . import tampering
@@ -54,7 +54,7 @@ def flip_char(text: str, rng: random.Random, alphabet: str) -> str:
     return text[:i] + new + text[i + 1 :]
 
 
-PRINTABLE = "abcdefghijklmnopqrstuvwxyz0123456789{}[]:,\" "
+PRINTABLE = 'abcdefghijklmnopqrstuvwxyz0123456789{}[]:," '
 
 
 # --------------------------------------------------------------------------- the edits
@@ -92,8 +92,13 @@ def prev_hash_digit_changed(path, match, other, rows, rng):
 
 def envelope_field_changed(path, match, other, rows, rng):
     s = rng.randint(1, len(rows))
-    field, value = rng.choice([("actor", "mallory"), ("recorded_at", "2020-01-01T00:00:00.000000Z"),
-                               ("kind", "NoteAdded" if rows[s - 1].kind != "NoteAdded" else "RoundClosed")])
+    field, value = rng.choice(
+        [
+            ("actor", "mallory"),
+            ("recorded_at", "2020-01-01T00:00:00.000000Z"),
+            ("kind", "NoteAdded" if rows[s - 1].kind != "NoteAdded" else "RoundClosed"),
+        ]
+    )
     set_row(path, match, s, **{field: value})
     return s, None
 
@@ -123,10 +128,12 @@ def two_rows_swapped(path, match, other, rows, rng):
 
 def adjacent_rows_swapped(path, match, other, rows, rng):
     s = rng.randint(1, len(rows) - 1)
-    raw(path,
+    raw(
+        path,
         ("UPDATE events SET seq = -1 WHERE match_id = ? AND seq = ?", (match, s)),
         ("UPDATE events SET seq = ? WHERE match_id = ? AND seq = ?", (s, match, s + 1)),
-        ("UPDATE events SET seq = ? WHERE match_id = ? AND seq = -1", (s + 1, match)))
+        ("UPDATE events SET seq = ? WHERE match_id = ? AND seq = -1", (s + 1, match)),
+    )
     return s, None
 
 
@@ -134,17 +141,31 @@ def row_spliced_from_another_match(path, match, other, rows, rng):
     theirs = rows_of(path, other)
     s = rng.randint(1, min(len(rows), len(theirs)))
     row = theirs[s - 1]
-    set_row(path, match, s, kind=row.kind, body=row.body, recorded_at=row.recorded_at, actor=row.actor,
-            prev_hash=row.prev_hash, hash=row.hash)
+    set_row(
+        path,
+        match,
+        s,
+        kind=row.kind,
+        body=row.body,
+        recorded_at=row.recorded_at,
+        actor=row.actor,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
     return s, None
 
 
 def row_from_another_match_appended(path, match, other, rows, rng):
     theirs = rows_of(path, other)
     row = rng.choice(theirs[1:])
-    raw(path, ("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-               (match, len(rows) + 1, row.kind, row.body, row.recorded_at, row.actor, row.prev_hash, row.hash)),
-        drop_triggers=False)
+    raw(
+        path,
+        (
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (match, len(rows) + 1, row.kind, row.body, row.recorded_at, row.actor, row.prev_hash, row.hash),
+        ),
+        drop_triggers=False,
+    )
     return len(rows) + 1, None
 
 
@@ -215,7 +236,9 @@ CHECKPOINT_CASES = [
     _with_a_checkpoint(tampering.snapshot_and_checkpoint_forged, lambda c: c, "hash does not match"),
     _with_a_checkpoint(tampering.snapshot_and_checkpoint_forged_and_rechained, lambda c: c - 1, HOLDS_ANOTHER_STATE),
     # a StateCheckpointed whose digest is not the stored snapshot's
-    _with_a_checkpoint(tampering.checkpoint_digest_forged_and_rechained, lambda c: c, "is not the one this checkpoint vouches for"),
+    _with_a_checkpoint(
+        tampering.checkpoint_digest_forged_and_rechained, lambda c: c, "is not the one this checkpoint vouches for"
+    ),
     # a checkpoint that records another seq than the event before it (forged, or moved on by an insertion)
     _with_a_checkpoint(tampering.checkpoint_seq_forged_and_rechained, lambda c: c, "not the event before it"),
     _with_a_checkpoint(tampering.event_inserted_before_the_checkpoint, lambda c: c + 1, "not the event before it"),
@@ -245,10 +268,20 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
 # every row of the tampering table in docs/guarantees.md: each is one or two CASES
 @pytest.mark.guarantee(
-    "tamper.body-or-byte", "tamper.hash-digit", "tamper.envelope-columns", "tamper.rehashed-event",
-    "tamper.deleted-row", "tamper.swapped-rows", "tamper.spliced-row", "tamper.truncated-tail",
-    "tamper.rewritten-chain", "tamper.forged-announcement", "tamper.forged-snapshot",
-    "tamper.forged-snapshot-digest", "tamper.forged-snapshot-rechained", "tamper.checkpoint-digest",
+    "tamper.body-or-byte",
+    "tamper.hash-digit",
+    "tamper.envelope-columns",
+    "tamper.rehashed-event",
+    "tamper.deleted-row",
+    "tamper.swapped-rows",
+    "tamper.spliced-row",
+    "tamper.truncated-tail",
+    "tamper.rewritten-chain",
+    "tamper.forged-announcement",
+    "tamper.forged-snapshot",
+    "tamper.forged-snapshot-digest",
+    "tamper.forged-snapshot-rechained",
+    "tamper.checkpoint-digest",
     "tamper.checkpoint-out-of-place",
 )
 def test_verify_names_the_first_bad_seq(case, game, fixture_db, tmp_path):

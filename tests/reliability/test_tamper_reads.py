@@ -70,9 +70,16 @@ def _reference(path, match_id, folder):
 @pytest.mark.parametrize("kind", KINDS, ids=[kind.__name__ for kind in KINDS])
 # every row of the table of reads under tampering in docs/guarantees.md: each is one or more KINDS
 @pytest.mark.guarantee(
-    "reads.changed-rows", "reads.truncated", "reads.forged-snapshot", "reads.forged-snapshot-digest",
-    "reads.checkpoint-digest-rechained", "reads.checkpoint-seq-rechained", "reads.inserted-before-checkpoint",
-    "reads.inserted-after-checkpoint", "reads.replaced-and-repointed", "reads.forged-snapshot-rechained",
+    "reads.changed-rows",
+    "reads.truncated",
+    "reads.forged-snapshot",
+    "reads.forged-snapshot-digest",
+    "reads.checkpoint-digest-rechained",
+    "reads.checkpoint-seq-rechained",
+    "reads.inserted-before-checkpoint",
+    "reads.inserted-after-checkpoint",
+    "reads.replaced-and-repointed",
+    "reads.forged-snapshot-rechained",
 )
 def test_every_read_shows_the_truth_or_refuses_naming_the_first_bad_seq(kind, label, clean, tmp_path):
     path0, matches, _cache, _folder = clean
@@ -121,8 +128,10 @@ def test_every_read_shows_the_truth_or_refuses_naming_the_first_bad_seq(kind, la
             assert log.stdout != before(clean, Read(("log", match.id, "--json"), ())), "the rewrite is not in the log"
     if tamper.truncated is not None:  # what is shown is a true prefix: the match as it stood then
         assert rows_of(path, match.id) == rows[: tamper.truncated]
-        assert invoke(path, "outcome", match.id, "--json").stdout == invoke(
-            path0, "outcome", match.id, "--json", "--at", tamper.truncated).stdout
+        assert (
+            invoke(path, "outcome", match.id, "--json").stdout
+            == invoke(path0, "outcome", match.id, "--json", "--at", tamper.truncated).stdout
+        )
 
     _verify(path, match, tamper)
     _audit(path, path0, reference, match, tamper)
@@ -184,7 +193,8 @@ def _audit(path, path0, reference, match, tamper):
     else:
         wanted = json.loads(invoke(reference, "audit", match.id, "--json", expect=None).stdout)
         assert {key: report[key] for key in (*AUDITED, "events", "head")} == {
-            key: wanted[key] for key in (*AUDITED, "events", "head")}
+            key: wanted[key] for key in (*AUDITED, "events", "head")
+        }
     text = invoke(path, "audit", match.id, expect=None)
     assert text.exit_code == result.exit_code
     if result.exit_code:

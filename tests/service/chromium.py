@@ -10,7 +10,9 @@ import shutil
 import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-playwright = pytest.importorskip("playwright.sync_api", reason="the Playwright driver is not installed (pip install -e '.[test]')")
+playwright = pytest.importorskip(
+    "playwright.sync_api", reason="the Playwright driver is not installed (pip install -e '.[test]')"
+)
 requires_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed: apt-get install chromium")
 
 

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 import httpx
+
 from matchledger.ledger.capabilities import Capability, token_hash
 from matchledger.ledger.store import Store
-
 from tests.helpers import REPO, invoke
 
 STUDIO = REPO / "fixtures" / "lca" / "studio-example-10x13.txt"
@@ -31,17 +31,37 @@ LOG_SETTLE_SECONDS = 5.0
 
 
 class Server:
-    def __init__(self, db: Path | str, *args: str, log_json: bool = True, poll: float = 0.05,
-                 env: dict[str, str] | None = None, folder: Path | None = None):
+    def __init__(
+        self,
+        db: Path | str,
+        *args: str,
+        log_json: bool = True,
+        poll: float = 0.05,
+        env: dict[str, str] | None = None,
+        folder: Path | None = None,
+    ):
         """``db``: a file, or a PostgreSQL URL (then ``folder`` holds the server's log)."""
         self.db = db
         folder = folder or Path(db).parent
         self.log_path = folder / f"serve-{os.getpid()}-{time.monotonic_ns()}.log"
         self._log = open(self.log_path, "wb")
-        command = [sys.executable, "-m", "matchledger", "--db", str(db), *(["--log-json"] if log_json else []),
-                   "serve", "--port", "0", "--poll", str(poll), *args]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self._log, cwd=folder,
-                                        env={**os.environ, **(env or {})})
+        command = [
+            sys.executable,
+            "-m",
+            "matchledger",
+            "--db",
+            str(db),
+            *(["--log-json"] if log_json else []),
+            "serve",
+            "--port",
+            "0",
+            "--poll",
+            str(poll),
+            *args,
+        ]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=self._log, cwd=folder, env={**os.environ, **(env or {})}
+        )
         self.announced = self._first_line()
         self.url = self.announced.split(" on ", 1)[1].split()[0].rstrip(";")
         self.client = httpx.Client(base_url=self.url, timeout=30)
@@ -88,11 +108,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-                raise AssertionError(f"serve did not stop within {STOP_SECONDS} s of signal {sig}")
+                raise AssertionError(f"serve did not stop within {STOP_SECONDS} s of signal {sig}") from None
         self._log.close()
         return self.process.returncode
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -104,9 +124,16 @@ def grant(db: Path, match_id: str, participant: str | None, token: str, *, can_s
     that two databases can be reached by the same link."""
     store = Store(db, create=False)
     try:
-        store.save_capability(Capability(
-            token_hash=token_hash(token), match_id=match_id, role="participant" if participant else "auditor",
-            participant=participant, can_submit=can_submit, created_at="2026-01-01T00:00:00.000000Z"))
+        store.save_capability(
+            Capability(
+                token_hash=token_hash(token),
+                match_id=match_id,
+                role="participant" if participant else "auditor",
+                participant=participant,
+                can_submit=can_submit,
+                created_at="2026-01-01T00:00:00.000000Z",
+            )
+        )
     finally:
         store.close()
     return token
@@ -179,7 +206,7 @@ class RawConnection:
     def close(self) -> None:
         self.sock.close()
 
-    def __enter__(self) -> "RawConnection":
+    def __enter__(self) -> RawConnection:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -188,7 +215,8 @@ class RawConnection:
 
 def host(db: Path, *args: str) -> str:
     """The host's command, in a process of its own (as the host's terminal runs it)."""
-    done = subprocess.run([sys.executable, "-m", "matchledger", "--db", str(db), *args],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "matchledger", "--db", str(db), *args], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -18,9 +18,14 @@ from .support import STUDIO, Server, bearer, cli_json, events, invite
 
 LCA_ROUND_1 = {"ann": "G4 A1 B1 C1 D1", "bob": "F2 A1 B1 C1 D1"}
 API = {
-    "/api/v1/matches/{match}/public", "/api/v1/matches/{match}/head", "/api/v1/matches/{match}/me",
-    "/api/v1/matches/{match}/submissions", "/api/v1/matches/{match}/export", "/api/v1/openapi.json",
-    "/api/v1/matches/{match}/choices", "/p/{token}/choices",
+    "/api/v1/matches/{match}/public",
+    "/api/v1/matches/{match}/head",
+    "/api/v1/matches/{match}/me",
+    "/api/v1/matches/{match}/submissions",
+    "/api/v1/matches/{match}/export",
+    "/api/v1/openapi.json",
+    "/api/v1/matches/{match}/choices",
+    "/p/{token}/choices",
 }
 
 
@@ -80,12 +85,14 @@ def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, db, 
         answer = server.client.get(f"/api/v1/matches/{match}/public", params=query)
         if at is not None and at not in public_seqs:  # an event the public may not know of, or none
             assert answer.status_code == 400 and answer.json() == {
-                "error": f"?at={at} is not the seq of an event the public may know of in match {match!r}"}
+                "error": f"?at={at} is not the seq of an event the public may know of in match {match!r}"
+            }
             continue
         assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
         at_args = [] if at is None else ["--at", at]
-        assert answer.json() == {model: cli_json(db, model, match, "--public", *at_args)
-                                 for model in ("status", "reveals", "outcome")}
+        assert answer.json() == {
+            model: cli_json(db, model, match, "--public", *at_args) for model in ("status", "reveals", "outcome")
+        }
 
 
 @pytest.mark.guarantee("service.api-equals-cli")
@@ -97,7 +104,10 @@ def test_me_is_exactly_the_cli_knowledge_of_the_tokens_participant(server, db, l
         answer = server.client.get(f"/api/v1/matches/{match}/me", params=query, headers=bearer(links[who]["token"]))
         assert answer.status_code == 200, answer.text
         at_args = [] if at is None else ["--at", at]
-        assert answer.json() == {"participant": name, "knowledge": cli_json(db, "knowledge", match, "--as", name, *at_args)}
+        assert answer.json() == {
+            "participant": name,
+            "knowledge": cli_json(db, "knowledge", match, "--as", name, *at_args),
+        }
 
 
 def test_an_auditor_exports_exactly_what_export_writes(server, db, links, tmp_path):
@@ -115,15 +125,21 @@ def test_an_auditor_exports_exactly_what_export_writes(server, db, links, tmp_pa
 
 @pytest.mark.guarantee("service.self-submission")
 def test_a_participant_records_their_own_submission_and_verify_proves_the_receipt(server, db, links):
-    answer = server.client.post("/api/v1/matches/m1/submissions", json={"tokens": ["g5", "A2", "B2", "C2", "D2"]},
-                                headers=bearer(links["cat"]["token"]))
+    answer = server.client.post(
+        "/api/v1/matches/m1/submissions",
+        json={"tokens": ["g5", "A2", "B2", "C2", "D2"]},
+        headers=bearer(links["cat"]["token"]),
+    )
     assert answer.status_code == 201, answer.text
     receipt = answer.json()
     assert set(receipt) == {"seq", "hash"}
     [row] = [r for r in cli_json(db, "log", "m1") if r["seq"] == receipt["seq"]]
     assert (row["kind"], row["actor"], row["hash"]) == ("SubmissionRecorded", "cat", receipt["hash"])
     assert row["event"]["tokens"] == ["G5", "A2", "B2", "C2", "D2"]  # decided by the game: normalized
-    assert "1 receipt in the verified chain" in invoke(db, "verify", "m1", "--receipt", f"{receipt['seq']}:{receipt['hash']}").output
+    assert (
+        "1 receipt in the verified chain"
+        in invoke(db, "verify", "m1", "--receipt", f"{receipt['seq']}:{receipt['hash']}").output
+    )
     # cat's own page lists it with its receipt; the public page does not know of it
     mine = server.client.get(f"/p/{links['cat']['token']}").text
     assert f"{receipt['seq']}:{receipt['hash']}" in mine
@@ -134,20 +150,29 @@ def test_a_participant_records_their_own_submission_and_verify_proves_the_receip
 def test_the_rules_refuse_with_422_and_the_cli_message_and_nothing_is_written(server, db, links):
     before = cli_json(db, "head", "m1")
     cli = invoke(db, "submit", "m1", "ann", "A1", "A1", "B1", "C1", "D1", expect=1).output
-    answer = server.client.post("/api/v1/matches/m1/submissions", json={"tokens": ["A1", "A1", "B1", "C1", "D1"]},
-                                headers=bearer(links["ann"]["token"]))
+    answer = server.client.post(
+        "/api/v1/matches/m1/submissions",
+        json={"tokens": ["A1", "A1", "B1", "C1", "D1"]},
+        headers=bearer(links["ann"]["token"]),
+    )
     assert answer.status_code == 422
     assert cli.strip() == f"Error: {answer.json()['error']}"
-    too_many = server.client.post("/api/v1/matches/m1/submissions", json={"tokens": ["A1"] * 40},
-                                  headers=bearer(links["ann"]["token"]))
+    too_many = server.client.post(
+        "/api/v1/matches/m1/submissions", json={"tokens": ["A1"] * 40}, headers=bearer(links["ann"]["token"])
+    )
     assert too_many.status_code == 422 and "at most 32" in too_many.json()["error"]
     assert cli_json(db, "head", "m1") == before
 
 
-@pytest.mark.parametrize("body", [b"", b"[]", b'{"tokens": "A1"}', b'{"tokens": ["A1"], "as": "bob"}', b"{", b"x" * 20000])
+@pytest.mark.parametrize(
+    "body", [b"", b"[]", b'{"tokens": "A1"}', b'{"tokens": ["A1"], "as": "bob"}', b"{", b"x" * 20000]
+)
 def test_a_body_that_is_not_a_submission_is_400(server, links, body):
-    answer = server.client.post("/api/v1/matches/m1/submissions", content=body,
-                                headers={**bearer(links["ann"]["token"]), "content-type": "application/json"})
+    answer = server.client.post(
+        "/api/v1/matches/m1/submissions",
+        content=body,
+        headers={**bearer(links["ann"]["token"]), "content-type": "application/json"},
+    )
     assert answer.status_code == 400 and answer.json()["error"]
 
 
@@ -155,10 +180,14 @@ def test_a_participants_form_records_their_submission_and_shows_the_receipt(serv
     token = links["zed"]["token"]
     page = server.client.get(f"/p/{token}")
     assert page.status_code == 200 and 'name="a1_type"' in page.text and 'method="post"' in page.text
-    refused = server.client.post(f"/p/{token}", data={"a1_type": "gift", "a1_target": "bob", "a2_type": "gift", "a2_target": "yan"})
+    refused = server.client.post(
+        f"/p/{token}", data={"a1_type": "gift", "a1_target": "bob", "a2_type": "gift", "a2_target": "yan"}
+    )
     assert refused.status_code == 422 and "Not recorded" in refused.text and "gift:bob gift:yan" in refused.text
-    answer = server.client.post(f"/p/{token}", data={"a1_type": "watch", "a1_target": "bob", "a2_type": "predict",
-                                                     "a2_target": "yan", "a2_predict": "swap"})
+    answer = server.client.post(
+        f"/p/{token}",
+        data={"a1_type": "watch", "a1_target": "bob", "a2_type": "predict", "a2_target": "yan", "a2_predict": "swap"},
+    )
     assert answer.status_code == 303
     done = server.client.get(f"/p/{token}", params={"recorded": answer.headers["location"].rpartition("=")[2]})
     [row] = [r for r in cli_json(db, "log", "p1") if r["actor"] == "zed"]
@@ -171,7 +200,9 @@ def test_a_photographers_form_takes_from_a_row_and_winds_and_waits_when_it_is_no
     page = server.client.get(f"/p/{ann}").text
     assert all(f'name="{field}"' in page for field in ("take_row", "take_end", "take_count", "wind_from", "wind_to"))
     assert "Waiting for ann to play." in server.client.get(f"/p/{bob}").text
-    answer = server.client.post(f"/p/{ann}", data={"take_row": "1", "take_end": "left", "take_count": "1", "wind_from": "1", "wind_to": "3"})
+    answer = server.client.post(
+        f"/p/{ann}", data={"take_row": "1", "take_end": "left", "take_count": "1", "wind_from": "1", "wind_to": "3"}
+    )
     assert answer.status_code == 303, answer.text
     [row] = [r for r in cli_json(db, "log", "g1") if r["kind"] == "SubmissionRecorded"]
     assert (row["actor"], row["event"]["tokens"]) == ("ann", ["take", "1", "left", "1", "wind", "1:3"])
@@ -189,16 +220,28 @@ def test_a_token_opens_only_its_match_and_role_and_says_nothing_of_what_exists(s
     missing = me("m1")
     assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
     # unknown, revoked, another match's, a match that does not exist: one answer
-    answers = [me("m1", "x" * 32), me("m1", links["revoked"]["token"]), me("m1", links["zed"]["token"]),
-               me("nosuch", links["ann"]["token"]), me("m1", "not a token at all"), me("m1", links["ann"]["token"][:-1])]
+    answers = [
+        me("m1", "x" * 32),
+        me("m1", links["revoked"]["token"]),
+        me("m1", links["zed"]["token"]),
+        me("nosuch", links["ann"]["token"]),
+        me("m1", "not a token at all"),
+        me("m1", links["ann"]["token"][:-1]),
+    ]
     assert {(a.status_code, a.text) for a in answers} == {(401, answers[0].text)}
     assert "invalid_token" in answers[0].headers["www-authenticate"]
-    assert server.client.get("/api/v1/matches/m1/me", headers={"Authorization": f"Basic {links['ann']['token']}"}).status_code == 401
+    assert (
+        server.client.get(
+            "/api/v1/matches/m1/me", headers={"Authorization": f"Basic {links['ann']['token']}"}
+        ).status_code
+        == 401
+    )
     # a valid token without the right: 403
     assert me("m1", links["auditor"]["token"]).status_code == 403
     assert me("m1", links["ann"]["token"], "export").status_code == 403
-    read_only = server.client.post("/api/v1/matches/m1/submissions", json={"tokens": ["A1"]},
-                                   headers=bearer(links["bob-read"]["token"]))
+    read_only = server.client.post(
+        "/api/v1/matches/m1/submissions", json={"tokens": ["A1"]}, headers=bearer(links["bob-read"]["token"])
+    )
     assert read_only.status_code == 403 and "reads only" in read_only.json()["error"]
     # pages: a link that opens nothing, whatever the reason, one answer
     pages = [server.client.get(f"/p/{t}") for t in ("x" * 32, links["revoked"]["token"], links["auditor"]["token"])]
@@ -222,7 +265,10 @@ def test_a_revoked_links_open_stream_ends_before_it_sends_anything_new(tmp_path)
     db = tmp_path / "revoke.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
     link = invite(db, "m1", "--as", "ann", "--submit")
-    with Server(db, "--keep-alive", "0.5") as running, running.client.stream("GET", f"/p/{link['token']}/events") as stream:
+    with (
+        Server(db, "--keep-alive", "0.5") as running,
+        running.client.stream("GET", f"/p/{link['token']}/events") as stream,
+    ):
         lines = stream.extensions.setdefault("sse-lines", stream.iter_lines())
         [(kind, _first)] = events(stream, 1)
         assert kind == "view"
@@ -238,7 +284,10 @@ def test_a_revoked_links_open_stream_ends_before_it_sends_anything_new(tmp_path)
 
 def test_errors_are_json_with_their_codes(server, links):
     get = server.client.get
-    assert (get("/api/v1/matches/zz/public").status_code, get("/api/v1/matches/zz/public").json()) == (404, {"error": "no match 'zz'"})
+    assert (get("/api/v1/matches/zz/public").status_code, get("/api/v1/matches/zz/public").json()) == (
+        404,
+        {"error": "no match 'zz'"},
+    )
     assert get("/api/v1/matches/zz/head").status_code == 404
     assert get("/api/v1/nothing").json() == {"error": "not found"}
     assert server.client.delete("/api/v1/matches/m1/public").status_code == 405
@@ -281,8 +330,11 @@ def test_a_tampered_match_is_refused_with_409_and_nothing_of_it_is_shown(db, tmp
         conn.execute("DROP TRIGGER events_no_update")
         conn.execute("UPDATE events SET body = replace(body, 'G4', 'H4') WHERE match_id = 'm1' AND seq = 2")
     with Server(copy) as running:
-        for path, headers in (("/api/v1/matches/m1/public", {}), ("/api/v1/matches/m1/head", {}),
-                              ("/api/v1/matches/m1/me", bearer(link["token"]))):
+        for path, headers in (
+            ("/api/v1/matches/m1/public", {}),
+            ("/api/v1/matches/m1/head", {}),
+            ("/api/v1/matches/m1/me", bearer(link["token"])),
+        ):
             answer = running.client.get(path, headers=headers)
             assert answer.status_code == 409, path
             assert "seq 2" in answer.json()["error"] and "does not verify" in answer.json()["error"]
@@ -296,9 +348,20 @@ def test_a_tampered_match_is_refused_with_409_and_nothing_of_it_is_shown(db, tmp
 
 @pytest.mark.guarantee("service.headers")
 def test_every_answer_carries_the_security_headers(server, links):
-    answers = [server.client.get(path) for path in (
-        "/", "/m/m1", f"/p/{links['ann']['token']}", "/api/v1/matches/m1/public", "/api/v1/nothing",
-        "/assets/live.js", "/assets/service.css", "/api/v1/openapi.json", "/p/nothing")]
+    answers = [
+        server.client.get(path)
+        for path in (
+            "/",
+            "/m/m1",
+            f"/p/{links['ann']['token']}",
+            "/api/v1/matches/m1/public",
+            "/api/v1/nothing",
+            "/assets/live.js",
+            "/assets/service.css",
+            "/api/v1/openapi.json",
+            "/p/nothing",
+        )
+    ]
     for answer in answers:
         csp = answer.headers["content-security-policy"]
         assert "default-src 'none'" in csp and "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
@@ -310,7 +373,13 @@ def test_every_answer_carries_the_security_headers(server, links):
 
 @pytest.mark.guarantee("service.headers")
 def test_pages_hold_no_inline_script_and_nothing_from_another_origin(server, links):
-    for path in ("/m/m1", f"/p/{links['ann']['token']}", f"/p/{links['zed']['token']}", f"/a/{links['auditor']['token']}", "/"):
+    for path in (
+        "/m/m1",
+        f"/p/{links['ann']['token']}",
+        f"/p/{links['zed']['token']}",
+        f"/a/{links['auditor']['token']}",
+        "/",
+    ):
         html = server.client.get(path).text
         scripts = re.findall(r"<script\b[^>]*>", html)
         assert scripts == ['<script src="../assets/live.js">'], (path, scripts)
@@ -324,7 +393,10 @@ def test_the_openapi_description_names_every_api_route(server):
     description = server.client.get("/api/v1/openapi.json").json()
     assert description["openapi"].startswith("3.") and set(description["paths"]) == API
     assert description["components"]["securitySchemes"]["token"] == {
-        "type": "http", "scheme": "bearer", "description": description["components"]["securitySchemes"]["token"]["description"]}
+        "type": "http",
+        "scheme": "bearer",
+        "description": description["components"]["securitySchemes"]["token"]["description"],
+    }
     for path, methods in description["paths"].items():
         for method in methods:
             answer = server.client.request(method.upper(), path.replace("{match}", "m1"))

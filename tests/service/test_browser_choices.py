@@ -39,6 +39,6 @@ def test_a_pw_guest_submits_through_the_lists_drawn_from_the_choices(browser, tm
         page.wait_for_selector("#recorded")
         [row] = [r for r in cli_json(db, "log", "p1") if r["actor"] == "zed"]
         assert row["event"]["tokens"] == ["predict:bob=predict", "watch:yan"]
-        assert f'{row["seq"]}:{row["hash"]}' == page.inner_text("#recorded code.receipt")
+        assert f"{row['seq']}:{row['hash']}" == page.inner_text("#recorded code.receipt")
         assert errors == []
         context.close()

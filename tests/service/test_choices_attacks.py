@@ -8,12 +8,12 @@ import random
 import re
 
 import pytest
+
+from matchledger import engine
 from matchledger.commands.service.forms import form_html
 from matchledger.engine import choices
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.fold import InMemoryMatch
-
-from matchledger import engine
 from tests.helpers import sampled_games
 
 from ..trust.test_plugin_attacks import uninstalled_game_db
@@ -35,8 +35,14 @@ def test_a_match_of_a_game_not_installed_is_a_clear_answer_not_a_500(tmp_path):
 
 
 def part(name, options, low=0, high=1, ordered=False):
-    return {"name": name, "label": name, "min": low, "max": high, "ordered": ordered,
-            "options": [{"tokens": [o], "label": o} for o in options]}
+    return {
+        "name": name,
+        "label": name,
+        "min": low,
+        "max": high,
+        "ordered": ordered,
+        "options": [{"tokens": [o], "label": o} for o in options],
+    }
 
 
 def described(*parts):

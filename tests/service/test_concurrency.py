@@ -33,8 +33,9 @@ HOST_ONLY = "kim"  # no link: the host types kim's moves, racing the participant
 
 def host(db, *args: str) -> None:
     """The host's command, run as the host runs it: another process."""
-    done = subprocess.run([sys.executable, "-m", "matchledger", "--db", str(db), *args],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "matchledger", "--db", str(db), *args], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, (args, done.stdout, done.stderr)
 
 
@@ -61,7 +62,9 @@ def ledger(request, tmp_path) -> tuple[object, int]:
 
 
 @pytest.mark.guarantee("service.concurrent")
-def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_lose_and_duplicate_nothing(ledger, tmp_path):
+def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_lose_and_duplicate_nothing(
+    ledger, tmp_path
+):
     db, server_count = ledger
     lines = card_lines()
     card_rounds = rounds(lines)
@@ -70,7 +73,9 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
             if args[0] in ("new", "contract"):
                 invoke(db, *[match if word == "card11" else word for word in args])
     players = [name for name in card_rounds[1][0] if name != HOST_ONLY]
-    links = {(match, name): invite(db, match, "--as", name, "--submit")["token"] for match in MATCHES for name in players}
+    links = {
+        (match, name): invite(db, match, "--as", name, "--submit")["token"] for match in MATCHES for name in players
+    }
 
     answered: list[tuple[str, str, int, str, list[str]]] = []  # (match, who, seq, hash, tokens)
     answered_by: set[str] = set()  # which servers recorded a submission
@@ -84,8 +89,9 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
         def url_of(who: str) -> str:  # each participant's link is answered by one server
             return urls[players.index(who) % len(urls)]
 
-        def participant(clients: dict[str, httpx.Client], match: str, who: str, tokens: list[str],
-                        start: threading.Barrier) -> None:
+        def participant(
+            clients: dict[str, httpx.Client], match: str, who: str, tokens: list[str], start: threading.Barrier
+        ) -> None:
             client = clients[url_of(who)]
             token = links[(match, who)]
             before = client.get(f"/api/v1/matches/{match}/me", headers=bearer(token))
@@ -98,17 +104,26 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
             answered.append((match, who, receipt["seq"], receipt["hash"], tokens))
             answered_by.add(url_of(who))
             page = client.get(f"/p/{token}")  # read your own write: the receipt is on the page at once
-            if before.status_code != 200 or page.status_code != 200 or f"{receipt['seq']}:{receipt['hash']}" not in page.text:
+            if (
+                before.status_code != 200
+                or page.status_code != 200
+                or f"{receipt['seq']}:{receipt['hash']}" not in page.text
+            ):
                 problems.append(f"{match} {who}: /me {before.status_code}, page {page.status_code} without its receipt")
 
         def play(match: str) -> None:
             with ExitStack() as opened, ThreadPoolExecutor(len(players) + 1) as pool:
-                clients = {url: opened.enter_context(httpx.Client(base_url=url, timeout=30,
-                                                                  limits=httpx.Limits(max_connections=16)))
-                           for url in urls}
+                clients = {
+                    url: opened.enter_context(
+                        httpx.Client(base_url=url, timeout=30, limits=httpx.Limits(max_connections=16))
+                    )
+                    for url in urls
+                }
                 for submissions, closing in card_rounds:
                     start = threading.Barrier(len(players))
-                    waiting = [pool.submit(participant, clients, match, who, submissions[who], start) for who in players]
+                    waiting = [
+                        pool.submit(participant, clients, match, who, submissions[who], start) for who in players
+                    ]
                     if HOST_ONLY in submissions:
                         waiting.append(pool.submit(host, db, "submit", match, HOST_ONLY, *submissions[HOST_ONLY]))
                     for future in waiting:
@@ -118,13 +133,18 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
         def reader(match: str, who: str) -> None:
             with httpx.Client(base_url=url_of(who), timeout=30) as client:
                 while not stop_reading.is_set():
-                    for path, headers in ((f"/api/v1/matches/{match}/me", bearer(links[(match, who)])),
-                                          (f"/api/v1/matches/{match}/public", {}), (f"/m/{match}", {})):
+                    for path, headers in (
+                        (f"/api/v1/matches/{match}/me", bearer(links[(match, who)])),
+                        (f"/api/v1/matches/{match}/public", {}),
+                        (f"/m/{match}", {}),
+                    ):
                         answer = client.get(path, headers=headers)
                         if answer.status_code != 200:
                             problems.append(f"reading {path}: {answer.status_code} {answer.text[:200]}")
 
-        readers = [threading.Thread(target=reader, args=(match, who)) for match in MATCHES for who in players[:server_count]]
+        readers = [
+            threading.Thread(target=reader, args=(match, who)) for match in MATCHES for who in players[:server_count]
+        ]
         for thread in readers:
             thread.start()
         try:
@@ -144,14 +164,28 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
     invoke(reference, "script", CARD)
     expected_outcome = cli_json(reference, "outcome", "card11", "--public")
     for match in MATCHES:
-        recorded = [(row["event"]["participant"], row["actor"], row["event"]["round"], row["seq"], row["hash"], row["event"]["tokens"])
-                    for row in cli_json(db, "log", match) if row["kind"] == "SubmissionRecorded"]
+        recorded = [
+            (
+                row["event"]["participant"],
+                row["actor"],
+                row["event"]["round"],
+                row["seq"],
+                row["hash"],
+                row["event"]["tokens"],
+            )
+            for row in cli_json(db, "log", match)
+            if row["kind"] == "SubmissionRecorded"
+        ]
         # each round's submissions, once each: the card's, whoever typed them
         assert sorted((who, number, tokens) for who, _actor, number, _seq, _hash, tokens in recorded) == sorted(
-            (who, number, tokens) for number, (submissions, _close) in enumerate(card_rounds, start=1)
-            for who, tokens in submissions.items())
+            (who, number, tokens)
+            for number, (submissions, _close) in enumerate(card_rounds, start=1)
+            for who, tokens in submissions.items()
+        )
         # every 201 is there once, as its participant's own event with its receipt, and no other event is theirs
-        theirs = sorted((who, seq, digest, tokens) for who, actor, _number, seq, digest, tokens in recorded if actor == who)
+        theirs = sorted(
+            (who, seq, digest, tokens) for who, actor, _number, seq, digest, tokens in recorded if actor == who
+        )
         mine = sorted((who, seq, digest, tokens) for (m, who, seq, digest, tokens) in answered if m == match)
         assert theirs == mine and len(mine) == len(players) * len(card_rounds)
         assert all(actor != HOST_ONLY for _who, actor, *_rest in recorded)

@@ -10,8 +10,8 @@ import json
 import re
 
 import pytest
-from matchledger.engine.choices import offers
 
+from matchledger.engine.choices import offers
 from tests.helpers import invoke
 
 from .support import STUDIO, Server, bearer, cli_json, invite
@@ -52,8 +52,10 @@ def db(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def links(db):
-    return {key: invite(db, match, "--as", who, "--submit")["token"]
-            for key, (match, who) in {"m2": ("m2", "ann"), "m3": ("m3", "ann"), "p1": ("p1", "zed")}.items()}
+    return {
+        key: invite(db, match, "--as", who, "--submit")["token"]
+        for key, (match, who) in {"m2": ("m2", "ann"), "m3": ("m3", "ann"), "p1": ("p1", "zed")}.items()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +89,11 @@ def test_pw_offers_predict_as_a_predicted_type_and_records_it(server, db, links)
     page = server.client.get(f"/p/{links['p1']}").text
     predicted = re.search(r'<select name="a1_predict">(.*?)</select>', page, re.S).group(1)
     assert 'value="predict"' in predicted  # W1: predict:bob=predict is legal
-    answer = server.client.post(f"/p/{links['p1']}", data={"a1_type": "predict", "a1_target": "bob",
-                                                           "a1_predict": "predict", "a2_type": "gift", "a2_target": "yan"},
-                                follow_redirects=False)
+    answer = server.client.post(
+        f"/p/{links['p1']}",
+        data={"a1_type": "predict", "a1_target": "bob", "a1_predict": "predict", "a2_type": "gift", "a2_target": "yan"},
+        follow_redirects=False,
+    )
     assert answer.status_code == 303, answer.text
     [row] = [r for r in cli_json(db, "log", "p1") if r["actor"] == "zed"]
     assert row["event"]["tokens"] == ["predict:bob=predict", "gift:yan"]
@@ -106,5 +110,7 @@ def test_the_choices_are_published_as_json_to_the_participant_alone(server, db, 
     assert data["participant"] == "ann"
     assert offers(data["choices"], ["B2", "E2", "H2"]) and not offers(data["choices"], ["B2", "C2", "H2"])  # apart
     assert server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").status_code == 403
-    assert server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").headers["content-type"] == "application/json"
+    assert (
+        server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").headers["content-type"] == "application/json"
+    )
     assert server.client.get("/api/v1/matches/m3/choices", headers=bearer(links["m2"])).status_code == 401

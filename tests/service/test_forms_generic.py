@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
+
+from matchledger.commands.service.forms import form_html, tokens_from_form
 from matchledger.engine.choices import nothing
 from matchledger.ledger.errors import MalformedInput
-from matchledger.commands.service.forms import form_html, tokens_from_form
 
 pytestmark = pytest.mark.guarantee("service.forms-from-choices")
 
@@ -26,9 +27,18 @@ def described(*parts):
     return {"prompt": "Choose", "parts": list(parts), "constraints": [], "typed": "x y"}
 
 
-GRID = part("cells", [option("P", cell=[0, 0]), option("Q", cell=[1, 0]), option("R", cell=[1, 1])], low=2, high=2,
-            ordered=True, grid={"width": 2, "height": 2, "marks": [{"name": "hole", "label": "hole", "symbol": "o",
-                                                                    "cells": [[0, 1], [1, 1]]}]})
+GRID = part(
+    "cells",
+    [option("P", cell=[0, 0]), option("Q", cell=[1, 0]), option("R", cell=[1, 1])],
+    low=2,
+    high=2,
+    ordered=True,
+    grid={
+        "width": 2,
+        "height": 2,
+        "marks": [{"name": "hole", "label": "hole", "symbol": "o", "cells": [[0, 1], [1, 1]]}],
+    },
+)
 
 
 def test_a_sole_grid_fills_the_typed_field_and_draws_its_marks():
@@ -46,19 +56,32 @@ def test_a_grid_beside_other_parts_has_a_field_of_its_own():
     html = form_html(description)
     assert 'data-into="cells"' in html and '<input name="cells"' in html
     assert tokens_from_form(description, [("cells", "R P"), ("extra", "t")]) == ["R", "P", "t"]
-    assert tokens_from_form(description, [("cells", "R P"), ("extra", ""), ("tokens", "typed wins")]) == ["typed", "wins"]
+    assert tokens_from_form(description, [("cells", "R P"), ("extra", ""), ("tokens", "typed wins")]) == [
+        "typed",
+        "wins",
+    ]
 
 
 def test_fields_pick_the_option_whose_values_they_are():
-    options = [option("a-1", fields={"kind": "a", "n": 1}), option("a-2", fields={"kind": "a", "n": 2}),
-               option("b", fields={"kind": "b"})]
-    description = described(part("x", options, fields=[{"name": "kind", "label": "kind"}, {"name": "n", "label": "number"}]))
+    options = [
+        option("a-1", fields={"kind": "a", "n": 1}),
+        option("a-2", fields={"kind": "a", "n": 2}),
+        option("b", fields={"kind": "b"}),
+    ]
+    description = described(
+        part("x", options, fields=[{"name": "kind", "label": "kind"}, {"name": "n", "label": "number"}])
+    )
     html = form_html(description)
     assert re.findall(r'<select name="(x_[a-z]+)">', html) == ["x_kind", "x_n"]
-    assert 'number <select name="x_n"><option value="">—</option><option value="1">1</option><option value="2">2</option>' in html
+    assert (
+        'number <select name="x_n"><option value="">—</option><option value="1">1</option><option value="2">2</option>'
+        in html
+    )
     assert tokens_from_form(description, [("x_kind", "a"), ("x_n", "2")]) == ["a-2"]
     assert tokens_from_form(description, [("x_kind", "b"), ("x_n", "2")]) == ["b"]  # a value b does not take: aside
-    assert tokens_from_form(description, [("x_kind", ""), ("x_n", "")]) == []  # nothing chosen: the rules say what is missing
+    assert (
+        tokens_from_form(description, [("x_kind", ""), ("x_n", "")]) == []
+    )  # nothing chosen: the rules say what is missing
     with pytest.raises(MalformedInput, match="x: no choice is kind a; choose every list"):
         tokens_from_form(description, [("x_kind", "a")])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+
 from matchledger.commands.service.guard import Guard
 
 TOKEN = "Li7ryU-Tdt5G8H46ixPqdbBQnKCw-r4I"
@@ -47,11 +48,19 @@ def test_an_error_after_the_500_was_sent_is_one_more_record_not_the_servers_raw_
 
     log, sent = run(failing)
     [(level, event, access), (error_level, error_event, failure)] = log.records
-    assert (level, event, access["status"], access["path"], access["bytes"]) == ("info", "request", 500, "/p/[token]", 14)
+    assert (level, event, access["status"], access["path"], access["bytes"]) == (
+        "info",
+        "request",
+        500,
+        "/p/[token]",
+        14,
+    )
     assert (error_level, error_event, failure["path"]) == ("error", "request_failed", "/p/[token]")
     assert "KeyError" in failure["error"] and "Traceback" in failure["error"] and "[token]" in failure["error"]
     assert all(TOKEN[:12] not in str(record) for record in log.records)
-    assert {b"content-security-policy", b"referrer-policy", b"cache-control"} <= {name for name, _ in sent[0]["headers"]}
+    assert {b"content-security-policy", b"referrer-policy", b"cache-control"} <= {
+        name for name, _ in sent[0]["headers"]
+    }
 
 
 def test_an_error_before_anything_was_answered_is_left_to_the_server():

@@ -40,8 +40,12 @@ def head_seq(db) -> int:
 def held_back(url: str, path: str, headers: dict[str, str], body: bytes) -> RawConnection:
     """A request whose headers are sent now and whose body is sent by the caller later."""
     connection = RawConnection(url)
-    lines = [f"POST {path} HTTP/1.1", "Host: x", f"Content-Length: {len(body)}",
-             *(f"{name}: {value}" for name, value in headers.items())]
+    lines = [
+        f"POST {path} HTTP/1.1",
+        "Host: x",
+        f"Content-Length: {len(body)}",
+        *(f"{name}: {value}" for name, value in headers.items()),
+    ]
     connection.send(("\r\n".join(lines) + "\r\n\r\n").encode())
     return connection
 
@@ -54,14 +58,17 @@ def test_a_submission_whose_body_comes_after_the_revocation_is_refused_and_write
     db, token = league
     body = json.dumps({"tokens": ROUND_1["ann"].split()}).encode()
     with Server(db) as running:
-        with held_back(running.url, "/api/v1/matches/m1/submissions",
-                       {**bearer(token), "Content-Type": "application/json"}, body) as held:
+        with held_back(
+            running.url, "/api/v1/matches/m1/submissions", {**bearer(token), "Content-Type": "application/json"}, body
+        ) as held:
             time.sleep(HEADERS_READ)
             host(db, "revoke", token)
             held.send(body)
             status, answer = held.answer()
-    assert (status, json.loads(answer)) == (401, {"error": "this token does not open this match: it is unknown, "
-                                                           "revoked or for another match"})
+    assert (status, json.loads(answer)) == (
+        401,
+        {"error": "this token does not open this match: it is unknown, revoked or for another match"},
+    )
     assert head_seq(db) == 1
 
 
@@ -72,8 +79,9 @@ def test_a_form_whose_body_comes_after_the_revocation_is_refused_and_shows_nothi
     as the match stands then: a revoked link must not read it."""
     db, token = league
     with Server(db) as running:
-        with held_back(running.url, f"/p/{token}", {"Content-Type": "application/x-www-form-urlencoded"},
-                       form.encode()) as held:
+        with held_back(
+            running.url, f"/p/{token}", {"Content-Type": "application/x-www-form-urlencoded"}, form.encode()
+        ) as held:
             time.sleep(HEADERS_READ)
             host(db, "revoke", token)
             host(db, "submit", "m1", "ann", *ROUND_1["ann"].split())  # made after the revocation
@@ -122,7 +130,9 @@ def hammer(url: str, request: bytes, act, clients: int = 4) -> tuple[list[tuple[
 def test_no_request_sent_after_the_revocation_returned_is_let_in(league, path):
     db, token = league
     with Server(db) as running:
-        request = f"GET {path.format(token=token)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+        request = (
+            f"GET {path.format(token=token)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+        )
         seen, revoking, revoked = hammer(running.url, request, lambda: host(db, "revoke", token))
     before = [status for sent, status, _ in seen if sent < revoking]
     after = [status for sent, status, _ in seen if sent > revoked]
@@ -137,7 +147,9 @@ def test_no_request_sent_after_the_hosts_close_returned_sees_the_match_before_it
     for player, cells in ROUND_1.items():
         host(db, "submit", "m1", player, *cells.split())
     with Server(db) as running:
-        seen, _closing, closed = hammer(running.url, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode(), lambda: host(db, "close", "m1"))
+        seen, _closing, closed = hammer(
+            running.url, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode(), lambda: host(db, "close", "m1")
+        )
     first = seen[0][2]
     after = [body for sent, _status, body in seen if sent > closed]
     assert len(after) > 10 and first not in after
@@ -165,8 +177,9 @@ def test_a_row_edited_while_serving_is_refused_at_the_next_request(league):
         answers = [running.client.get(path) for path in paths]
         assert [answer.status_code for answer in answers] == [409] * 4
         assert all("seq 2" in answer.text for answer in answers)
-        submitted = running.client.post("/api/v1/matches/m1/submissions", headers=bearer(token),
-                                        json={"tokens": ROUND_1["ann"].split()})
+        submitted = running.client.post(
+            "/api/v1/matches/m1/submissions", headers=bearer(token), json={"tokens": ROUND_1["ann"].split()}
+        )
         assert submitted.status_code == 409  # nothing is decided from a log that does not verify
     assert head_seq(db) == 2
 
@@ -176,9 +189,12 @@ def test_a_row_added_behind_the_ledgers_back_while_serving_is_refused_at_the_nex
     db, _token = league
     with Server(db) as running:
         assert running.client.get("/api/v1/matches/m1/head").status_code == 200
-        edited(db, "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
-                   "SELECT match_id, 2, kind, body, recorded_at, actor, hash, printf('%064d', 0) FROM events "
-                   "WHERE match_id = 'm1' AND seq = 1")
+        edited(
+            db,
+            "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
+            "SELECT match_id, 2, kind, body, recorded_at, actor, hash, printf('%064d', 0) FROM events "
+            "WHERE match_id = 'm1' AND seq = 1",
+        )
         assert running.client.get("/api/v1/matches/m1/head").status_code == 409
 
 
@@ -207,7 +223,6 @@ def test_a_seq_written_in_other_digits_is_a_clear_400_and_the_log_stays_json_lin
     assert lines and all(line.startswith("{") for line in lines), lines[:3]
 
 
-
 # --------------------------------------------------------------------------- what one link may write
 
 
@@ -231,8 +246,12 @@ def test_one_link_makes_a_bounded_number_of_submissions_in_a_round(league):
 
     db, token = league
     with Server(db) as running:
-        answers = [running.client.post("/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"].split()},
-                                       headers=bearer(token)) for _ in range(SUBMISSIONS_PER_ROUND + 2)]
+        answers = [
+            running.client.post(
+                "/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"].split()}, headers=bearer(token)
+            )
+            for _ in range(SUBMISSIONS_PER_ROUND + 2)
+        ]
     assert [a.status_code for a in answers] == [201] * SUBMISSIONS_PER_ROUND + [429] * 2
     assert f"ann already has {SUBMISSIONS_PER_ROUND} submissions in round 1" in answers[-1].json()["error"]
     assert head_seq(db) == 1 + SUBMISSIONS_PER_ROUND

@@ -8,10 +8,10 @@ import json
 import sqlite3
 
 import pytest
+
 from matchledger.ledger import capabilities
 from matchledger.ledger.capabilities import token_hash
 from matchledger.ledger.store import Store
-
 from tests.helpers import invoke, read_json
 from tests.trust.common import new_pw
 
@@ -36,7 +36,11 @@ def test_invite_prints_a_fresh_192_bit_link_once_and_the_database_keeps_only_its
     second = read_json(db, "invite", "p1", "--as", "zed", "--submit", "--base-url", "https://games.example.org/x/")
     token = first["token"]
     assert {k: v for k, v in first.items() if k not in ("url", "token")} == {
-        "match": "p1", "role": "participant", "participant": "zed", "can_submit": True}
+        "match": "p1",
+        "role": "participant",
+        "participant": "zed",
+        "can_submit": True,
+    }
     assert first["url"] == f"https://games.example.org/x/p/{token}"
     assert len(token) == 32 and token != second["token"]  # 24 random bytes, URL-safe
     with sqlite3.connect(db) as conn:
@@ -124,4 +128,3 @@ def test_a_receipt_after_an_edited_event_is_not_proven(db):
     out = invoke(db, "verify", "p1", "--receipt", head, "--json", expect=3).stdout
     [problem] = json.loads(out)["receipts"]
     assert problem["seq"] == 2 and "cannot be proven" in problem["problem"]
-

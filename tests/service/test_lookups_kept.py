@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+
 from matchledger.commands.service.reads import Reads
 from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
-
 from tests.helpers import invoke
 
 from .support import STUDIO, invite

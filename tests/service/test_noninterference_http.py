@@ -23,14 +23,22 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from matchledger import engine
 from matchledger.engine.commands import Submit
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
-
-from matchledger import engine
-
-from tests.trust.noninterference import DB, MATCH, PUBLIC, Played, Side, first_telling_command, host_differences, scratch
+from tests.trust.noninterference import (
+    DB,
+    MATCH,
+    PUBLIC,
+    Played,
+    Side,
+    first_telling_command,
+    host_differences,
+    scratch,
+)
 from tests.trust.test_noninterference import _pw_exchange_case, lca_candidates, lca_exchanged, play, pw_candidates
 
 from .support import Server, bearer, events, grant
@@ -203,9 +211,15 @@ def test_the_live_streams_send_the_same_messages_only_when_the_viewers_page_chan
         servers = [Server(side.folder / DB, poll=0.03) for side in sides]
         try:
             with contextlib.ExitStack() as stack:
-                clients = [stack.enter_context(httpx.Client(base_url=s.url, timeout=httpx.Timeout(10, read=10))) for s in servers]
-                streams = {(i, viewer): stack.enter_context(clients[i].stream("GET", f"{path}/events"))
-                           for i in (0, 1) for viewer, path in viewers.items()}
+                clients = [
+                    stack.enter_context(httpx.Client(base_url=s.url, timeout=httpx.Timeout(10, read=10)))
+                    for s in servers
+                ]
+                streams = {
+                    (i, viewer): stack.enter_context(clients[i].stream("GET", f"{path}/events"))
+                    for i in (0, 1)
+                    for viewer, path in viewers.items()
+                }
                 received, changes = follow(a, b, sides, servers, streams, viewers, cut)
         finally:
             for side in sides:
@@ -225,8 +239,8 @@ def follow(a, b, sides, servers, streams, viewers, cut):
     """Play both matches command by command; after each, read every page's live part
     (and form) and the stream messages that brought it."""
     received = {key: [] for key in streams}
-    changes = {viewer: 0 for viewer in viewers}
-    shown = {key: None for key in streams}
+    changes = dict.fromkeys(viewers, 0)
+    shown = dict.fromkeys(streams)
     for index in range(cut):
         if index:
             for side, played in zip(sides, (a, b)):
@@ -234,8 +248,11 @@ def follow(a, b, sides, servers, streams, viewers, cut):
         for (i, viewer), stream in streams.items():
             page = servers[i].client.get(viewers[viewer]).text
             found = SHOWN.search(page)
-            now = {"live": found.group(2), "form": found.group(1)} if found else {
-                "live": re.search(r'<section id="live">(.*)</section></main>', page, re.S).group(1)}
+            now = (
+                {"live": found.group(2), "form": found.group(1)}
+                if found
+                else {"live": re.search(r'<section id="live">(.*)</section></main>', page, re.S).group(1)}
+            )
             if now != shown[(i, viewer)]:
                 shown[(i, viewer)] = now
                 changes[viewer] += i == 0
@@ -287,11 +304,16 @@ def test_one_hidden_submission_more_moves_nothing_a_non_host_viewer_gets_through
             grant(side.folder / DB, MATCH, None, AUDITOR)
         servers = [Server(side.folder / DB) for side in sides]
         try:
-            paths = [("/api/v1/matches/m1/head", None), ("/api/v1/matches/m1/public", None), ("/m/m1", None),
-                     ("/api/v1/matches/m1/me", TOKEN), (f"/p/{TOKEN}", TOKEN)]
+            paths = [
+                ("/api/v1/matches/m1/head", None),
+                ("/api/v1/matches/m1/public", None),
+                ("/m/m1", None),
+                ("/api/v1/matches/m1/me", TOKEN),
+                (f"/p/{TOKEN}", TOKEN),
+            ]
             for path, token in list(paths):
                 if "head" not in path:
-                    paths += [(f"{path}?at={at}", token) for at in range(0, len(before) + 5)]
+                    paths += [(f"{path}?at={at}", token) for at in range(len(before) + 5)]
             for path, token in paths:
                 got = [answer_of(server, path, token) for server in servers]
                 assert got[0] == got[1], f"LEAK: a hidden submission changes GET {path}: {got[0][:2]} / {got[1][:2]}"
@@ -299,8 +321,13 @@ def test_one_hidden_submission_more_moves_nothing_a_non_host_viewer_gets_through
                 first_messages = []
                 for server in servers:
                     with server.client.stream("GET", path, timeout=httpx.Timeout(10, read=10)) as stream:
-                        first_messages.append((stream.status_code, [(k, v) for k, v in stream.headers.items() if k != "date"],
-                                               events(stream, 1)))
+                        first_messages.append(
+                            (
+                                stream.status_code,
+                                [(k, v) for k, v in stream.headers.items() if k != "date"],
+                                events(stream, 1),
+                            )
+                        )
                 assert first_messages[0] == first_messages[1], f"LEAK: a hidden submission changes the stream {path}"
             heads = [server.client.get("/api/v1/matches/m1/head", headers=bearer(AUDITOR)).json() for server in servers]
         finally:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.store import Store
 
@@ -38,10 +39,18 @@ def test_another_process_closing_the_database_leaves_our_two_connections_their_w
     # Everyone sees one log: had the other process deleted the WAL, our connections would
     # go on in a file of their own and the others would never see seq 3.
     assert [r.seq for r in reader.rows("m1")] == [1, 2, 3, 4]
-    outside = subprocess.run([sys.executable, "-c",
-                              "import sys; from matchledger.ledger.store import Store;"
-                              "print(Store(sys.argv[1], read_only=True).head('m1')[0])", str(path)],
-                             check=True, capture_output=True, text=True)
+    outside = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from matchledger.ledger.store import Store;"
+            "print(Store(sys.argv[1], read_only=True).head('m1')[0])",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     assert outside.stdout.strip() == "4"
     for store in (first, reader, writer):
         store.close()

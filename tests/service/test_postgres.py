@@ -12,8 +12,8 @@ import time
 import httpx
 import psycopg
 import pytest
-from matchledger.ledger.postgres_database import LOCK_SPACE
 
+from matchledger.ledger.postgres_database import LOCK_SPACE
 from tests.helpers import invoke
 
 from .support import STUDIO, Server, bearer, cli_json, events, invite
@@ -28,8 +28,9 @@ def test_serve_on_postgresql_records_a_participants_submission_and_follows_the_h
     with Server(postgres_url, folder=tmp_path) as server, server.client.stream("GET", "/m/m1/events") as public:
         [(kind, first)] = events(public, 1)
         assert kind == "view" and "round 1 (lights)" in first["live"]
-        answer = server.client.post("/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]},
-                                    headers=bearer(link["token"]))
+        answer = server.client.post(
+            "/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]}, headers=bearer(link["token"])
+        )
         assert answer.status_code == 201, answer.text
         receipt = f"{answer.json()['seq']}:{answer.json()['hash']}"
         assert "1 receipt in the verified chain" in invoke(postgres_url, "verify", "m1", "--receipt", receipt).output
@@ -60,28 +61,38 @@ def own_database(postgres_server):
 def end_connections(postgres_server, name: str) -> int:
     """What a restart of the server, a failover or an idle timeout does to them."""
     with postgres_server.admin() as conn:
-        return len(conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                "WHERE datname = %s AND pid <> pg_backend_pid()", (name,)).fetchall())
+        return len(
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            ).fetchall()
+        )
 
 
 @pytest.mark.guarantee("service.postgres")
-def test_serve_answers_again_once_its_connections_were_ended_and_says_503_meanwhile(postgres_server, own_database, tmp_path):
+def test_serve_answers_again_once_its_connections_were_ended_and_says_503_meanwhile(
+    postgres_server, own_database, tmp_path
+):
     url, name = own_database
     link = invite(url, "m1", "--as", "ann", "--submit")["token"]
     with Server(url, folder=tmp_path) as server:
         assert server.client.get("/api/v1/matches/m1/head").status_code == 200
         assert end_connections(postgres_server, name) >= 1
         answers = [server.client.get("/api/v1/matches/m1/head") for _ in range(2)]
-        submitted = server.client.post("/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]},
-                                       headers=bearer(link))
+        submitted = server.client.post(
+            "/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]}, headers=bearer(link)
+        )
         if submitted.status_code == 503:  # the writer's own connection was the one that noticed
-            submitted = server.client.post("/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]},
-                                           headers=bearer(link))
+            submitted = server.client.post(
+                "/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]}, headers=bearer(link)
+            )
     # the first read after the cut may find the connection gone (503, saying nothing of
     # the server); the next opens another
     assert answers[-1].status_code == 200
-    assert all(a.status_code == 200 or (a.status_code == 503 and name not in a.text and "Retry-After" in a.headers)
-               for a in answers)
+    assert all(
+        a.status_code == 200 or (a.status_code == 503 and name not in a.text and "Retry-After" in a.headers)
+        for a in answers
+    )
     assert submitted.status_code == 201, submitted.text
 
 
@@ -93,18 +104,23 @@ def test_a_revocation_made_while_a_submission_waits_for_the_matchs_lock_stops_it
     link = invite(url, "m1", "--as", "ann", "--submit")["token"]
     answer: dict = {}
     with Server(url, folder=tmp_path) as server, psycopg.connect(url) as other_writer:
-        other_writer.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, "m1"))
+        other_writer.execute(
+            "SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, "m1")
+        )
 
         def submit() -> None:
             with httpx.Client(base_url=server.url, timeout=30) as client:
-                answer["response"] = client.post("/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]},
-                                                 headers=bearer(link))
+                answer["response"] = client.post(
+                    "/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]}, headers=bearer(link)
+                )
 
         thread = threading.Thread(target=submit)
         thread.start()
         with psycopg.connect(url, autocommit=True) as look:
             deadline = time.monotonic() + 10
-            while not look.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").fetchone()[0]:
+            while not look.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            ).fetchone()[0]:
                 assert time.monotonic() < deadline, "the submission never waited for the match's lock"
                 time.sleep(0.05)
         assert "revoked" in invoke(url, "revoke", link).output

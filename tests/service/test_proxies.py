@@ -75,7 +75,9 @@ def wait_for_tls(port: int, process: subprocess.Popen, log: Path, server_name: s
                     return
         except (OSError, ssl.SSLError):
             time.sleep(0.1)
-    raise AssertionError(f"the proxy did not answer TLS on port {port} in {START_SECONDS} s: {log.read_text(errors='replace')}")
+    raise AssertionError(
+        f"the proxy did not answer TLS on port {port} in {START_SECONDS} s: {log.read_text(errors='replace')}"
+    )
 
 
 def stopped(process: subprocess.Popen, sig: int) -> None:
@@ -135,7 +137,7 @@ def no_token_in(folder: Path, *tokens: str) -> list[Path]:
         text = path.read_text(errors="replace")
         for token in tokens:
             for start in range(len(token) - 11):
-                assert token[start:start + 12] not in text, f"{path.name} holds a token: {text[-2000:]}"
+                assert token[start : start + 12] not in text, f"{path.name} holds a token: {text[-2000:]}"
     return logs
 
 
@@ -153,8 +155,26 @@ def trusted(db: Path) -> Server:
 def self_signed(folder: Path) -> tuple[Path, Path]:
     openssl = binary("openssl")
     cert, key = folder / "fullchain.pem", folder / "privkey.pem"
-    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return cert, key
 
 
@@ -167,15 +187,20 @@ def test_the_nginx_snippet_serves_streams_redirects_limits_and_logs_no_token(lea
     cert, key = self_signed(folder)
     https_port, http_port = free_port(), free_port()
     with trusted(db) as direct:
-        site = replaced(snippet("nginx:"), {
-            "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
-            "listen 80;": f"listen 127.0.0.1:{http_port};",
-            "/etc/letsencrypt/live/games.example.org/fullchain.pem": str(cert),
-            "/etc/letsencrypt/live/games.example.org/privkey.pem": str(key),
-            "/var/log/nginx/matchledger.log": str(folder / "matchledger.log"),
-            "http://127.0.0.1:8000": direct.url,
-        })
-        temp = "\n".join(f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        site = replaced(
+            snippet("nginx:"),
+            {
+                "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
+                "listen 80;": f"listen 127.0.0.1:{http_port};",
+                "/etc/letsencrypt/live/games.example.org/fullchain.pem": str(cert),
+                "/etc/letsencrypt/live/games.example.org/privkey.pem": str(key),
+                "/var/log/nginx/matchledger.log": str(folder / "matchledger.log"),
+                "http://127.0.0.1:8000": direct.url,
+            },
+        )
+        temp = "\n".join(
+            f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         # What Debian's nginx.conf around the page's site holds: a default access log in
         # the combined format (the whole request line), which a site must not fall back on.
         (folder / "nginx.conf").write_text(
@@ -183,12 +208,16 @@ def test_the_nginx_snippet_serves_streams_redirects_limits_and_logs_no_token(lea
             f"events {{ worker_connections 64; }}\n"
             f"http {{\n{temp}\naccess_log {folder / 'access.log'} combined;\n{site}}}\n"
         )
-        started = subprocess.Popen([nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
-                                   stdout=subprocess.DEVNULL, stderr=open(folder / "stderr.txt", "wb"))
+        started = subprocess.Popen(
+            [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
+            stdout=subprocess.DEVNULL,
+            stderr=open(folder / "stderr.txt", "wb"),
+        )
         try:
             wait_for_tls(https_port, started, folder / "error.log")
-            with httpx.Client(base_url=f"https://127.0.0.1:{https_port}", verify=False,
-                              timeout=httpx.Timeout(10, read=15)) as proxy:
+            with httpx.Client(
+                base_url=f"https://127.0.0.1:{https_port}", verify=False, timeout=httpx.Timeout(10, read=15)
+            ) as proxy:
                 through(proxy, direct, db, ann, auditor)
                 assert "max-age" in proxy.get(f"/p/{ann}").headers["strict-transport-security"]
                 large = proxy.post("/api/v1/matches/m1/submissions", headers=bearer(ann), content=b" " * 20_000)
@@ -199,8 +228,14 @@ def test_the_nginx_snippet_serves_streams_redirects_limits_and_logs_no_token(lea
             stopped(started, signal.SIGQUIT)
     logs = no_token_in(folder, ann, auditor)
     logged = (folder / "matchledger.log").read_text()
-    for line in ('"GET /p/[token]"', '"GET /a/[token]/export"', '"GET /x/[token]"', '"GET /m/m1/events"', '"GET /m/[token]"',
-                 '"GET /x/[token]/[token]..."'):
+    for line in (
+        '"GET /p/[token]"',
+        '"GET /a/[token]/export"',
+        '"GET /x/[token]"',
+        '"GET /m/m1/events"',
+        '"GET /m/[token]"',
+        '"GET /x/[token]/[token]..."',
+    ):
         assert line in logged
     assert "at=1" not in logged  # query strings are not logged
     assert folder / "matchledger.log" in logs
@@ -217,29 +252,49 @@ def test_the_caddy_snippet_serves_streams_and_logs_no_token(league, tmp_path):
     folder.mkdir()
     https_port, http_port = free_port(), free_port()
     with trusted(db) as direct:
-        site = replaced(snippet("Caddy"), {
-            "games.example.org {": f"localhost:{https_port} {{",
-            "127.0.0.1:8000": direct.url.removeprefix("http://"),
-            "/var/log/caddy/matchledger.log": str(folder / "matchledger.log"),
-        })
+        site = replaced(
+            snippet("Caddy"),
+            {
+                "games.example.org {": f"localhost:{https_port} {{",
+                "127.0.0.1:8000": direct.url.removeprefix("http://"),
+                "/var/log/caddy/matchledger.log": str(folder / "matchledger.log"),
+            },
+        )
         # Where the test's Caddy keeps its state and certificates (its own local CA: no
         # certificate authority is reached), and no admin endpoint.
-        options = (f"{{\n\tadmin off\n\thttp_port {http_port}\n\thttps_port {https_port}\n"
-                   f"\tstorage file_system {folder / 'data'}\n\tlocal_certs\n\tskip_install_trust\n}}\n")
+        options = (
+            f"{{\n\tadmin off\n\thttp_port {http_port}\n\thttps_port {https_port}\n"
+            f"\tstorage file_system {folder / 'data'}\n\tlocal_certs\n\tskip_install_trust\n}}\n"
+        )
         (folder / "Caddyfile").write_text(options + site)
-        environment = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
-                       "XDG_CONFIG_HOME": str(folder / "config")}
-        started = subprocess.Popen([caddy, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
-                                   stdout=subprocess.DEVNULL, stderr=open(folder / "stderr.txt", "wb"), env=environment)
+        environment = {
+            **os.environ,
+            "HOME": str(folder),
+            "XDG_DATA_HOME": str(folder / "data"),
+            "XDG_CONFIG_HOME": str(folder / "config"),
+        }
+        started = subprocess.Popen(
+            [caddy, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+            stdout=subprocess.DEVNULL,
+            stderr=open(folder / "stderr.txt", "wb"),
+            env=environment,
+        )
         try:
             wait_for_tls(https_port, started, folder / "stderr.txt")
-            with httpx.Client(base_url=f"https://localhost:{https_port}", verify=False,
-                              timeout=httpx.Timeout(10, read=15)) as proxy:
+            with httpx.Client(
+                base_url=f"https://localhost:{https_port}", verify=False, timeout=httpx.Timeout(10, read=15)
+            ) as proxy:
                 through(proxy, direct, db, ann, auditor)
         finally:
             stopped(started, signal.SIGTERM)
     no_token_in(folder, ann, auditor)
     logged = (folder / "matchledger.log").read_text()
-    for uri in ('"/p/[token]"', '"/a/[token]/export"', '"/x/[token]"', '"/m/m1/events"', '"/m/[token]"',
-                '"/x/[token]/[token]"'):
+    for uri in (
+        '"/p/[token]"',
+        '"/a/[token]/export"',
+        '"/x/[token]"',
+        '"/m/m1/events"',
+        '"/m/[token]"',
+        '"/x/[token]/[token]"',
+    ):
         assert uri in logged

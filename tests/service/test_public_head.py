@@ -12,6 +12,7 @@ import contextlib
 import json
 
 import pytest
+
 from matchledger.commands.service.reads import Reads
 from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.ledger.capabilities import Capability
@@ -19,7 +20,6 @@ from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.stores import open_store
 from matchledger.projections import fold
 from matchledger.projections.application import Application
-
 from tests.helpers import invoke
 
 from .support import STUDIO
@@ -28,8 +28,14 @@ ROUND_1 = {"ann": "G4 A1 B1 C1 D1", "bob": "F2 A1 B1 C1 D1", "cat": "E3 A1 B1 C1
 
 
 def link(participant: str) -> Capability:
-    return Capability(token_hash="0" * 64, match_id="m1", role="participant", participant=participant,
-                      can_submit=False, created_at="2026-01-01T00:00:00.000000Z")
+    return Capability(
+        token_hash="0" * 64,
+        match_id="m1",
+        role="participant",
+        participant=participant,
+        can_submit=False,
+        created_at="2026-01-01T00:00:00.000000Z",
+    )
 
 
 @pytest.fixture
@@ -48,8 +54,11 @@ def log_seqs(db, *view: str) -> list[int]:
 
 def same(before: dict, after: dict) -> list[str]:
     """What changed: a head by value, every answer by identity (made anew or not)."""
-    return [what for what in before
-            if (after[what] != before[what] if what.endswith("head") else after[what] is not before[what])]
+    return [
+        what
+        for what in before
+        if (after[what] != before[what] if what.endswith("head") else after[what] is not before[what])
+    ]
 
 
 def answers(reads: Reads) -> dict[str, object]:
@@ -157,8 +166,10 @@ def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head
 
     async def scenario():
         found = {}
-        for name, view, call in (("public", PUBLIC, lambda at: reads.public("m1", at)),
-                                 ("cat", as_participant("cat"), lambda at: reads.me(link("cat"), at))):
+        for name, _view, call in (
+            ("public", PUBLIC, lambda at: reads.public("m1", at)),
+            ("cat", as_participant("cat"), lambda at: reads.me(link("cat"), at)),
+        ):
             for at in range(1, 8):
                 try:
                     call(at)
@@ -173,7 +184,9 @@ def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head
     for (name, at), answer in found.items():
         seqs = public if name == "public" else cats
         whose = "the public" if name == "public" else "cat"
-        assert answer == ("shown" if at in seqs else f"?at={at} is not the seq of an event {whose} may know of in match 'm1'")
+        assert answer == (
+            "shown" if at in seqs else f"?at={at} is not the seq of an event {whose} may know of in match 'm1'"
+        )
 
 
 @pytest.mark.guarantee("service.receipt-seqs")

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from matchledger.commands.service import pages
 from matchledger.commands.service.reads import Reads, Receipt
 from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
-
 from tests.helpers import invoke, read_json
 from tests.trust.common import new_pw
 
@@ -25,8 +25,12 @@ def db(tmp_path):
     """pw: ann (2) and bob submit, zed and yan too; the round closes (6)."""
     db = tmp_path / "m.db"
     new_pw(db)
-    for who, tokens in (("ann", "gift:bob learn:yan"), ("bob", "gift:ann learn:zed"),
-                        ("zed", "watch:bob swap:yan"), ("yan", "watch:ann swap:zed")):
+    for who, tokens in (
+        ("ann", "gift:bob learn:yan"),
+        ("bob", "gift:ann learn:zed"),
+        ("zed", "watch:bob swap:yan"),
+        ("yan", "watch:ann swap:zed"),
+    ):
         invoke(db, "submit", "p1", who, *tokens.split())
     invoke(db, "close", "p1")
     return db
@@ -40,7 +44,7 @@ def receipt(db, kind: str) -> str:
 def test_a_closes_seq_and_hash_is_no_receipt(db):
     close = receipt(db, "RoundClosed")
     out = invoke(db, "verify", "p1", "--receipt", close, expect=3).output
-    assert f"receipt {close[:close.index(':') + 17]}…" in out
+    assert f"receipt {close[: close.index(':') + 17]}…" in out
     assert f"seq {close.split(':')[0]} is a RoundClosed (round 1), not a participant's submission" in out
 
 
@@ -51,8 +55,15 @@ def test_the_creations_seq_and_hash_is_no_receipt(db):
     [problem] = result["receipts"]
     assert problem["seq"] == 1 and "seq 1 is a MatchCreated, not a participant's submission" in problem["problem"]
     [checked] = result["receipts_checked"]
-    assert checked == {"seq": 1, "hash": created.split(":")[1], "kind": "MatchCreated", "participant": None,
-                       "round": None, "ok": False, "fate": None}
+    assert checked == {
+        "seq": 1,
+        "hash": created.split(":")[1],
+        "kind": "MatchCreated",
+        "participant": None,
+        "round": None,
+        "ok": False,
+        "fate": None,
+    }
 
 
 def test_a_submissions_receipt_names_its_kind_and_participant_and_json_lists_every_receipt_checked(db):
@@ -61,7 +72,9 @@ def test_a_submissions_receipt_names_its_kind_and_participant_and_json_lists_eve
     assert f"receipt {ann.split(':')[0]}: ann's SubmissionRecorded for round 1, in the verified chain" in text
     result = read_json(db, "verify", "p1", "--receipt", ann, "--receipt", close, expect=3)
     assert [(c["seq"], c["kind"], c["participant"], c["round"], c["ok"]) for c in result["receipts_checked"]] == [
-        (2, "SubmissionRecorded", "ann", 1, True), (6, "RoundClosed", None, 1, False)]
+        (2, "SubmissionRecorded", "ann", 1, True),
+        (6, "RoundClosed", None, 1, False),
+    ]
     assert [c["hash"] for c in result["receipts_checked"]] == [ann.split(":")[1], close.split(":")[1]]
     assert [p["seq"] for p in result["receipts"]] == [6]  # the findings, as before
 
@@ -71,8 +84,10 @@ def test_a_photographer_turns_resolution_is_no_receipt_and_its_submission_is_nam
     invoke(db, "new", "photographer", "g", "--players", "ann,bob", "--seed", 123456789012345)
     invoke(db, "submit", "g", "ann", "take", "1", "left", "1", "wind", "1:2")
     submitted, resolved = (f"{e['seq']}:{e['hash']}" for e in read_json(db, "log", "g")[1:3])
-    assert "receipt 2: ann's SubmissionRecorded for turn 1, in the verified chain" in invoke(
-        db, "verify", "g", "--receipt", submitted).output
+    assert (
+        "receipt 2: ann's SubmissionRecorded for turn 1, in the verified chain"
+        in invoke(db, "verify", "g", "--receipt", submitted).output
+    )
     refused = invoke(db, "verify", "g", "--receipt", resolved, expect=3).output
     assert "seq 3 is ann's TurnResolved (turn 1), not a participant's submission" in refused
 
@@ -114,13 +129,19 @@ def test_a_receipt_is_proven_and_says_what_became_of_its_submission_as_log_marks
     assert result["ok"] is True and result["receipts"] == []
     marks = {row["seq"]: {k: v for k, v in row.items() if k.endswith("_by")} or None for row in rows}
     assert [(c["seq"], c["ok"], c["fate"]) for c in result["receipts_checked"]] == [
-        (2, True, {"superseded_by": 4}), (3, True, {"voided_by": 5}), (4, True, {"corrected_by": 6}), (7, True, None)]
+        (2, True, {"superseded_by": 4}),
+        (3, True, {"voided_by": 5}),
+        (4, True, {"corrected_by": 6}),
+        (7, True, None),
+    ]
     assert all(c["fate"] == marks[c["seq"]] for c in result["receipts_checked"])  # the keys log --json marks with
 
 
 def test_a_refused_receipt_has_no_fate(undone):
     void = next(row for row in read_json(undone, "log", "p1") if row["kind"] == "SubmissionVoided")
-    [checked] = read_json(undone, "verify", "p1", "--receipt", f"{void['seq']}:{void['hash']}", expect=3)["receipts_checked"]
+    [checked] = read_json(undone, "verify", "p1", "--receipt", f"{void['seq']}:{void['hash']}", expect=3)[
+        "receipts_checked"
+    ]
     assert checked["ok"] is False and checked["fate"] is None
 
 
@@ -134,8 +155,12 @@ def test_a_participants_page_tells_beside_each_receipt_what_became_of_that_submi
         reads.app.store.close()
     rows = {who: dict(re.findall(r'<tr data-seq="(\d+)">(.*?)</tr>', html)) for who, html in drawn.items()}
     hashes = {row["seq"]: row["hash"] for row in read_json(undone, "log", "p1")}
-    for who, seq, status in (("ann", 2, "submitted, superseded by 4"), ("ann", 4, "submitted, corrected by 6"),
-                             ("bob", 3, "submitted, voided by 5"), ("bob", 7, "submitted")):
+    for who, seq, status in (
+        ("ann", 2, "submitted, superseded by 4"),
+        ("ann", 4, "submitted, corrected by 6"),
+        ("bob", 3, "submitted, voided by 5"),
+        ("bob", 7, "submitted"),
+    ):
         row = rows[who][str(seq)]
         assert f"<td>{status}</td>" in row, row
         assert f'<code class="receipt">{seq}:{hashes[seq]}</code>' in row

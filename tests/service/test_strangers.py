@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+
 from matchledger.commands.service.connections import HEADERS_MAX
 from matchledger.commands.service.guard import Guard
-
 from tests.helpers import invoke
 
-from .support import STUDIO, Server, bearer, invite
+from .support import STUDIO, Server, invite
 
 #: Seconds a test's server gives a request to arrive whole.
 READ_TIMEOUT = 0.5
@@ -101,7 +101,7 @@ def test_a_head_past_its_bytes_or_lines_is_refused_and_the_process_stays_small(h
         "header lines for ever": b"X-Flood: " + b"a" * 1000 + b"\r\n",
         "one header line for ever": b"a" * 1024,
     }
-    for name, line in floods.items():
+    for _name, line in floods.items():
         with connect(hurried) as sock:
             sock.sendall(b"GET /m/m1 HTTP/1.1\r\nHost: x\r\n")
             sent = 0
@@ -112,8 +112,11 @@ def test_a_head_past_its_bytes_or_lines_is_refused_and_the_process_stays_small(h
                     sock.sendall(line * 64)
                     sent += len(line) * 64
     with connect(hurried) as sock:  # few bytes, too many lines: read whole, answered
-        sock.sendall(b"GET /m/m1 HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(HEADERS_MAX + 1))
-                     + b"\r\n")
+        sock.sendall(
+            b"GET /m/m1 HTTP/1.1\r\nHost: x\r\n"
+            + b"".join(b"X-%d: 1\r\n" % i for i in range(HEADERS_MAX + 1))
+            + b"\r\n"
+        )
         answer, _closed = until_closed(sock)
     assert answer.startswith(b"HTTP/1.1 431 ")
     assert resident_mb(hurried.process.pid) - before < 16
@@ -124,8 +127,10 @@ def test_a_head_past_its_bytes_or_lines_is_refused_and_the_process_stays_small(h
 def test_a_request_that_does_not_arrive_in_time_is_closed_however_it_trickles(hurried, league):
     _db, token = league
     body = b'{"tokens": ["G4", "A1", "B1", "C1", "D1"]}'
-    submission = (f"POST /api/v1/matches/m1/submissions?slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
-                  f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body[:10]
+    submission = (
+        f"POST /api/v1/matches/m1/submissions?slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body[:10]
     openings = {
         "nothing sent": b"",
         "a head never finished": b"GET /m/m1 HTTP/1.1\r\nHost: x\r\n",
@@ -162,8 +167,12 @@ def test_a_request_that_does_not_arrive_in_time_is_closed_however_it_trickles(hu
 def test_a_client_leaving_mid_body_is_one_record_at_info(hurried, league):
     _db, token = league
     with connect(hurried) as sock:
-        sock.sendall((f"POST /p/{token} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                      f"Content-Length: 100\r\n\r\ntokens=G4").encode())
+        sock.sendall(
+            (
+                f"POST /p/{token} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                f"Content-Length: 100\r\n\r\ntokens=G4"
+            ).encode()
+        )
         time.sleep(0.1)
     [record] = records(hurried, "/p/[token]")
     assert (record["level"], record["event"], record["status"]) == ("info", "request", 499)
@@ -190,7 +199,7 @@ def test_requests_pipelined_on_one_connection_and_never_read_keep_the_process_sm
         deadline = time.monotonic() + 2.0  # what the kernel's buffers take, then nothing more is read
         while sent < len(flood) and time.monotonic() < deadline:
             try:
-                sent += sock.send(flood[sent:sent + 65536])
+                sent += sock.send(flood[sent : sent + 65536])
             except BlockingIOError:
                 time.sleep(0.01)
         grown = settled_mb(hurried.process.pid) - before
@@ -259,7 +268,10 @@ def test_a_connection_past_the_cap_is_answered_503_at_once_and_a_place_given_bac
 def test_live_pages_past_the_cap_of_a_client_or_a_match_are_refused_until_one_closes(league):
     """Behind a trusted proxy, each client is the one X-Forwarded-For names."""
     db, token = league
-    with Server(db, "--streams-per-client", "2", "--streams-per-match", "3", "--forwarded-allow-ips", "127.0.0.1") as running:
+    with Server(
+        db, "--streams-per-client", "2", "--streams-per-match", "3", "--forwarded-allow-ips", "127.0.0.1"
+    ) as running:
+
         def opened(client: str, path: str = "/m/m1/events"):
             stream = running.client.stream("GET", path, headers={"X-Forwarded-For": client})
             return stream, stream.__enter__()
@@ -304,8 +316,9 @@ def test_no_redirect_is_made_of_the_hosts_name(hurried, league):
 
 @pytest.mark.guarantee("service.host-not-trusted")
 def test_no_forwarded_header_is_believed_from_a_client_not_named_a_proxy(hurried):
-    hurried.client.get("/api/v1/matches/m1/public?forwarded",
-                       headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"})
+    hurried.client.get(
+        "/api/v1/matches/m1/public?forwarded", headers={"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"}
+    )
     [record] = records(hurried, "/api/v1/matches/m1/public")
     assert record["client"] == "127.0.0.1"
 
@@ -334,7 +347,7 @@ def test_a_token_with_anything_url_safe_glued_to_it_is_redacted_whole(glued):
     asyncio.run(Guard(app, Log())({"type": "http", "method": "GET", "path": path, "client": None}, nothing, sent))
     [record] = logged
     assert record["path"] == "/m/[token]/events"
-    assert not any(token[i:i + 8] in record["path"] for i in range(len(token) - 7))
+    assert not any(token[i : i + 8] in record["path"] for i in range(len(token) - 7))
 
 
 def test_a_proxy_named_wrong_is_a_usage_error_naming_it(tmp_path):
@@ -342,14 +355,19 @@ def test_a_proxy_named_wrong_is_a_usage_error_naming_it(tmp_path):
     assert "'proxy.example' is not an IP address or network" in result.output
 
 
-@pytest.mark.parametrize("soft, hard, fits", [(100, 2000, (1000, 1064)), (200, 200, (136, 200))],
-                         ids=["raised-to-what-is-needed", "lowered-to-what-the-hard-limit-leaves"])
+@pytest.mark.parametrize(
+    "soft, hard, fits",
+    [(100, 2000, (1000, 1064)), (200, 200, (136, 200))],
+    ids=["raised-to-what-is-needed", "lowered-to-what-the-hard-limit-leaves"],
+)
 def test_the_connections_fit_the_open_file_limit(soft, hard, fits):
     """In a process of its own: the limit is the process's."""
     import subprocess
     import sys
 
-    code = ("import resource; from matchledger.commands.service.connections import connections_that_fit; "
-            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({soft}, {hard})); print(*connections_that_fit(1000))")
+    code = (
+        "import resource; from matchledger.commands.service.connections import connections_that_fit; "
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({soft}, {hard})); print(*connections_that_fit(1000))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert tuple(map(int, done.stdout.split())) == fits, done.stderr

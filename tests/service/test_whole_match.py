@@ -39,7 +39,9 @@ def headline(message: tuple[str, dict]) -> str:
 def submit_through_link(client: httpx.Client, link: dict, tokens: list[str], through_form: bool) -> str:
     """The participant submits as they would: their receipt, as SEQ:HASH."""
     if not through_form:
-        answer = client.post(f"/api/v1/matches/{MATCH}/submissions", json={"tokens": tokens}, headers=bearer(link["token"]))
+        answer = client.post(
+            f"/api/v1/matches/{MATCH}/submissions", json={"tokens": tokens}, headers=bearer(link["token"])
+        )
         assert answer.status_code == 201, answer.text
         return f"{answer.json()['seq']}:{answer.json()['hash']}"
     page = f"/p/{link['token']}"
@@ -68,12 +70,16 @@ def test_a_whole_lca_match_through_links_ends_as_on_the_command_line_and_an_audi
                 who, tokens = args[2], args[3:]
                 me = server.client.get(f"/api/v1/matches/{MATCH}/me", headers=bearer(links[who]["token"]))
                 assert me.status_code == 200 and me.json()["participant"] == who
-                receipts[who].append(submit_through_link(server.client, links[who], tokens, through_form=number % 2 == 1))
+                receipts[who].append(
+                    submit_through_link(server.client, links[who], tokens, through_form=number % 2 == 1)
+                )
             elif args[0] == "close":
                 invoke(db, *args)  # the host, from the command line
                 closes += 1
                 # the next message is the new round: the submissions before it sent the public nothing
-                assert headline(events(public, 1)[0]) == ("round 2 (cameras)", "round 3 (actions)", "finished")[closes - 1]
+                assert (
+                    headline(events(public, 1)[0]) == ("round 2 (cameras)", "round 3 (actions)", "finished")[closes - 1]
+                )
         assert closes == 3
 
         public_now = server.client.get(f"/api/v1/matches/{MATCH}/public").json()
@@ -90,7 +96,12 @@ def test_a_whole_lca_match_through_links_ends_as_on_the_command_line_and_an_audi
     reference = tmp_path / "reference.db"
     invoke(reference, "script", CARD)
     assert public_now["outcome"] == cli_json(reference, "outcome", MATCH, "--public")
-    assert public_now["outcome"]["standings"][0] | {"scores": None} == {"participant": "hal", "rank": 1, "total": 375, "scores": None}
+    assert public_now["outcome"]["standings"][0] | {"scores": None} == {
+        "participant": "hal",
+        "rank": 1,
+        "total": 375,
+        "scores": None,
+    }
     assert sum(map(len, receipts.values())) == sum(args[0] == "submit" for args in lines) == 32
 
     # the auditor: the log through their link, into a database of their own, every receipt verified

@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+
+from matchledger.commands.service.writes import ATTEMPTS, LinkClosed, Writer
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
-
-from matchledger.commands.service.writes import ATTEMPTS, LinkClosed, Writer
 from tests.helpers import invoke
 
 from .support import STUDIO, cli_json, invite
@@ -43,8 +43,10 @@ def losing(db, races: int):
 
 def submit_all(writer: Writer) -> list:
     async def at_once():
-        return await asyncio.gather(*(writer.submit("m1", who, tokens, link=None) for who, tokens in SUBMISSIONS.items()),
-                                    return_exceptions=True)
+        return await asyncio.gather(
+            *(writer.submit("m1", who, tokens, link=None) for who, tokens in SUBMISSIONS.items()),
+            return_exceptions=True,
+        )
 
     writer.start()
     try:
@@ -67,7 +69,8 @@ def test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recor
     assert left["races"] == 0  # every staged race was lost, and then won
     recorded = [row for row in cli_json(db, "log", "m1") if row["kind"] == "SubmissionRecorded"]
     assert sorted((row["actor"], row["seq"], row["hash"]) for row in recorded) == sorted(
-        (who, row.seq, row.hash) for who, row in zip(SUBMISSIONS, rows))
+        (who, row.seq, row.hash) for who, row in zip(SUBMISSIONS, rows)
+    )
     assert [row["event"]["tokens"] for row in recorded] == list(SUBMISSIONS.values())
 
 
@@ -93,8 +96,13 @@ def test_a_link_is_checked_again_as_its_submission_is_written(db):
 
     async def each():
         tries = [("ann", revoked), ("bob", reads_only), ("ann", cats), ("cat", cats)]
-        return await asyncio.gather(*(writer.submit("m1", who, SUBMISSIONS.get(who, ["A2", "A1", "B1", "C1", "D1"]),
-                                                    link=link) for who, link in tries), return_exceptions=True)
+        return await asyncio.gather(
+            *(
+                writer.submit("m1", who, SUBMISSIONS.get(who, ["A2", "A1", "B1", "C1", "D1"]), link=link)
+                for who, link in tries
+            ),
+            return_exceptions=True,
+        )
 
     writer.start()
     try:

@@ -43,7 +43,8 @@ def test_every_ruling_and_guarantee_a_test_names_exists():
 def test_a_test_citing_a_ruling_has_the_ruling_in_its_name():
     # so that a failure's name says which ruling broke (the rest of the name says which case)
     unnamed = [
-        f"{c.test} cites {c.id}" for c in CITATIONS.found
+        f"{c.test} cites {c.id}"
+        for c in CITATIONS.found
         if c.kind == "ruling" and not re.search(rf"(^|_){c.id.lower()}(_|$)", c.test.split("::")[1].lower())
     ]
     assert not unnamed, "\n".join(unnamed)
@@ -70,7 +71,9 @@ def test_rulings_txt_lists_the_rulings_the_rules_files_number_from_1():
     for name, rulings in files.items():  # the parse found them all: one letter, 1, 2, … without a gap
         letters = {r[0] for r in rulings}
         assert len(letters) == 1, f"{name}: rulings {sorted(rulings)}"
-        assert rulings == {f"{min(letters)}{n}" for n in range(1, len(rulings) + 1)}, f"{name}: {sorted(rulings, key=_order)}"
+        assert rulings == {f"{min(letters)}{n}" for n in range(1, len(rulings) + 1)}, (
+            f"{name}: {sorted(rulings, key=_order)}"
+        )
     assert files == trace.recorded_rulings(), "the rules number other rulings than rulings.txt lists: update it"
 
 
@@ -98,11 +101,15 @@ def test_the_guarantees_parse_wants_an_id_on_every_row_of_every_table():
     found = trace.guarantees(text)
     assert found.ids == ["log.kept"]
     assert found.tests == ["core/test_a.py::test_b", "core/test_a.py::test_c", "reliability/test_d.py"]
-    assert [p.split(":")[0] for p in found.problems] == ["'Kept'", "'Kept'", "the table under 'New' has no Id column first"]
+    assert [p.split(":")[0] for p in found.problems] == [
+        "'Kept'",
+        "'Kept'",
+        "the table under 'New' has no Id column first",
+    ]
 
 
 def test_the_markers_are_read_from_tests_parametrized_cases_and_pytestmark_only():
-    source = '''
+    source = """
 import pytest
 pytestmark = pytest.mark.guarantee("log.a")
 
@@ -114,7 +121,7 @@ def test_l2_y(v): pass
 
 @pytest.mark.ruling(NAME)
 def helper(): pass
-'''
+"""
     found = trace.Citations()
     trace.read_module("m/test_m.py", source, found)
     assert sorted((c.kind, c.id, c.test) for c in found.found) == [
@@ -127,7 +134,9 @@ def helper(): pass
 
 
 def test_a_shipped_suite_s_tests_and_class_markers_count_as_the_importing_module_s():
-    runner = "from matchledger.testing.game_contract import GameContract\nclass TestMine(GameContract):\n    game = 'x'\n"
+    runner = (
+        "from matchledger.testing.game_contract import GameContract\nclass TestMine(GameContract):\n    game = 'x'\n"
+    )
     suites = trace.shipped_suites(runner)
     assert [path.name for path in suites] == ["game_contract.py"]
     found = trace.Citations()

@@ -122,7 +122,7 @@ def _test_refs(cell: str) -> list[str]:
             file = match["file"]
             for short, folder in _SHORT_FOLDERS.items():  # the doc's abbreviations (its intro)
                 if file.startswith(short):
-                    file = folder + file[len(short):]
+                    file = folder + file[len(short) :]
         file = file or "?"  # `::name` before any file: names nothing
         refs.append(f"{file}::{match['name']}" if match["name"] else file)
     return refs
@@ -181,11 +181,18 @@ def read_module(name: str, source: str, into: Citations) -> None:
     tree = ast.parse(source)
     marks = {id(node): node for node in ast.walk(tree) if _kind(node)}
     module_marks = [
-        node for statement in tree.body if isinstance(statement, ast.Assign)
+        node
+        for statement in tree.body
+        if isinstance(statement, ast.Assign)
         and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in statement.targets)
-        for node in ast.walk(statement.value) if _kind(node)
+        for node in ast.walk(statement.value)
+        if _kind(node)
     ]
-    tests = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test_")]
+    tests = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test_")
+    ]
     into.tests.setdefault(name, set()).update(test.name for test in tests)
     # a class's markers are its test methods' (a shipped suite marks its class)
     class_marks: dict[int, list[ast.Call]] = {}
@@ -211,7 +218,7 @@ def read_module(name: str, source: str, into: Citations) -> None:
 
 
 def _kind(node: ast.AST) -> str | None:
-    """"ruling" or "guarantee" when ``node`` calls ``pytest.mark.ruling`` (or ``mark.…``)."""
+    """ "ruling" or "guarantee" when ``node`` calls ``pytest.mark.ruling`` (or ``mark.…``)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in KINDS):
         return None
     owner = node.func.value

@@ -12,7 +12,7 @@ from tests.helpers import REPO, invoke
 STUDIO = REPO / "fixtures" / "lca" / "studio-example-10x13.txt"
 
 #: C0 and C1 control characters, DEL, and the Unicode line and paragraph separators.
-CONTROLS = frozenset(map(chr, [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]))
+CONTROLS = frozenset(map(chr, [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]))
 
 
 def rows(db: Path) -> list[tuple]:

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections import Counter
 import sqlite3
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
 from click.testing import CliRunner, Result
+
 from matchledger.commands.cli import cli
 from matchledger.ledger.store import Store
-
 from tests.helpers import REPO, invoke, read_json
 
 from .common import STUDIO, rows, uncontrolled
@@ -54,7 +54,12 @@ def build_template(folder: Path) -> Template:
     for line in ("ann A1 B2 C3 D4 E5", "bob J1 I2 H3 G4 F5", "cat A7 B7 C7 D7 E7"):
         invoke(db, "submit", LCA, *line.split())
     invoke(db, "new", "pw", PW, "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
-    for line in ("ann gift:bob learn:yan", "zed swap:bob watch:yan", "bob gift:ann learn:zed", "yan swap:ann watch:zed"):
+    for line in (
+        "ann gift:bob learn:yan",
+        "zed swap:bob watch:yan",
+        "bob gift:ann learn:zed",
+        "yan swap:ann watch:zed",
+    ):
         invoke(db, "submit", PW, *line.split())
     invoke(db, "new", "photographer", PHOTO, "--players", "ann,bob", "--seed", "7")
     script = [line for line in OUTCOME_FIXTURE.read_text().splitlines() if line.startswith(("new", "submit"))]
@@ -69,7 +74,9 @@ def build_template(folder: Path) -> Template:
     finally:
         os.chdir(cwd)
     store = Store(db, create=False)
-    *played, _computed_outcome = [event for _seq, event in store.events(DISPUTED) if event.__class__.__name__ != "StateCheckpointed"]
+    *played, _computed_outcome = [
+        event for _seq, event in store.events(DISPUTED) if event.__class__.__name__ != "StateCheckpointed"
+    ]
     store.close()
     played[-1] = msgspec.structs.replace(played[-1], source="host")  # the last close, as a host enters it
     invoke(db, "import", export_file(folder / "hand.jsonl", LCA_HAND, played, "host"))
@@ -130,7 +137,8 @@ class Harness:
             os.chdir(cwd)
         shown = f"{args!r}: exit {result.exit_code}\n{result.output}"
         assert result.exception is None or isinstance(result.exception, SystemExit), (
-            f"{shown}\n{type(result.exception).__name__}: {result.exception}")
+            f"{shown}\n{type(result.exception).__name__}: {result.exception}"
+        )
         assert result.exit_code in (0, 1, 2, 3), shown
         self.codes[result.exit_code] += 1
         assert "internal error" not in result.stderr, shown

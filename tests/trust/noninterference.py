@@ -55,12 +55,14 @@ import json
 import os
 import random
 import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 import msgspec
 from click.testing import CliRunner
+
+from matchledger import engine
 from matchledger.commands.cli import cli
 from matchledger.engine.commands import CreateMatch, Submit
 from matchledger.engine.sample import Sample
@@ -78,8 +80,6 @@ from matchledger.ledger.store import Store, StoredEvent
 from matchledger.projections.application import Application
 from matchledger.projections.fold import InMemoryMatch, Replayer
 from matchledger.projections.views import all_read_models
-
-from matchledger import engine
 
 PUBLIC = "public"
 MATCH = "m1"
@@ -311,8 +311,9 @@ class Comparison:
     def __init__(self, a: Side, b: Side, viewer: str, stats: Stats, rng: random.Random):
         self.a, self.b, self.viewer, self.stats, self.rng = a, b, viewer, stats, rng
 
-    def same(self, what: str, args: list[str], *, output: str | None = None, ok: bool | None = True,
-             log: bool = False) -> Output:
+    def same(
+        self, what: str, args: list[str], *, output: str | None = None, ok: bool | None = True, log: bool = False
+    ) -> Output:
         out_a, out_b = self.a.run(args, output), self.b.run(args, output)
         if log:
             out_a, out_b = self.a.masked(out_a), self.b.masked(out_b)
@@ -329,8 +330,11 @@ class Comparison:
     def picture(self, seq: int | None, suffix: str) -> Output:
         """``render`` (at ``seq``, or as the match stands) to an SVG or PNG file."""
         at = [] if seq is None else ["--at", str(seq)]
-        out = self.same(f"render {suffix}", ["render", MATCH, *view_args(self.viewer), *at, "-o", f"picture.{suffix}"],
-                        output=f"picture.{suffix}")
+        out = self.same(
+            f"render {suffix}",
+            ["render", MATCH, *view_args(self.viewer), *at, "-o", f"picture.{suffix}"],
+            output=f"picture.{suffix}",
+        )
         assert out.file and out.file.startswith(b"\x89PNG" if suffix == "png" else b"<svg"), out
         self.stats.pictures += 1
         return out
@@ -427,8 +431,7 @@ def probe(cmp: Comparison, plan: Plan) -> None:
             except MatchledgerError:
                 verdicts.append(False)
         assert verdicts[0] == verdicts[1], (
-            f"LEAK: {cmp.viewer}'s submission {tokens} is {'accepted' if verdicts[0] else 'rejected'} in A "
-            f"but not in B"
+            f"LEAK: {cmp.viewer}'s submission {tokens} is {'accepted' if verdicts[0] else 'rejected'} in A but not in B"
         )
         if verdicts[0]:
             continue
@@ -460,6 +463,18 @@ def compare_all(folder: Path, a: Played, b: Played, viewers: list[str], plan: Pl
 
 
 __all__ = [
-    "PUBLIC", "MATCH", "Played", "Plan", "Probe", "Stats", "compare_all", "compare_pair", "first_telling_command",
-    "picture_seqs", "play", "record", "scratch", "told",
+    "PUBLIC",
+    "MATCH",
+    "Played",
+    "Plan",
+    "Probe",
+    "Stats",
+    "compare_all",
+    "compare_pair",
+    "first_telling_command",
+    "picture_seqs",
+    "play",
+    "record",
+    "scratch",
+    "told",
 ]

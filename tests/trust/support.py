@@ -52,8 +52,13 @@ def run_bound_by_permissions(*args: str, cwd: Path, env: dict | None = None) -> 
     """``python ARGS…`` in a process that file permissions bind: as root, without the
     capabilities that ignore them (from the bounding set, so they are gone after exec)."""
     return subprocess.run(
-        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-        preexec_fn=_drop_permission_bypass, env={**os.environ, **(env or {})},
+        [sys.executable, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_drop_permission_bypass,
+        env={**os.environ, **(env or {})},
     )
 
 

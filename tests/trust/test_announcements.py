@@ -11,13 +11,13 @@ import sqlite3
 
 import msgspec
 import pytest
+
+from matchledger import engine
 from matchledger.engine.commands import CloseRound, CreateMatch, Submit
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES, JSON_MAX_DEPTH
 from matchledger.projections.fold import InMemoryMatch, Replayer, play
-
-from matchledger import engine
 from tests.core.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json, sampled_games
 
@@ -81,10 +81,20 @@ def changed(payload: dict, path: str, value) -> dict:
 def test_a_pw_announcement_of_the_wrong_shape_is_refused_and_reads_still_work(db, tmp_path):
     new_pw(db)
     submit_all(db, "p1", PW_ROUND)
-    refused(db, tmp_path, "p1", "close", {"public": {"type_counts": {"gift": "x"}}, "private": {"ann": []}},
-            "$.public.type_counts")
-    for args in (("reveals", "p1"), ("status", "p1", "--as", "ann"), ("render", "p1", "-o", tmp_path / "p.svg"),
-                 ("report", "p1", "-o", tmp_path / "p.html")):
+    refused(
+        db,
+        tmp_path,
+        "p1",
+        "close",
+        {"public": {"type_counts": {"gift": "x"}}, "private": {"ann": []}},
+        "$.public.type_counts",
+    )
+    for args in (
+        ("reveals", "p1"),
+        ("status", "p1", "--as", "ann"),
+        ("render", "p1", "-o", tmp_path / "p.svg"),
+        ("report", "p1", "-o", tmp_path / "p.html"),
+    ):
         invoke(db, *args)
 
 
@@ -291,7 +301,9 @@ def test_an_imported_announcement_of_another_shape_is_refused_naming_its_seq(db,
     invoke(db, "export", "p1", "-o", tmp_path / "p1.jsonl")
     from matchledger.ledger.codec import decode_event
 
-    events = [decode_event(json.dumps(json.loads(line)["body"])) for line in (tmp_path / "p1.jsonl").read_text().splitlines()]
+    events = [
+        decode_event(json.dumps(json.loads(line)["body"])) for line in (tmp_path / "p1.jsonl").read_text().splitlines()
+    ]
     events[-1] = RoundClosed(round=1, public={"type_counts": {"gift": "x"}}, private={"ann": []})
     other = tmp_path / "other.db"
     result = invoke(other, "import", export_file(tmp_path / "forged.jsonl", "p1", events, "host"), expect=1)
@@ -306,8 +318,13 @@ def test_a_wrongly_shaped_announcement_already_in_a_file_is_a_clean_error_for_re
     new_pw(db)
     submit_all(db, "p1", PW_ROUND)
     store = Store(db)
-    store.append("p1", 6, [RoundClosed(round=1, public={"type_counts": {"gift": "x"}}, private={}, source="host")],
-                 actor="host", recorded_at="2024-01-01T00:00:00Z")
+    store.append(
+        "p1",
+        6,
+        [RoundClosed(round=1, public={"type_counts": {"gift": "x"}}, private={}, source="host")],
+        actor="host",
+        recorded_at="2024-01-01T00:00:00Z",
+    )
     store.close()
     for args in (("reveals", "p1"), ("status", "p1"), ("render", "p1", "-o", tmp_path / "p.svg")):
         result = invoke(db, *args, expect=1)

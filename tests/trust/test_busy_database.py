@@ -9,6 +9,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+
 from matchledger.commands.cli import cli
 from matchledger.ledger.errors import DatabaseBusy
 from matchledger.ledger.events import NoteAdded
@@ -37,7 +38,9 @@ def test_a_store_waits_for_the_lock_timeout_then_names_the_busy_database(held):
     store.close()
 
 
-@pytest.mark.parametrize("args", [("note", "m1", "late"), ("new", "toy", "m2", "--players", "a,b"), ("checkpoint", "m1")])
+@pytest.mark.parametrize(
+    "args", [("note", "m1", "late"), ("new", "toy", "m2", "--players", "a,b"), ("checkpoint", "m1")]
+)
 def test_a_write_command_says_the_database_is_busy(held, args):
     result = CliRunner().invoke(cli, ["--db", str(held), *args], env={"MATCHLEDGER_LOCK_TIMEOUT": "0.2"})
     assert result.exit_code == 1, result.output
@@ -48,4 +51,7 @@ def test_a_write_command_says_the_database_is_busy(held, args):
 @pytest.mark.parametrize("value", ["0", "-1", "soon", "nan", "inf"])
 def test_the_lock_timeout_knob_takes_seconds_above_zero(held, value):
     result = CliRunner().invoke(cli, ["--db", str(held), "status", "m1"], env={"MATCHLEDGER_LOCK_TIMEOUT": value})
-    assert result.exit_code == 2 and f"MATCHLEDGER_LOCK_TIMEOUT must be a number of seconds above 0, got {value!r}" in result.output
+    assert (
+        result.exit_code == 2
+        and f"MATCHLEDGER_LOCK_TIMEOUT must be a number of seconds above 0, got {value!r}" in result.output
+    )

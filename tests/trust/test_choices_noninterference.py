@@ -17,10 +17,10 @@ import random
 
 import msgspec
 import pytest
-from matchledger.ledger.events import SubmissionRecorded
-from matchledger.projections.fold import InMemoryMatch
 
 from matchledger import engine
+from matchledger.ledger.events import SubmissionRecorded
+from matchledger.projections.fold import InMemoryMatch
 
 from .noninterference import first_telling_command, told
 from .test_noninterference import _lca_case, _photographer_case, _pw_case
@@ -65,8 +65,11 @@ def test_another_participants_hidden_submission_leaves_the_choices_as_they_were(
         while (command := sample.next_command(match.state)) is not None:
             before = {p: choices_bytes(match.state, p) for p in match.state.participants}
             events = match.do(command)
-            hidden_from = [p for p in before if all(told(e, p) == told(SubmissionRecorded(participant="", round=0, tokens=[]), p)
-                                                   for e in events)]
+            hidden_from = [
+                p
+                for p in before
+                if all(told(e, p) == told(SubmissionRecorded(participant="", round=0, tokens=[]), p) for e in events)
+            ]
             for viewer in hidden_from:
                 assert choices_bytes(match.state, viewer) == before[viewer], (seed, viewer, command)
                 kept += 1

@@ -37,5 +37,7 @@ def test_a_guessable_seed_is_recorded_with_a_warning_and_a_large_one_without(tmp
     assert created_setup(db, "m1")["seed"] == 42
     large = invoke(db, "new", "photographer", "m2", "--players", "ann,bob", "--seed", str(2**63 + 12345))
     assert large.stderr == ""
-    refused = invoke(db, "new", "photographer", "m3", "--players", "ann,bob", "--seed", "42", "--option", "nope=1", expect=1)
+    refused = invoke(
+        db, "new", "photographer", "m3", "--players", "ann,bob", "--seed", "42", "--option", "nope=1", expect=1
+    )
     assert "warning" not in refused.stderr  # nothing created, nothing to warn of

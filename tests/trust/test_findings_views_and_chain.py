@@ -111,9 +111,16 @@ def test_with_the_triggers_dropped_and_a_body_edited_every_read_refuses(tmp_path
     conn.execute("DELETE FROM snapshots")  # no cache either: the reads meet the edited body
     conn.commit()
     conn.close()
-    for args in (("status", "card11"), ("outcome", "card11", "--json"), ("knowledge", "card11", "--as", "ann"),
-                 ("log", "card11"), ("export", "card11"), ("head", "card11"), ("explain", "card11", "ann"),
-                 ("scores", "card11", "--at", "20")):
+    for args in (
+        ("status", "card11"),
+        ("outcome", "card11", "--json"),
+        ("knowledge", "card11", "--as", "ann"),
+        ("log", "card11"),
+        ("export", "card11"),
+        ("head", "card11"),
+        ("explain", "card11", "ann"),
+        ("scores", "card11", "--at", "20"),
+    ):
         result = invoke(db, *args, expect=3)
         assert "card11 seq 12: hash does not match the event's contents" in result.output, args
     assert json.loads(invoke(db, "status", "card11", "--at", "11", "--json").stdout)["round"] == 1  # before it: intact

@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
+
 from matchledger.commands.cli import cli
 from matchledger.ledger.errors import ForeignDatabase
 from matchledger.ledger.events import MatchCreated
@@ -17,7 +18,15 @@ from matchledger.ledger.store import Store
 from ..helpers import invoke
 from .support import fingerprint, other_programs_database
 
-READS = [("log", "m1"), ("status", "m1"), ("verify", "--all"), ("verify", "m1"), ("audit", "m1"), ("export", "m1"), ("head", "m1")]
+READS = [
+    ("log", "m1"),
+    ("status", "m1"),
+    ("verify", "--all"),
+    ("verify", "m1"),
+    ("audit", "m1"),
+    ("export", "m1"),
+    ("head", "m1"),
+]
 WRITES = [
     ("new", "toy", "m1", "--players", "a,b"),
     ("init",),
@@ -154,7 +163,14 @@ def test_a_read_creates_no_table_trigger_or_snapshot_and_the_store_refuses_write
     conn.execute("DROP TRIGGER events_no_delete")  # a marked file a read must not repair
     conn.close()
     before = fingerprint(db)["file"]
-    for args in [("status", "m1"), ("scores", "m1"), ("log", "m1"), ("verify", "m1"), ("audit", "m1"), ("export", "m1")]:
+    for args in [
+        ("status", "m1"),
+        ("scores", "m1"),
+        ("log", "m1"),
+        ("verify", "m1"),
+        ("audit", "m1"),
+        ("export", "m1"),
+    ]:
         invoke(db, *args, expect=None)
     assert fingerprint(db)["file"] == before
     store = Store(db, read_only=True)

@@ -28,6 +28,8 @@ import random
 
 import pytest
 from click.testing import CliRunner
+
+from matchledger import engine
 from matchledger.commands.cli import cli
 from matchledger.engine.pw.sample import plan
 from matchledger.ledger.codec import encode, envelope_hash
@@ -35,8 +37,6 @@ from matchledger.ledger.events import MatchCreated, SubmissionRecorded, new_salt
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
 from matchledger.projections.fold import InMemoryMatch
-
-from matchledger import engine
 
 MATCH = "m1"
 
@@ -49,10 +49,18 @@ def public(db, *args) -> tuple[int, str, str]:
 def confirms(entry: dict, event, seq: int, prev_hash: str, expected: str) -> bool:
     """Whether ``event``, recorded like ``entry`` (actor, time) at ``seq`` after
     ``prev_hash``, has the hash ``expected``."""
-    return envelope_hash(
-        encode(entry["actor"]), encode(event), type(event).__name__, encode(MATCH), prev_hash,
-        encode(entry["recorded_at"]), seq,
-    ) == expected
+    return (
+        envelope_hash(
+            encode(entry["actor"]),
+            encode(event),
+            type(event).__name__,
+            encode(MATCH),
+            prev_hash,
+            encode(entry["recorded_at"]),
+            seq,
+        )
+        == expected
+    )
 
 
 @pytest.mark.guarantee("privacy.salted-hashes")
@@ -94,9 +102,18 @@ def pairings_confirmed_by_the_public(tmp_path, salts) -> tuple[list[dict], dict]
     confirmed = [
         pairs
         for guess in itertools.permutations(guests)
-        if confirms(created, MatchCreated(game=shown["game"], players=shown["players"], options=shown["options"],
-                                          setup={"pairs": (pairs := dict(zip(shown["players"], guess)))}),
-                    1, created["prev_hash"], created["hash"])
+        if confirms(
+            created,
+            MatchCreated(
+                game=shown["game"],
+                players=shown["players"],
+                options=shown["options"],
+                setup={"pairs": (pairs := dict(zip(shown["players"], guess)))},
+            ),
+            1,
+            created["prev_hash"],
+            created["hash"],
+        )
     ]
     return confirmed, create.setup["pairs"]
 
@@ -124,8 +141,9 @@ def winds_confirmed_by_the_public(tmp_path, salts) -> dict[int, str]:
         take = turns[turn]["public"].get("take")
         took = ["take", str(take["row"]), take["end"], str(take["count"])] if take else []
         for a, b in itertools.combinations(range(1, 10), 2):
-            guess = SubmissionRecorded(participant=entry["event"]["participant"], round=turn,
-                                       tokens=took + ["wind", f"{a}:{b}"])
+            guess = SubmissionRecorded(
+                participant=entry["event"]["participant"], round=turn, tokens=took + ["wind", f"{a}:{b}"]
+            )
             if confirms(entry, guess, seq - 1, before["hash"], entry["prev_hash"]):
                 confirmed[turn] = f"{a}:{b}"
     return confirmed

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store
-
 from tests.helpers import invoke
 
 from .common import rows

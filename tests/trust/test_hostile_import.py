@@ -11,13 +11,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
+
 from matchledger import engine
+from matchledger.engine.lca.spec import STUDIO_MAX_SIDE
 from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
 from matchledger.ledger.events import MatchCreated, NoteAdded, SubmissionRecorded
-from matchledger.engine.lca.spec import STUDIO_MAX_SIDE
 from matchledger.ledger.limits import PARTICIPANTS_MAX, TEXT_MAX_LENGTH, TOKENS_MAX
 from matchledger.ledger.store import Store
-
 from tests.helpers import invoke
 
 from .common import rows
@@ -43,20 +43,42 @@ def with_event(events: list, seq: int, event) -> list:
 
 #: id -> (match id, events, the seq verify names)
 CASES = {
-    **{f"match id {label}": (match_id, lca(match_id), 1) for label, match_id in [
-        ("../x", "../x"), ("x/../../etc", "x/../../etc"), ("empty", ""), ("300 characters", "m" * 300),
-        ("bidi override", "\u202em1"), ("quote", 'q"x'), ("crlf", "crlf\r\nSet-Cookie: x"),
-    ]},
+    **{
+        f"match id {label}": (match_id, lca(match_id), 1)
+        for label, match_id in [
+            ("../x", "../x"),
+            ("x/../../etc", "x/../../etc"),
+            ("empty", ""),
+            ("300 characters", "m" * 300),
+            ("bidi override", "\u202em1"),
+            ("quote", 'q"x'),
+            ("crlf", "crlf\r\nSet-Cookie: x"),
+        ]
+    },
     "a name with markup": ("m1", lca("m1", ["<b>ann</b>", "bob"]), 1),
     "a name with a bidi override": ("m1", lca("m1", ["\u202eann", "bob"]), 1),
     "too many players": ("m1", [created([f"p{n}" for n in range(PARTICIPANTS_MAX + 1)], ["." * 20] * 20)], 1),
     # the smallest studio past the limit: one cell too wide
     "an oversized studio": ("m1", [created(PLAYERS, ["." * (STUDIO_MAX_SIDE + 1)] * 6)], 1),
     "a note over the limit": ("m1", with_event(lca(), 4, NoteAdded(text="x" * (TEXT_MAX_LENGTH + 1))), 4),
-    "too many tokens": ("m1", with_event(lca(), 2, SubmissionRecorded(
-        participant="ann", round=1, tokens=["A1", "B2", "C3", "D4", "E5"] * (TOKENS_MAX // 5 + 1))), 2),
-    "a token holding ESC": ("m1", with_event(lca(), 2, SubmissionRecorded(
-        participant="ann", round=1, tokens=["A1\x1b[2J", "B2", "C3", "D4", "E5"])), 2),
+    "too many tokens": (
+        "m1",
+        with_event(
+            lca(),
+            2,
+            SubmissionRecorded(
+                participant="ann", round=1, tokens=["A1", "B2", "C3", "D4", "E5"] * (TOKENS_MAX // 5 + 1)
+            ),
+        ),
+        2,
+    ),
+    "a token holding ESC": (
+        "m1",
+        with_event(
+            lca(), 2, SubmissionRecorded(participant="ann", round=1, tokens=["A1\x1b[2J", "B2", "C3", "D4", "E5"])
+        ),
+        2,
+    ),
 }
 
 

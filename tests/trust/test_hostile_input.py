@@ -15,8 +15,8 @@ import shlex
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from matchledger.engine.photographer.deck import deck_from_seed
 
+from matchledger.engine.photographer.deck import deck_from_seed
 from tests.reliability.support import soak
 
 from .forged import HOSTILE, export_file, forged_lca
@@ -29,10 +29,34 @@ HOSTILE_RUNS = settings(max_examples=45 * soak(), deadline=None, suppress_health
 
 #: Text that breaks rules: control characters, escape sequences, an undecodable byte
 #: as the shell hands it over, overlong, reserved, a leading '-', a path.
-BREAKING = [*HOSTILE, "\x00", "a\rb", "tab\there", "\x7f", "\u2028", "\udcff", "x" * 65, "n" * 41, "y" * 2001,
-            "host", "Public", "-x", "", " ", "a b", "../x", "Ann", "1" * 30, "-1", "0"]
-text = st.one_of(st.sampled_from(BREAKING), st.text(max_size=10),
-                 st.builds(lambda a, b: a + b, st.sampled_from(["ann", "m1", "B2", "gift:bob"]), st.sampled_from(BREAKING)))
+BREAKING = [
+    *HOSTILE,
+    "\x00",
+    "a\rb",
+    "tab\there",
+    "\x7f",
+    "\u2028",
+    "\udcff",
+    "x" * 65,
+    "n" * 41,
+    "y" * 2001,
+    "host",
+    "Public",
+    "-x",
+    "",
+    " ",
+    "a b",
+    "../x",
+    "Ann",
+    "1" * 30,
+    "-1",
+    "0",
+]
+text = st.one_of(
+    st.sampled_from(BREAKING),
+    st.text(max_size=10),
+    st.builds(lambda a, b: a + b, st.sampled_from(["ann", "m1", "B2", "gift:bob"]), st.sampled_from(BREAKING)),
+)
 
 
 def spoil(items: list[str], changes) -> list[str]:
@@ -49,18 +73,25 @@ def spoiled(base: list[str]):
     slots = [i for i, arg in enumerate(base) if i > 0 and not arg.startswith("--")]
     changes = st.lists(st.tuples(st.sampled_from(slots), text), min_size=1, max_size=2) if slots else st.just([])
     extra = st.lists(text, min_size=1, max_size=40)
-    return st.builds(lambda chosen, more: spoil(base, chosen) + more,
-                     st.one_of(st.just([]), changes, changes), st.one_of(st.just([]), st.just([]), extra))
+    return st.builds(
+        lambda chosen, more: spoil(base, chosen) + more,
+        st.one_of(st.just([]), changes, changes),
+        st.one_of(st.just([]), st.just([]), extra),
+    )
 
 
 def json_values():
     scalars = st.one_of(st.none(), st.booleans(), st.integers(-2, 10**6), st.floats(allow_nan=False), text)
-    return st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                         st.dictionaries(text, inner, max_size=4)), max_leaves=12)
+    return st.recursive(
+        scalars,
+        lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(text, inner, max_size=4)),
+        max_leaves=12,
+    )
 
 
 def spoiled_json(base):
     """``base`` (decoded JSON) as it is, or with one value inside it replaced by any JSON."""
+
     def paths(value, prefix=()):
         yield prefix
         items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
@@ -83,17 +114,30 @@ def spoiled_json(base):
 def studios():
     """Studio files of any size (some past the limits; the legal ones at least 6 x 6, L4),
     with walls, a stray character, a byte order mark, a comment."""
+
     def grid(width, height, walls, noise, head):
         rows = ["".join("#" if (r * 7 + c * 3) % 23 < walls else "." for c in range(width)) for r in range(height)]
         if noise and rows:
             rows[-1] = rows[-1][:-1] + noise
         return head + "\n".join(rows) + "\n"
 
-    legal = st.builds(grid, st.integers(6, 14), st.integers(6, 13), st.integers(0, 4), st.just(""),
-                      st.sampled_from(["", "\ufeff", "# studio\n"]))
+    legal = st.builds(
+        grid,
+        st.integers(6, 14),
+        st.integers(6, 13),
+        st.integers(0, 4),
+        st.just(""),
+        st.sampled_from(["", "\ufeff", "# studio\n"]),
+    )
     sides = st.integers(0, 45)
-    anything = st.builds(grid, sides, sides, st.integers(0, 23), st.sampled_from(["", "x", "\x1b", " "]),
-                         st.sampled_from(["", "\ufeff# \x07\n"]))
+    anything = st.builds(
+        grid,
+        sides,
+        sides,
+        st.integers(0, 23),
+        st.sampled_from(["", "x", "\x1b", " "]),
+        st.sampled_from(["", "\ufeff# \x07\n"]),
+    )
     return st.one_of(legal, anything)
 
 
@@ -179,7 +223,9 @@ def test_announced_json(harness, template):
         st.tuples(st.just(PW), st.just("close"), spoiled_json(template.round_of[PW])),
         st.tuples(st.just(HAND), st.just("outcome"), spoiled_json(template.outcome_of[HAND])),
         st.tuples(st.just(LCA_HAND), st.just("outcome"), spoiled_json(template.outcome_of[LCA_HAND])),
-        st.tuples(st.sampled_from([LCA, PW, HAND, PHOTO, FORGED]), st.sampled_from(["close", "outcome"]), json_values()),
+        st.tuples(
+            st.sampled_from([LCA, PW, HAND, PHOTO, FORGED]), st.sampled_from(["close", "outcome"]), json_values()
+        ),
     )
 
     @HOSTILE_RUNS
@@ -254,8 +300,13 @@ def test_files_and_pictures(harness):
     scripts = st.lists(st.one_of(*map(spoiled, RECORDING)), min_size=1, max_size=4)
 
     @HOSTILE_RUNS
-    @given(st.one_of(*map(spoiled, PICTURES)), scripts, imports, json_values(),
-           st.sampled_from(["picture", "picture", "script", "import", "junk"]))
+    @given(
+        st.one_of(*map(spoiled, PICTURES)),
+        scripts,
+        imports,
+        json_values(),
+        st.sampled_from(["picture", "picture", "script", "import", "junk"]),
+    )
     def run(picture, script, forged, junk, which):
         harness.reset()
         if which == "picture":
@@ -265,7 +316,9 @@ def test_files_and_pictures(harness):
             harness.run("script", "--atomic", harness.file("s.txt", lines))
         elif which == "import":
             match, players, note, who = forged
-            harness.run("import", str(export_file(harness.data / "f.jsonl", match, forged_lca(match, players, note), who)))
+            harness.run(
+                "import", str(export_file(harness.data / "f.jsonl", match, forged_lca(match, players, note), who))
+            )
         else:
             harness.run("import", harness.file("j.jsonl", json.dumps(junk) + "\n"))
 

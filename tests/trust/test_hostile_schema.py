@@ -8,13 +8,13 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+
 from matchledger.ledger.capabilities import token_hash
 from matchledger.ledger.errors import CorruptLog, ForeignDatabase
 from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.sqlite_file import TRIGGERS
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
-
 from tests.helpers import invoke, read_json
 
 from .common import new_lca
@@ -42,10 +42,15 @@ PLANTED = {
         "CREATE TABLE snapshots (match_id TEXT PRIMARY KEY, seq INTEGER, hash TEXT, revision TEXT, body BLOB)",
     ),
 }
-NAMED = {"no-op update guard": "trigger 'events_no_update'", "auditor link on every insert": "trigger 'plant'",
-         "revocations undone": "trigger 'unrevoke'", "an index of someone else's": "index 'by_kind'",
-         "a view": "view 'everything'", "a table of someone else's": "table 'notes'",
-         "the snapshots table otherwise": "table 'snapshots'"}
+NAMED = {
+    "no-op update guard": "trigger 'events_no_update'",
+    "auditor link on every insert": "trigger 'plant'",
+    "revocations undone": "trigger 'unrevoke'",
+    "an index of someone else's": "index 'by_kind'",
+    "a view": "view 'everything'",
+    "a table of someone else's": "table 'notes'",
+    "the snapshots table otherwise": "table 'snapshots'",
+}
 
 
 def hosted(tmp_path):
@@ -73,8 +78,16 @@ def test_a_schema_object_we_do_not_make_is_refused_by_every_read_and_write(tmp_p
     db, token = hosted(tmp_path)
     plant(db, *PLANTED[kind])
     before = _kept(db)
-    for args in [("status", "m1"), ("verify", "--all"), ("log", "m1"), ("note", "m1", "x"), ("submit", "m1", "ann", "A1"),
-                 ("revoke", token), ("invite", "m1", "--auditor"), ("invite", "--list")]:
+    for args in [
+        ("status", "m1"),
+        ("verify", "--all"),
+        ("log", "m1"),
+        ("note", "m1", "x"),
+        ("submit", "m1", "ann", "A1"),
+        ("revoke", token),
+        ("invite", "m1", "--auditor"),
+        ("invite", "--list"),
+    ]:
         result = invoke(db, *args, expect=1)
         assert NAMED[kind] in result.output and "matchledger does not make" in result.output, (args, result.output)
     assert _kept(db) == before
@@ -86,9 +99,11 @@ def test_a_schema_object_we_do_not_make_is_refused_by_every_read_and_write(tmp_p
 def test_a_database_whose_events_table_sqlite_utils_wrote_with_brackets_is_ours(tmp_path):
     db = tmp_path / "older.db"
     with sqlite3.connect(db) as conn:  # as an older sqlite-utils wrote our table
-        conn.execute("CREATE TABLE [events] (\n   [match_id] TEXT NOT NULL,\n   [seq] INTEGER NOT NULL,\n   [kind] TEXT NOT NULL,\n"
-                     "   [body] TEXT NOT NULL,\n   [recorded_at] TEXT NOT NULL,\n   [actor] TEXT NOT NULL,\n"
-                     "   [prev_hash] TEXT NOT NULL,\n   [hash] TEXT NOT NULL,\n   PRIMARY KEY ([match_id], [seq])\n)")
+        conn.execute(
+            "CREATE TABLE [events] (\n   [match_id] TEXT NOT NULL,\n   [seq] INTEGER NOT NULL,\n   [kind] TEXT NOT NULL,\n"
+            "   [body] TEXT NOT NULL,\n   [recorded_at] TEXT NOT NULL,\n   [actor] TEXT NOT NULL,\n"
+            "   [prev_hash] TEXT NOT NULL,\n   [hash] TEXT NOT NULL,\n   PRIMARY KEY ([match_id], [seq])\n)"
+        )
         for trigger in TRIGGERS.values():
             conn.execute(trigger)
     assert "no match 'm9'" in invoke(db, "status", "m9", expect=1).output  # read as ours
@@ -104,7 +119,8 @@ def test_a_revocation_that_does_not_hold_fails_loudly(tmp_path):
     # it is written, as a hostile trigger in the file did before such files were refused.
     application.store.conn.execute(
         "CREATE TEMP TRIGGER unrevoke AFTER UPDATE OF revoked_at ON main.capabilities "
-        "BEGIN UPDATE capabilities SET revoked_at = NULL WHERE token_hash = new.token_hash; END")
+        "BEGIN UPDATE capabilities SET revoked_at = NULL WHERE token_hash = new.token_hash; END"
+    )
     with pytest.raises(CorruptLog, match="still opens the match"):
         application.revoke(token)
     assert application.store.capability(token_hash(token)).active
@@ -116,10 +132,15 @@ def test_invite_list_shows_every_link_and_no_token(tmp_path):
     auditor = read_json(db, "invite", "m1", "--auditor")["token"]
     invoke(db, "revoke", auditor)
     with sqlite3.connect(db) as conn:  # a row nobody issued through matchledger
-        conn.execute("INSERT INTO capabilities VALUES (?, 'm1', 'auditor', NULL, 0, '2030-01-01T00:00:00Z', NULL)", ("f" * 64,))
+        conn.execute(
+            "INSERT INTO capabilities VALUES (?, 'm1', 'auditor', NULL, 0, '2030-01-01T00:00:00Z', NULL)", ("f" * 64,)
+        )
     listed = read_json(db, "invite", "--list")
     assert [(link["role"], link["participant"], link["can_submit"], link["revoked_at"] is None) for link in listed] == [
-        ("participant", "ann", True, True), ("auditor", None, False, False), ("auditor", None, False, True)]
+        ("participant", "ann", True, True),
+        ("auditor", None, False, False),
+        ("auditor", None, False, True),
+    ]
     assert [link["id"] for link in listed] == [token_hash(token)[:12], token_hash(auditor)[:12], "f" * 12]
     assert set(listed[0]) == {"id", "match", "role", "participant", "can_submit", "issued_at", "revoked_at"}
     text = invoke(db, "invite", "m1", "--list").output

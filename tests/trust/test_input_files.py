@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+
 from matchledger.engine.lca import spec as lca_spec
 from matchledger.engine.photographer import spec as photographer_spec
 from matchledger.ledger import limits
@@ -25,7 +26,10 @@ def _commands(tmp_path, name: str) -> dict[str, tuple[list[str], int]]:
     """What reads a file ``name``, and the limit on it: (command line, limit)."""
     return {
         "studio file": (["new", "lca", "l1", "--players", "ann,bob", "--studio", name], lca_spec.STUDIO_FILE_MAX_BYTES),
-        "deck file": (["new", "photographer", "p1", "--players", "ann,bob", "--deck", name], photographer_spec.DECK_FILE_MAX_BYTES),
+        "deck file": (
+            ["new", "photographer", "p1", "--players", "ann,bob", "--deck", name],
+            photographer_spec.DECK_FILE_MAX_BYTES,
+        ),
         "script": (["script", name], limits.SCRIPT_FILE_MAX_BYTES),
         "announcement file": (["close", "l1", "--announced", name], limits.ANNOUNCED_FILE_MAX_BYTES),
         "export file": (["import", name], limits.EXPORT_FILE_MAX_BYTES),
@@ -57,7 +61,10 @@ def test_an_endless_file_is_refused_without_being_read_through(tmp_path, kind):
     args, limit = _commands(tmp_path, "/dev/zero")[kind]
     result = subprocess.run(
         [sys.executable, "-m", "matchledger", "--db", str(tmp_path / "m.db"), *args],
-        capture_output=True, text=True, timeout=60, preexec_fn=_memory_capped,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_memory_capped,
     )
     assert result.returncode == 1
     assert f"is larger than the limit of {limit} bytes" in result.stderr, result.stderr

@@ -7,14 +7,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from matchledger.ledger.limits import JSON_MAX_DEPTH
 
+from matchledger.ledger.limits import JSON_MAX_DEPTH
 from tests.helpers import invoke
 
 from .common import new_lca, rows
 
-ENVELOPE = {"match_id": "x1", "seq": 1, "kind": "NoteAdded", "recorded_at": "2024-01-01T00:00:00Z",
-            "actor": "host", "prev_hash": "0" * 64, "hash": "0" * 64}
+ENVELOPE = {
+    "match_id": "x1",
+    "seq": 1,
+    "kind": "NoteAdded",
+    "recorded_at": "2024-01-01T00:00:00Z",
+    "actor": "host",
+    "prev_hash": "0" * 64,
+    "hash": "0" * 64,
+}
 
 
 def export_line(body: str) -> str:

@@ -5,6 +5,7 @@ writes nothing."""
 from __future__ import annotations
 
 import pytest
+
 from matchledger.ledger.limits import (
     ACTOR_MAX_LENGTH,
     NAME_MAX_LENGTH,
@@ -13,7 +14,6 @@ from matchledger.ledger.limits import (
     TOKEN_MAX_LENGTH,
     TOKENS_MAX,
 )
-
 from tests.helpers import invoke
 
 from .common import STUDIO, new_lca, new_pw, rows
@@ -39,6 +39,7 @@ def refused(db, *args, quoting: str, rule: str, env=None) -> str:
 
 def _invoke_env(db, env, *args):
     from click.testing import CliRunner
+
     from matchledger.commands.cli import cli
 
     result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], env=env, catch_exceptions=False)
@@ -55,8 +56,18 @@ def _invoke_env(db, env, *args):
 )
 @pytest.mark.guarantee("input.match-id")
 def test_a_match_id_outside_the_syntax_is_refused(db, match_id):
-    refused(db, "new", "lca", match_id, "--players", "ann,bob", "--studio", STUDIO,
-            quoting=repr(match_id)[:40], rule="1 to 64 characters")
+    refused(
+        db,
+        "new",
+        "lca",
+        match_id,
+        "--players",
+        "ann,bob",
+        "--studio",
+        STUDIO,
+        quoting=repr(match_id)[:40],
+        rule="1 to 64 characters",
+    )
 
 
 @pytest.mark.guarantee("input.match-id")
@@ -113,22 +124,40 @@ def test_a_pw_guest_name_follows_the_same_rules(db, pairs, quoting, rule):
 @pytest.mark.guarantee("input.participants")
 def test_a_match_has_at_most_the_participants_the_limit_allows(db):
     players = ",".join(f"p{i}" for i in range(PARTICIPANTS_MAX + 1))
-    refused(db, "new", "lca", "m1", "--players", players, "--studio", STUDIO,
-            quoting=str(PARTICIPANTS_MAX + 1), rule=f"at most {PARTICIPANTS_MAX}")
+    refused(
+        db,
+        "new",
+        "lca",
+        "m1",
+        "--players",
+        players,
+        "--studio",
+        STUDIO,
+        quoting=str(PARTICIPANTS_MAX + 1),
+        rule=f"at most {PARTICIPANTS_MAX}",
+    )
 
 
 # --------------------------------------------------------------------------- the actor
 
 
 @pytest.mark.parametrize(
-    "actor", ["host\x1b[2J", "a\nb", "x" * (ACTOR_MAX_LENGTH + 1)],
+    "actor",
+    ["host\x1b[2J", "a\nb", "x" * (ACTOR_MAX_LENGTH + 1)],
 )
 @pytest.mark.guarantee("input.actor")
 def test_an_unprintable_or_overlong_actor_records_nothing(db, actor):
     new_lca(db)
     refused(db, "--actor", actor, "note", "m1", "hello", quoting=repr(actor)[:30], rule="printable")
-    refused(db, "note", "m1", "hello", quoting=repr(actor)[:30], rule="printable",
-            env={"MATCHLEDGER_ACTOR": None, "USER": actor})
+    refused(
+        db,
+        "note",
+        "m1",
+        "hello",
+        quoting=repr(actor)[:30],
+        rule="printable",
+        env={"MATCHLEDGER_ACTOR": None, "USER": actor},
+    )
 
 
 @pytest.mark.guarantee("input.actor")
@@ -157,8 +186,19 @@ def test_a_note_or_reason_with_control_characters_or_too_long_is_refused(db, tex
     refused(db, "note", "m1", text, quoting=quoting, rule=rule)
     refused(db, "void", "m1", "2", "--reason", text, quoting=quoting, rule=rule)
     refused(db, "correct", "m1", "2", "A1", "B1", "C1", "D1", "F1", "--reason", text, quoting=quoting, rule=rule)
-    refused(db, "amend", "m1", "--option", "filming_lights_divisor=1", "--from-round", "3", "--reason", text,
-            quoting=quoting, rule=rule)
+    refused(
+        db,
+        "amend",
+        "m1",
+        "--option",
+        "filming_lights_divisor=1",
+        "--from-round",
+        "3",
+        "--reason",
+        text,
+        quoting=quoting,
+        rule=rule,
+    )
 
 
 @pytest.mark.guarantee("input.text")
@@ -174,8 +214,9 @@ def test_a_note_of_the_longest_printable_text_is_accepted(db):
 def test_tokens_per_submission_and_token_length_are_bounded(db):
     new_lca(db)
     new_pw(db)
-    refused(db, "submit", "m1", "ann", *["A1"] * (TOKENS_MAX + 1), quoting=str(TOKENS_MAX + 1),
-            rule=f"at most {TOKENS_MAX}")
+    refused(
+        db, "submit", "m1", "ann", *["A1"] * (TOKENS_MAX + 1), quoting=str(TOKENS_MAX + 1), rule=f"at most {TOKENS_MAX}"
+    )
     long = "A" * (TOKEN_MAX_LENGTH + 1)
     refused(db, "submit", "p1", "ann", f"gift:{long}", "learn:yan", quoting="'gift:AAA", rule=f"{TOKEN_MAX_LENGTH}")
     refused(db, "submit", "m1", "ann", "A1", "B\x1b1", "C1", "D1", "E1", quoting="'B\\x1b1'", rule="printable")

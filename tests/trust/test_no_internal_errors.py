@@ -34,14 +34,17 @@ def test_a_damaged_database_file(db, args):
     _fails_clearly(db, *args, fragment=f"{str(db)!r}")
 
 
-@pytest.mark.parametrize("args", [
-    ("export", "m1", "-o", LONG + ".jsonl"),
-    ("render", "m1", "-o", LONG + ".svg"),
-    ("new", "lca", "l1", "--players", "a,b", "--studio", LONG),
-    ("import", LONG),
-    ("diff", "m1", "--db-b", LONG),
-    ("export", "m1", "-o", "m.db/inside.jsonl"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "m1", "-o", LONG + ".jsonl"),
+        ("render", "m1", "-o", LONG + ".svg"),
+        ("new", "lca", "l1", "--players", "a,b", "--studio", LONG),
+        ("import", LONG),
+        ("diff", "m1", "--db-b", LONG),
+        ("export", "m1", "-o", "m.db/inside.jsonl"),
+    ],
+)
 def test_names_no_file_can_have(db, args):
     _fails_clearly(db, *args, fragment="cannot")
 
@@ -51,7 +54,9 @@ def test_a_database_name_no_file_can_have(tmp_path):
         _fails_clearly(tmp_path / LONG, *args, fragment="File name too long")
 
 
-@pytest.mark.parametrize("line", ['new lca l1 --players a,b --studio "a\0b"', 'export m1 -o "x\0y.jsonl"', 'import "x\0y"'])
+@pytest.mark.parametrize(
+    "line", ['new lca l1 --players a,b --studio "a\0b"', 'export m1 -o "x\0y.jsonl"', 'import "x\0y"']
+)
 def test_a_nul_character_in_a_file_name_on_a_script_line(db, line):
     script = db.parent / "s.txt"
     script.write_bytes(line.encode() + b"\n")

@@ -37,12 +37,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+
+from matchledger import engine
 from matchledger.engine.commands import CreateMatch, RecordContract, Submit
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
 from matchledger.projections.presentation.png import png_unavailable
-
-from matchledger import engine
-
 from tests.reliability.support import soak
 
 from .noninterference import (
@@ -57,7 +56,6 @@ from .noninterference import (
     record,
     scratch,
 )
-
 
 
 def examples(n: int):
@@ -153,8 +151,13 @@ def pw_rename(cmds, tau: dict[str, str], keep: str | None):
 
 
 def pw_create(create: CreateMatch, pairs: dict[str, str]) -> CreateMatch:
-    return CreateMatch(match_id=create.match_id, game="pw", players=list(create.players), options=dict(create.options),
-                       setup={"pairs": dict(pairs)})
+    return CreateMatch(
+        match_id=create.match_id,
+        game="pw",
+        players=list(create.players),
+        options=dict(create.options),
+        setup={"pairs": dict(pairs)},
+    )
 
 
 @pytest.mark.guarantee("privacy.cli-pw-permuted")
@@ -176,7 +179,9 @@ def test_pw_pairing_permuted_among_other_pairs_is_invisible_in_every_output():
         create, cmds = plan(random.Random(seed), n=n)
         pairs = create.setup["pairs"]
         player = data.draw(st.sampled_from(create.players), label="player viewer")
-        guest = data.draw(st.sampled_from(sorted(pairs[p] for p in create.players if p != player)), label="guest viewer")
+        guest = data.draw(
+            st.sampled_from(sorted(pairs[p] for p in create.players if p != player)), label="guest viewer"
+        )
         movable = sorted(g for g in pairs.values() if g not in (pairs[player], guest))
         image = data.draw(st.permutations(movable).filter(lambda p: list(p) != movable), label="permutation")
         tau = dict(zip(movable, image))
@@ -230,8 +235,7 @@ def test_pw_two_other_pairs_exchanging_guests_is_invisible_in_every_output():
         create, cmds = plan(random.Random(seed), n=n, pairs=pairs1, forbid=forbid, twin=(p, q))
         a, b = play(create, cmds), play(pw_create(create, pairs2), cmds)
         with scratch() as tmp:
-            stats = compare_all(Path(tmp), a, b, [PUBLIC, player, guest],
-                                Plan(probe=Probe(pw_candidates), seed=seed))
+            stats = compare_all(Path(tmp), a, b, [PUBLIC, player, guest], Plan(probe=Probe(pw_candidates), seed=seed))
         # Type counts do not depend on the pairing: the public can only be told at the end.
         assert stats[PUBLIC].cut in (None, last_close(a)), stats[PUBLIC]
         for s in stats.values():
@@ -329,7 +333,9 @@ def photographer_decks(rng: random.Random, n: int, viewer: str, choose):
     seat = PLAYERS.index(viewer) if viewer in PLAYERS else None
     own = range(table + HAND_SIZE * seat, table + HAND_SIZE * (seat + 1)) if seat is not None else range(0)
     hidden = face_down + [i for i in range(table, len(deck)) if i not in own]
-    pairs = [(i, j) for i in hidden for j in hidden if i < j and shown(deck[i], False, False) == shown(deck[j], False, False)]
+    pairs = [
+        (i, j) for i in hidden for j in hidden if i < j and shown(deck[i], False, False) == shown(deck[j], False, False)
+    ]
     i, j = choose(pairs)
     other = list(deck)
     other[i], other[j] = other[j], other[i]
@@ -356,12 +362,15 @@ def test_photographer_unseen_cards_of_one_back_exchanged_are_invisible_in_every_
             random.Random(seed), n, viewer, lambda pairs: data.draw(st.sampled_from(pairs), label="swapped positions")
         )
         options = {} if wind else {"wind_required": "false"}
-        samples = [GAME.sample(random.Random(seed), n_players=n, deck="\n".join(d) + "\n", options=options)
-                   for d in (deck_a, deck_b)]
+        samples = [
+            GAME.sample(random.Random(seed), n_players=n, deck="\n".join(d) + "\n", options=options)
+            for d in (deck_a, deck_b)
+        ]
         a, b = (play(s.create, s) for s in samples)
         with scratch() as tmp:
-            stats = compare_all(Path(tmp), a, b, [PUBLIC, viewer],
-                                Plan(probe=Probe(photographer_candidates), seed=seed))
+            stats = compare_all(
+                Path(tmp), a, b, [PUBLIC, viewer], Plan(probe=Probe(photographer_candidates), seed=seed)
+            )
         for s in stats.values():
             assert s.cut is None or announces(a, s.cut), s
         results.extend(stats.values())
@@ -390,7 +399,9 @@ def _photographer_case():
     from matchledger.engine.photographer import GAME
 
     deck_a, deck_b = photographer_decks(random.Random(5), 3, "bob", random.Random(5).choice)
-    samples = [GAME.sample(random.Random(5), n_players=3, deck="\n".join(d) + "\n", options={}) for d in (deck_a, deck_b)]
+    samples = [
+        GAME.sample(random.Random(5), n_players=3, deck="\n".join(d) + "\n", options={}) for d in (deck_a, deck_b)
+    ]
     a, b = (play(s.create, s) for s in samples)
     return a, b, [PUBLIC, "bob"]
 
@@ -454,6 +465,7 @@ def _knowledge_counts_points_of_every_player(monkeypatch):
 
 def _log_shows_the_creations_setup(monkeypatch):
     import msgspec
+
     from matchledger.ledger.events import MatchCreated
     from matchledger.projections import application
 
@@ -492,6 +504,7 @@ def _unknown_names_answered_with_the_pairs(monkeypatch):
 
 def _messages_built_from_another_participants_knowledge(monkeypatch):
     import msgspec
+
     from matchledger.projections import application
 
     def announced(original, self, *args, **kw):
@@ -519,13 +532,29 @@ def _rejections_name_every_pair(monkeypatch):
 
 
 PLANTED = {
-    "a public read model lists the guests in partner order": (_public_status_lists_guests_by_partner, PUBLIC, r"status"),
-    "a participant's knowledge holds every pair's points": (_knowledge_counts_points_of_every_player, "zed", r"knowledge"),
+    "a public read model lists the guests in partner order": (
+        _public_status_lists_guests_by_partner,
+        PUBLIC,
+        r"status",
+    ),
+    "a participant's knowledge holds every pair's points": (
+        _knowledge_counts_points_of_every_player,
+        "zed",
+        r"knowledge",
+    ),
     "the public log shows the creation's setup": (_log_shows_the_creations_setup, PUBLIC, r"`log m1 --public"),
-    "a participant's pictures drawn from another's knowledge": (_pictures_drawn_from_another_participants_knowledge, "zed", r"`(report|render) "),
+    "a participant's pictures drawn from another's knowledge": (
+        _pictures_drawn_from_another_participants_knowledge,
+        "zed",
+        r"`(report|render) ",
+    ),
     "an unknown name answered with the pairs": (_unknown_names_answered_with_the_pairs, PUBLIC, r"stranger|--as"),
     "a rejected submission's message names the pairs": (_rejections_name_every_pair, "zed", r"a rejected submission"),
-    "a participant's messages built from another's knowledge": (_messages_built_from_another_participants_knowledge, "zed", r"`messages m1 --as zed"),
+    "a participant's messages built from another's knowledge": (
+        _messages_built_from_another_participants_knowledge,
+        "zed",
+        r"`messages m1 --as zed",
+    ),
 }
 
 
@@ -539,7 +568,10 @@ def test_the_harness_fails_on_a_planted_leak(leak, monkeypatch):
     a, b = _pw_exchange_case()
     plant, viewer, form = PLANTED[leak]
     plant(monkeypatch)
-    with scratch() as tmp, pytest.raises(AssertionError, match=rf"LEAK: {viewer} can tell A from B by .*{form}") as caught:
+    with (
+        scratch() as tmp,
+        pytest.raises(AssertionError, match=rf"LEAK: {viewer} can tell A from B by .*{form}") as caught,
+    ):
         compare_pair(Path(tmp), a, b, viewer, Plan(probe=Probe(pw_candidates)))
     assert "differs" in str(caught.value)
 

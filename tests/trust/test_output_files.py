@@ -162,6 +162,7 @@ def test_an_empty_output_name_is_refused_not_taken_for_the_current_folder(db):
     invoke(lca, "submit", "m1", "ann", "A1", "B2", "C3", "D4", "E5")
     invoke(lca, "submit", "m1", "bob", "J1", "I2", "H3", "G4", "F5")
     invoke(lca, "close", "m1")
+
     def written() -> list[str]:
         # SQLite makes and removes a database's -wal and -shm files as connections come
         # and go: they say nothing of what a command wrote

@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import pytest
+
 from matchledger.engine.declaration import GameSpec
 from matchledger.projections import snapshots
 
@@ -63,8 +64,13 @@ def uninstalled_game_db(path):
     from .common import STUDIO
 
     store = Store(path)
-    store.append("gone", 1, [MatchCreated(game="zz", players=["ann", "bob", "cat"], options={}, setup={})],
-                 actor="h", recorded_at="2026-01-01T00:00:00.000000Z")
+    store.append(
+        "gone",
+        1,
+        [MatchCreated(game="zz", players=["ann", "bob", "cat"], options={}, setup={})],
+        actor="h",
+        recorded_at="2026-01-01T00:00:00.000000Z",
+    )
     store.close()
     invoke(path, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
     return path
@@ -99,7 +105,9 @@ def test_a_file_parameter_naming_a_fifo_nobody_writes_to_does_not_wait_for_ever(
     outcome: list = []
 
     def read() -> None:
-        outcome.append(invoke(tmp_path / "m.db", "new", "lca", "m1", "--players", "ann,bob", "--studio", fifo, expect=None))
+        outcome.append(
+            invoke(tmp_path / "m.db", "new", "lca", "m1", "--players", "ann,bob", "--studio", fifo, expect=None)
+        )
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()

@@ -5,11 +5,12 @@ gigabytes, or fail)."""
 from __future__ import annotations
 
 import pytest
-from matchledger.projections.presentation import png
+
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.events import MatchCreated
 from matchledger.ledger.limits import PNG_MAX_PIXELS, PNG_MAX_SIDE
 from matchledger.ledger.store import Store
+from matchledger.projections.presentation import png
 from matchledger.projections.presentation.png import to_png
 
 from ..helpers import invoke, needs_png
@@ -47,8 +48,13 @@ def test_render_of_a_huge_studio_refuses_the_picture_and_writes_nothing(tmp_path
     db = tmp_path / "m.db"
     studio = "\n".join("." * 250 for _ in range(250))
     store = Store(db)
-    store.append("big", 1, [MatchCreated(game="lca", players=["ann", "bob"], setup={"studio": studio})],
-                 actor="h", recorded_at="2026-01-01T00:00:00.000000Z")
+    store.append(
+        "big",
+        1,
+        [MatchCreated(game="lca", players=["ann", "bob"], setup={"studio": studio})],
+        actor="h",
+        recorded_at="2026-01-01T00:00:00.000000Z",
+    )
     store.close()
     for name in ("big.png", "big.svg"):  # the canvas is refused before anything is drawn
         result = invoke(db, "render", "big", "-o", name, expect=1)

@@ -46,8 +46,14 @@ def _escapes(places) -> list[str]:
     script_folder, _current, elsewhere = places
     (script_folder / "passwd-link").symlink_to(elsewhere / "passwd")
     (script_folder / "elsewhere-link").symlink_to(elsewhere, target_is_directory=True)
-    return [str(elsewhere / "passwd"), "../elsewhere/passwd", "../../../../../../../../etc/passwd",
-            "passwd-link", "elsewhere-link/passwd", "../scripts/../elsewhere/passwd"]
+    return [
+        str(elsewhere / "passwd"),
+        "../elsewhere/passwd",
+        "../../../../../../../../etc/passwd",
+        "passwd-link",
+        "elsewhere-link/passwd",
+        "../scripts/../elsewhere/passwd",
+    ]
 
 
 def test_a_file_elsewhere_is_refused_by_name_and_never_shown(places):
@@ -57,13 +63,16 @@ def test_a_file_elsewhere_is_refused_by_name_and_never_shown(places):
         assert "SECRET" not in result.output and "root:x" not in result.output
 
 
-@pytest.mark.parametrize("line", [
-    "close p1 --announced {name}",
-    "outcome p1 --announced {name}",
-    "import {name}",
-    "diff p1 --db-b {name}",
-    "new lca l1 --players ann,bob --studio {name}",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "close p1 --announced {name}",
+        "outcome p1 --announced {name}",
+        "import {name}",
+        "diff p1 --db-b {name}",
+        "new lca l1 --players ann,bob --studio {name}",
+    ],
+)
 def test_every_file_a_line_reads_is_kept_within_reach(places, line):
     _script_folder, _current, elsewhere = places
     for name in (str(elsewhere / "announced.json"), "../elsewhere/announced.json"):
@@ -72,7 +81,9 @@ def test_every_file_a_line_reads_is_kept_within_reach(places, line):
         assert "SECRET" not in result.output
 
 
-@pytest.mark.parametrize("command, name", [("export p1", "out.jsonl"), ("render p1", "out.svg"), ("report p1", "out.html")])
+@pytest.mark.parametrize(
+    "command, name", [("export p1", "out.jsonl"), ("render p1", "out.svg"), ("report p1", "out.html")]
+)
 def test_nothing_is_written_elsewhere(places, command, name):
     _script_folder, current, elsewhere = places
     (current / "elsewhere-link").symlink_to(elsewhere, target_is_directory=True)  # outputs are named from here

@@ -10,9 +10,9 @@ import sqlite3
 
 import msgspec
 import pytest
+
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store
-
 from tests.helpers import invoke, own_hash
 
 from .common import new_lca, new_pw
@@ -64,9 +64,13 @@ def assert_finding_everywhere(tmp_path, db, rows, match_id: str, seq: int, fragm
 def test_a_body_holding_a_key_twice_is_a_finding_and_no_read_shows_it(tmp_path):
     db = submitted(tmp_path)
     forged = tmp_path / "forged.db"
-    rows = forged_copy(db, forged, "m1", 2, lambda body: body.replace('"participant":"ann"', '"participant":"bob","participant":"ann"'))
+    rows = forged_copy(
+        db, forged, "m1", 2, lambda body: body.replace('"participant":"ann"', '"participant":"bob","participant":"ann"')
+    )
     with sqlite3.connect(forged) as conn:  # the two readers part: SQL says bob, replay ann
-        assert conn.execute("SELECT json_extract(body, '$.participant') FROM events WHERE seq = 2").fetchone() == ("bob",)
+        assert conn.execute("SELECT json_extract(body, '$.participant') FROM events WHERE seq = 2").fetchone() == (
+            "bob",
+        )
     assert rows[1].event().participant == "ann"
     assert_finding_everywhere(tmp_path, forged, rows, "m1", 2, "'participant' appears more than once")
 
@@ -76,7 +80,9 @@ def test_a_pw_pairing_holding_a_player_twice_is_a_finding(tmp_path):
     db = tmp_path / "host.db"
     new_pw(db)
     forged = tmp_path / "forged.db"
-    rows = forged_copy(db, forged, "p1", 1, lambda body: body.replace('"pairs":{"ann":"zed"', '"pairs":{"ann":"yan","ann":"zed"'))
+    rows = forged_copy(
+        db, forged, "p1", 1, lambda body: body.replace('"pairs":{"ann":"zed"', '"pairs":{"ann":"yan","ann":"zed"')
+    )
     assert rows[0].event().setup["pairs"] == {"ann": "zed", "bob": "yan"}
     # `audit` too, though the chain then vouches for no event at all (no head to print)
     assert_finding_everywhere(tmp_path, forged, rows, "p1", 1, "'ann' appears more than once")
@@ -85,7 +91,10 @@ def test_a_pw_pairing_holding_a_player_twice_is_a_finding(tmp_path):
 @pytest.mark.parametrize(
     "edit, fragment",
     [
-        (lambda body: body.replace('{"type":"NoteAdded","v":1,', '{"type":"NoteAdded", "v":1,'), "not the canonical encoding"),
+        (
+            lambda body: body.replace('{"type":"NoteAdded","v":1,', '{"type":"NoteAdded", "v":1,'),
+            "not the canonical encoding",
+        ),
         (lambda body: body.replace('"text":"hello"', '"text":"h\\u0065llo"'), "not the canonical encoding"),
         (lambda body: body.replace('"text":"hello"', '"text":"hello","extra":1'), "not the canonical encoding"),
         (lambda body: body.replace(',"v":1', ""), "not the canonical encoding"),
@@ -117,7 +126,7 @@ def test_a_body_of_an_older_version_is_canonical_as_its_writer_wrote_it(tmp_path
 
 
 ODD_VERSIONS = [
-    ('"v":2', '"v":"2"', 'whole number, not \'2\''),
+    ('"v":2', '"v":"2"', "whole number, not '2'"),
     ('"v":2', '"v":1', "has no `player`"),
     ('"v":2', '"v":3', "versions 1 to 2, not 3"),
     ('"v":2', '"v":0', "versions 1 to 2, not 0"),
@@ -127,8 +136,11 @@ ODD_VERSIONS = [
 ]
 
 
-@pytest.mark.parametrize("old, new, fragment", ODD_VERSIONS,
-                         ids=["text", "v1-with-v2-fields", "future", "zero", "bool", "v1-naming-two-submitters"])
+@pytest.mark.parametrize(
+    "old, new, fragment",
+    ODD_VERSIONS,
+    ids=["text", "v1-with-v2-fields", "future", "zero", "bool", "v1-naming-two-submitters"],
+)
 @pytest.mark.guarantee("tamper.odd-version")
 def test_a_body_of_an_odd_version_is_a_finding_not_an_internal_error(tmp_path, old, new, fragment):
     db = submitted(tmp_path)
@@ -137,13 +149,17 @@ def test_a_body_of_an_odd_version_is_a_finding_not_an_internal_error(tmp_path, o
     assert_finding_everywhere(tmp_path, forged, rows, "m1", 2, fragment)
 
 
-@pytest.mark.parametrize("old, new", [('"v":2', '"v":"2"'), ('"v":2', '"v":1'), ('"participant":"ann"', '"participant":"bob","participant":"ann"')],
-                         ids=["text", "v1-with-v2-fields", "duplicate-key"])
+@pytest.mark.parametrize(
+    "old, new",
+    [('"v":2', '"v":"2"'), ('"v":2', '"v":1'), ('"participant":"ann"', '"participant":"bob","participant":"ann"')],
+    ids=["text", "v1-with-v2-fields", "duplicate-key"],
+)
 @pytest.mark.guarantee("tamper.odd-version")
 def test_the_service_answers_an_odd_body_with_409_naming_the_seq_never_500(tmp_path, old, new):
     import asyncio
 
     import httpx
+
     from matchledger.commands import logs
     from matchledger.commands.service import build, writable
     from matchledger.ledger.capabilities import Capability, new_token, token_hash
@@ -154,8 +170,16 @@ def test_the_service_answers_an_odd_body_with_409_naming_the_seq_never_500(tmp_p
     forged = tmp_path / "forged.db"
     forged_copy(db, forged, "m1", 2, lambda body: body.replace(old, new))
     token = new_token()
-    Store(forged).save_capability(Capability(token_hash=token_hash(token), match_id="m1", role="participant",
-                                             participant="ann", can_submit=True, created_at="2024-01-01T00:00:00Z"))
+    Store(forged).save_capability(
+        Capability(
+            token_hash=token_hash(token),
+            match_id="m1",
+            role="participant",
+            participant="ann",
+            can_submit=True,
+            created_at="2024-01-01T00:00:00Z",
+        )
+    )
     reader = Application(open_store(str(forged), read_only=True))
     asgi, service = build(reader, writable(str(forged), 1.0), logs.log().bind(), base_url="http://127.0.0.1:8000")
     bearer = {"Authorization": f"Bearer {token}"}
@@ -163,12 +187,26 @@ def test_the_service_answers_an_odd_body_with_409_naming_the_seq_never_500(tmp_p
     async def answers():
         service.writer.start()  # (what the server's start-up does)
         try:
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=asgi), base_url="http://127.0.0.1:8000") as client:
-                got = [await client.get(path, headers=headers) for path, headers in (
-                    ("/api/v1/matches/m1/public", {}), ("/api/v1/matches/m1/head", {}), ("/api/v1/matches/m1/me", bearer),
-                    ("/m/m1", {}), (f"/p/{token}", {}))]
-                got.append(await client.post("/api/v1/matches/m1/submissions", json={"tokens": ["A1", "B2", "C3", "D4", "E5"]},
-                                             headers=bearer))
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=asgi), base_url="http://127.0.0.1:8000"
+            ) as client:
+                got = [
+                    await client.get(path, headers=headers)
+                    for path, headers in (
+                        ("/api/v1/matches/m1/public", {}),
+                        ("/api/v1/matches/m1/head", {}),
+                        ("/api/v1/matches/m1/me", bearer),
+                        ("/m/m1", {}),
+                        (f"/p/{token}", {}),
+                    )
+                ]
+                got.append(
+                    await client.post(
+                        "/api/v1/matches/m1/submissions",
+                        json={"tokens": ["A1", "B2", "C3", "D4", "E5"]},
+                        headers=bearer,
+                    )
+                )
                 return got
         finally:
             service.writer.close()

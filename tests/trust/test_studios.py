@@ -5,12 +5,12 @@ with a byte order mark and hold ``#`` comments, as deck files may."""
 from __future__ import annotations
 
 import pytest
+
+from matchledger import engine
 from matchledger.engine.lca.playable import floor_needed
 from matchledger.engine.lca.spec import STUDIO_MAX_SIDE, STUDIO_MIN_SIDE
 from matchledger.ledger.events import MatchCreated
 from matchledger.ledger.limits import PNG_MAX_PIXELS
-
-from matchledger import engine
 from tests.helpers import invoke, needs_png, read_json
 
 from .common import rows
@@ -31,7 +31,7 @@ def studio(tmp_path, text: str, name: str = "studio.txt"):
 def grid(width: int, height: int, walls: int = 0) -> str:
     """``height`` rows of ``width`` cells, the first ``walls`` cells (reading order) walls."""
     cells = ["#" if i < walls else "." for i in range(width * height)]
-    return "".join("".join(cells[r * width:(r + 1) * width]) + "\n" for r in range(height))
+    return "".join("".join(cells[r * width : (r + 1) * width]) + "\n" for r in range(height))
 
 
 def refused(db, path, players: str, fragment: str) -> str:
@@ -59,8 +59,16 @@ def test_a_studio_file_beyond_its_size_limit_is_refused_before_it_is_parsed(tmp_
 @pytest.mark.guarantee("input.studio-size")
 @pytest.mark.parametrize("suffix", ["svg", pytest.param("png", marks=needs_png())])
 def test_the_largest_studio_is_accepted_and_drawn(tmp_path, db, suffix):
-    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio",
-           studio(tmp_path, grid(STUDIO_MAX_SIDE, STUDIO_MAX_SIDE)))
+    invoke(
+        db,
+        "new",
+        "lca",
+        "m1",
+        "--players",
+        "ann,bob",
+        "--studio",
+        studio(tmp_path, grid(STUDIO_MAX_SIDE, STUDIO_MAX_SIDE)),
+    )
     invoke(db, "render", "m1", "-o", tmp_path / f"m1.{suffix}")
     assert (tmp_path / f"m1.{suffix}").stat().st_size > 0
 
@@ -83,7 +91,7 @@ def test_the_smallest_studios_are_accepted_and_a_whole_match_is_played_in_them(t
     for player in ("ann", "bob"):
         invoke(db, "submit", "m1", player, *cameras)
     invoke(db, "close", "m1")
-    empty = [cell for cell in floor[10:]][:3]
+    empty = list(floor[10:])[:3]
     for player in ("ann", "bob"):
         invoke(db, "submit", "m1", player, *empty)
     invoke(db, "close", "m1")

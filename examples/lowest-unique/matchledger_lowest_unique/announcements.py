@@ -6,11 +6,22 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from msgspec import UNSET, Meta, UnsetType
+
 from matchledger.engine import announced
-from matchledger.engine.announced import Announced, Award, OutcomeHead, Standing, check_head, check_round_number, conform, distinct, members
+from matchledger.engine.announced import (
+    Announced,
+    Award,
+    OutcomeHead,
+    Standing,
+    check_head,
+    check_round_number,
+    conform,
+    distinct,
+    members,
+)
 from matchledger.engine.state import MatchState
 from matchledger.ledger.limits import PARTICIPANTS_MAX
-from msgspec import UNSET, Meta, UnsetType
 
 Number = Annotated[int, Meta(ge=1, le=100)]  # U2: highest is at most 100
 

@@ -56,10 +56,15 @@ class LowestUnique(RoundsGame):
     WITHOUT_SUBMISSION = "U5: a player without a number takes no part in the round"
     OPTIONS = {
         "rounds": OptionSpec(
-            "rounds", 3, _bounded(*ROUNDS_RANGE), "how many rounds the match has (1 to 20)",
+            "rounds",
+            3,
+            _bounded(*ROUNDS_RANGE),
+            "how many rounds the match has (1 to 20)",
             fixed_because="U12: the number of rounds is fixed when the match is made",
         ),
-        "highest": OptionSpec("highest", 10, _bounded(*HIGHEST_RANGE), "the highest number a player may submit (2 to 100)"),
+        "highest": OptionSpec(
+            "highest", 10, _bounded(*HIGHEST_RANGE), "the highest number a player may submit (2 to 100)"
+        ),
     }
 
     # ---- the match's length: its own `rounds` (U2, U12)
@@ -68,7 +73,7 @@ class LowestUnique(RoundsGame):
         return state.round > views.rounds_of(state)
 
     def init_game(self, state: MatchState) -> LowestUniqueState:
-        return LowestUniqueState(players=list(state.players), totals={p: 0 for p in state.players})
+        return LowestUniqueState(players=list(state.players), totals=dict.fromkeys(state.players, 0))
 
     # ---- deciding
 
@@ -164,16 +169,33 @@ class LowestUnique(RoundsGame):
             number = result.numbers.get(participant)
             where = f"round {r}"
             if number is None:
-                lines.append(line(0, "U5: no number, no part in the round", f"{where}: {participant} submitted nothing"))
+                lines.append(
+                    line(0, "U5: no number, no part in the round", f"{where}: {participant} submitted nothing")
+                )
             elif result.winner == participant:
-                lines.append(line(1, "U6: the lowest unique number wins the point",
-                                  f"{where}: {participant}'s {number} was the lowest number nobody else chose"))
+                lines.append(
+                    line(
+                        1,
+                        "U6: the lowest unique number wins the point",
+                        f"{where}: {participant}'s {number} was the lowest number nobody else chose",
+                    )
+                )
             elif result.lowest_unique is None:
-                lines.append(line(0, "U6: no number was unique, nobody wins",
-                                  f"{where}: {participant}'s {number} was chosen by another player too"))
+                lines.append(
+                    line(
+                        0,
+                        "U6: no number was unique, nobody wins",
+                        f"{where}: {participant}'s {number} was chosen by another player too",
+                    )
+                )
             else:
-                lines.append(line(0, "U6: another number won", f"{where}: {participant}'s {number}; "
-                                  f"the lowest unique number was {result.lowest_unique}"))
+                lines.append(
+                    line(
+                        0,
+                        "U6: another number won",
+                        f"{where}: {participant}'s {number}; the lowest unique number was {result.lowest_unique}",
+                    )
+                )
         return explanation(state, participant, [category("rounds won", lines)])
 
     def choices(self, state: MatchState, participant: str) -> dict | None:

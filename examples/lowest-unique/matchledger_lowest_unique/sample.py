@@ -9,12 +9,38 @@ from matchledger.engine.commands import CloseRound, CreateMatch, Submit
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import MatchState
 
-NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon",
-         "kim", "lou", "max", "ned", "oli", "pat", "quin", "rae", "sam", "tia")
+NAMES = (
+    "ann",
+    "bob",
+    "cat",
+    "dan",
+    "eve",
+    "fay",
+    "gus",
+    "hal",
+    "ivy",
+    "jon",
+    "kim",
+    "lou",
+    "max",
+    "ned",
+    "oli",
+    "pat",
+    "quin",
+    "rae",
+    "sam",
+    "tia",
+)
 
 
-def sample(rng: random.Random, match_id: str = "m1", n_players: int | None = None, rounds: int | None = None,
-           highest: int | None = None, resubmit: float = 0.2) -> Sample:
+def sample(
+    rng: random.Random,
+    match_id: str = "m1",
+    n_players: int | None = None,
+    rounds: int | None = None,
+    highest: int | None = None,
+    resubmit: float = 0.2,
+) -> Sample:
     """A match of ``n_players`` (3 to 20, U1), ``rounds`` rounds and numbers up to
     ``highest`` (drawn where not given).  A player sometimes changes their number before
     the close (U4), with probability ``resubmit`` each round."""

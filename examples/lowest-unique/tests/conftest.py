@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from matchledger.commands.cli import cli
 
 HERE = Path(__file__).resolve().parent
@@ -62,14 +63,19 @@ def served(tmp_path):
     127.0.0.1, ann's link token that may submit): match s1, round 1, bob has submitted 2."""
     httpx = pytest.importorskip("httpx")
     db = tmp_path / "served.db"
-    play(db, """
+    play(
+        db,
+        """
     new lowest-unique s1 --players ann,bob,cat
     submit s1 bob 2
-    """)
+    """,
+    )
     token = read_json(db, "invite", "s1", "--as", "ann", "--submit")["token"]
     process = subprocess.Popen(
         [sys.executable, "-m", "matchledger", "--db", str(db), "serve", "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
     )
     try:
         selector = selectors.DefaultSelector()

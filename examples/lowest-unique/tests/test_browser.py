@@ -9,7 +9,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from conftest import read_json
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -47,6 +46,6 @@ def test_u3_ann_picks_her_number_from_the_form_drawn_from_the_choices(browser, s
     page.wait_for_selector("#recorded")
     [row] = [r for r in read_json(db, "log", "s1") if r["event"].get("participant") == "ann"]
     assert row["event"]["tokens"] == ["7"]
-    assert f'{row["seq"]}:{row["hash"]}' == page.inner_text("#recorded code.receipt")
+    assert f"{row['seq']}:{row['hash']}" == page.inner_text("#recorded code.receipt")
     assert errors == []
     context.close()

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from matchledger_lowest_unique.game import GAME
+
 from matchledger.engine.commands import Amend, CloseRound, CreateMatch, Submit
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.fold import InMemoryMatch, play
-
-from matchledger_lowest_unique.game import GAME
 
 
 def new_match(**options) -> InMemoryMatch:
@@ -56,6 +56,7 @@ def test_nothing_is_offered_once_the_match_is_over():
 
 def test_the_description_keeps_the_shared_shape_and_holds_to_the_sampler():
     from matchledger.engine import choices
+
     for seed in range(1, 6):
         sample = GAME.sample(random.Random(seed), f"m{seed}")
         match, rng = InMemoryMatch(sample.create), random.Random(seed)

@@ -4,7 +4,6 @@ command line refuses (exit 1, the log unchanged)."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import invoke, play, read_json
 
 ROUND_1 = """
@@ -41,11 +40,14 @@ def test_a_match_from_new_to_outcome_in_every_view(db):
     assert read_json(db, "scores", "m1", "--as", "cat")["scores"] == [{"participant": "cat", "total": 1}]
     assert read_json(db, "outcome", "m1", "--public")["standings"] == []
 
-    play(db, """
+    play(
+        db,
+        """
     submit m1 ann 1
     submit m1 bob 3
     submit m1 cat 3
-    """)
+    """,
+    )
     invoke(db, "close", "m1")  # the last round (rounds=2): the outcome comes with it (U11)
     outcome = read_json(db, "outcome", "m1")
     assert outcome["finished"] is True
@@ -63,7 +65,10 @@ def test_a_match_from_new_to_outcome_in_every_view(db):
     assert read_json(db, "outcome", "m1", "--as", "bob")["total"] == 0
     knowledge = read_json(db, "knowledge", "m1", "--as", "ann")
     assert knowledge["submissions"] == [{"round": 1, "number": 2}, {"round": 2, "number": 1}]
-    assert [a["notice"] for a in knowledge["announcements"]] == [{"number": 2, "won": False}, {"number": 1, "won": True}]
+    assert [a["notice"] for a in knowledge["announcements"]] == [
+        {"number": 2, "won": False},
+        {"number": 1, "won": True},
+    ]
     explained = read_json(db, "explain", "m1", "ann")
     assert explained["total"] == 1 and [line["points"] for line in explained["categories"][0]["lines"]] == ["0", "1"]
     assert "ok" in invoke(db, "verify", "m1").output
@@ -98,11 +103,14 @@ def test_u1_three_to_twenty_players(db, players):
 
 
 def test_u5_a_close_needs_every_number_unless_forced(db):
-    play(db, """
+    play(
+        db,
+        """
     new lowest-unique m1 --players ann,bob,cat
     submit m1 ann 3
     submit m1 bob 3
-    """)
+    """,
+    )
     refused = invoke(db, "close", "m1", expect=1)
     assert "cat" in refused.output
     invoke(db, "close", "m1", "--force", "--reason", "cat left")
@@ -112,10 +120,13 @@ def test_u5_a_close_needs_every_number_unless_forced(db):
 
 
 def test_u5_a_round_forced_closed_with_one_number_is_won_by_it(db):
-    play(db, """
+    play(
+        db,
+        """
     new lowest-unique m1 --players ann,bob,cat
     submit m1 bob 9
-    """)
+    """,
+    )
     invoke(db, "close", "m1", "--force", "--reason", "the others left")
     assert read_json(db, "scores", "m1")["scores"][1] == {"participant": "bob", "total": 1}
 
@@ -150,24 +161,31 @@ def test_u7_u8_a_hand_made_announcement_is_checked_and_a_wrong_one_is_a_finding(
     refused = invoke(db, "close", "m1", "--announced", shapeless, expect=1)
     assert "lowest_unique" in refused.output
     stranger = tmp_path / "stranger.json"
-    stranger.write_text('{"public": {"numbers": [2, 2, 4], "lowest_unique": 4}, "private": {"zed": {"number": 1, "won": true}}}')
+    stranger.write_text(
+        '{"public": {"numbers": [2, 2, 4], "lowest_unique": 4}, "private": {"zed": {"number": 1, "won": true}}}'
+    )
     assert "zed" in invoke(db, "close", "m1", "--announced", stranger, expect=1).output
     assert read_json(db, "status", "m1")["closed"] == []
     wrong = tmp_path / "wrong.json"  # the host gave ann the point: the rules give it to cat (U6)
-    wrong.write_text('{"public": {"numbers": [2, 2, 4], "lowest_unique": 2}, "private": {"ann": {"number": 2, "won": true}}}')
+    wrong.write_text(
+        '{"public": {"numbers": [2, 2, 4], "lowest_unique": 2}, "private": {"ann": {"number": 2, "won": true}}}'
+    )
     invoke(db, "close", "m1", "--announced", wrong)
     finding = invoke(db, "verify", "m1", expect=3).output
     assert "seq 5" in finding and "recomputed" in finding
 
 
 def test_u6_a_closed_round_reopened_and_corrected_is_scored_again(db):
-    play(db, """
+    play(
+        db,
+        """
     new lowest-unique m1 --players ann,bob,cat --option rounds=1
     submit m1 ann 2
     submit m1 bob 2
     submit m1 cat 4
     close m1
-    """)
+    """,
+    )
     assert read_json(db, "outcome", "m1", "--public")["standings"][0] == {"participant": "cat", "rank": 1, "total": 1}
     invoke(db, "correct", "m1", "4", "2", "--reopen", "--reason", "cat meant 2")
     assert read_json(db, "scores", "m1")["scores"][2] == {"participant": "cat", "total": 0}

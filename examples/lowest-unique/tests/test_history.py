@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import shutil
 
+import matchledger_lowest_unique.game as game_module
 import pytest
 import syrupy
-from matchledger.testing import replay_history
-
-import matchledger_lowest_unique.game as game_module
 from conftest import HERE
 from matchledger_lowest_unique.model import RoundResult
+
+from matchledger.testing import replay_history
 
 pytest_plugins = ["pytester"]
 HISTORIES = HERE / "history"

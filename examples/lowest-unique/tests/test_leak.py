@@ -7,11 +7,11 @@ comparison can see a difference)."""
 from __future__ import annotations
 
 import pytest
-from matchledger import engine
-from matchledger.projections.application import Application
-from matchledger.ledger.store import Store
-
 from conftest import invoke, play
+
+from matchledger import engine
+from matchledger.ledger.store import Store
+from matchledger.projections.application import Application
 
 START = """
 new lowest-unique m1 --players ann,bob,cat,dan --option rounds=2

@@ -4,12 +4,12 @@ ranking the totals, and what a submission may be."""
 from __future__ import annotations
 
 import pytest
+from matchledger_lowest_unique.model import ranked, resolve
+
 from matchledger import engine
 from matchledger.engine.commands import CreateMatch, Submit
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 from matchledger.projections.fold import InMemoryMatch
-
-from matchledger_lowest_unique.model import ranked, resolve
 
 
 def test_u6_the_lowest_number_chosen_once_wins():
@@ -23,7 +23,7 @@ def test_u6_nobody_wins_when_no_number_is_unique():
 
 
 def test_u6_all_the_same_number_wins_nothing():
-    result = resolve({p: 4 for p in ("ann", "bob", "cat", "dan", "eve")}, 2)
+    result = resolve(dict.fromkeys(("ann", "bob", "cat", "dan", "eve"), 4), 2)
     assert (result.lowest_unique, result.winner) == (None, None)
 
 
@@ -44,7 +44,7 @@ def test_u11_equal_totals_share_a_rank_and_the_next_rank_skips():
 
 def test_u11_everyone_level_everyone_first():
     players = ["cat", "ann", "bob"]
-    assert ranked(players, {p: 1 for p in players}) == [("cat", 1), ("ann", 1), ("bob", 1)]
+    assert ranked(players, dict.fromkeys(players, 1)) == [("cat", 1), ("ann", 1), ("bob", 1)]
 
 
 def new_match(**options) -> InMemoryMatch:
@@ -73,7 +73,9 @@ def test_u3_leading_zeros_are_recorded_without_them():
     assert event.tokens == ["7"]
 
 
-@pytest.mark.parametrize("options", [{"rounds": 0}, {"rounds": 21}, {"highest": 1}, {"highest": 101}, {"highest": "ten"}])
+@pytest.mark.parametrize(
+    "options", [{"rounds": 0}, {"rounds": 21}, {"highest": 1}, {"highest": 101}, {"highest": "ten"}]
+)
 def test_u2_options_out_of_bounds_are_refused(options):
     with pytest.raises(MalformedInput):
         new_match(**options)

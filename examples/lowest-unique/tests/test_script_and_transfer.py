@@ -27,9 +27,14 @@ def test_u6_u11_the_ties_fixture_scores_as_its_comments_say(fixture_db):
     ]
     standings = read_json(fixture_db, "outcome", "lu1", "--public")["standings"]
     assert [(s["participant"], s["rank"], s["total"]) for s in standings] == [
-        ("cat", 1, 1), ("dan", 1, 1), ("ann", 3, 0), ("bob", 3, 0),
+        ("cat", 1, 1),
+        ("dan", 1, 1),
+        ("ann", 3, 0),
+        ("bob", 3, 0),
     ]
-    assert read_json(fixture_db, "reveals", "lu1", "--as", "dan")["rounds"][2]["private"] == {"dan": {"number": 10, "won": True}}
+    assert read_json(fixture_db, "reveals", "lu1", "--as", "dan")["rounds"][2]["private"] == {
+        "dan": {"number": 10, "won": True}
+    }
 
 
 def test_u5_u12_the_forced_close_fixture_scores_as_its_comments_say(fixture_db):
@@ -41,7 +46,9 @@ def test_u5_u12_the_forced_close_fixture_scores_as_its_comments_say(fixture_db):
     assert host["rounds"][1]["private"]["cat"] == {"number": None, "won": False}
     standings = read_json(fixture_db, "outcome", "lu2")["standings"]
     assert [(s["participant"], s["rank"], s["scores"]["won"]) for s in standings] == [
-        ("bob", 1, [2]), ("cat", 1, [1]), ("ann", 3, []),
+        ("bob", 1, [2]),
+        ("cat", 1, [1]),
+        ("ann", 3, []),
     ]
     assert read_json(fixture_db, "status", "lu2", "--public")["highest"] == 3
 

@@ -5,9 +5,8 @@ presentation for a game that brings none of its own."""
 
 from __future__ import annotations
 
-import pytest
-
 from conftest import read_json
+
 
 def test_u9_a_number_submitted_through_the_api_is_the_players_alone(served):
     db, client, token = served

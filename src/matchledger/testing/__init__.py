@@ -36,7 +36,7 @@ _HOMES = {
     "PostgresHarness": "store_contract",
 }
 
-__all__ = sorted(_HOMES)
+__all__ = sorted(_HOMES)  # noqa: PLE0605 (a list, built from the table of homes)
 
 
 def __getattr__(name: str) -> Any:

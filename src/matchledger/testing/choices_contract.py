@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 import msgspec
 
@@ -39,7 +39,9 @@ def without_hidden(state, participant: str):
     """``state`` with every other participant's submissions taken away: what the
     participant cannot see of it."""
     bare = copy.copy(state)
-    bare.submissions = {r: {p: subs for p, subs in by.items() if p == participant} for r, by in state.submissions.items()}
+    bare.submissions = {
+        r: {p: subs for p, subs in by.items() if p == participant} for r, by in state.submissions.items()
+    }
     return bare
 
 
@@ -96,7 +98,8 @@ def played_are_offered(game: str, sample: Sample) -> int:
         if description is None:
             continue
         assert described.offers(description, list(recorded.tokens)), (
-            f"{command.participant} played {recorded.tokens}, not offered by {description}")
+            f"{command.participant} played {recorded.tokens}, not offered by {description}"
+        )
         checked += 1
         for other in state.participants:
             if described.is_nothing(checked_description(rules, state, other)):

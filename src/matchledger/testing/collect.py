@@ -3,10 +3,12 @@ comparing the match's replayed history with its snapshot."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
+
 from matchledger.ledger.errors import MatchledgerError, VerificationFailed
 
 from .extension import PinnedHistoryExtension
@@ -60,7 +62,9 @@ class HistoryFile(pytest.File):
         try:
             return match_ids(self.path)
         except MatchledgerError as exc:
-            raise NotAHistory(f"{name} is not a history (a matchledger database or an exported .jsonl file): {exc}") from None
+            raise NotAHistory(
+                f"{name} is not a history (a matchledger database or an exported .jsonl file): {exc}"
+            ) from None
 
 
 class MatchTest(pytest.Function):

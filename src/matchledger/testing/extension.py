@@ -3,8 +3,9 @@ text (in syrupy's amber files), and a mismatch reads as audit findings, not a te
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from syrupy.extensions.amber import AmberSnapshotExtension
 

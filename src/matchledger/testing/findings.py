@@ -9,8 +9,9 @@ round 2 on is one finding, not one a round.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from matchledger.projections.presentation.wording import plural
 
@@ -52,7 +53,9 @@ def findings(snapshot: str, replayed: str) -> list[Difference]:
     for step in sorted(old.steps.keys() | new.steps.keys(), key=lambda key: key[1]):
         label, seq = step
         if step not in new.steps:
-            found.append(Difference(match, label, None, f"the replay has no such step (the snapshot has it after seq {seq})"))
+            found.append(
+                Difference(match, label, None, f"the replay has no such step (the snapshot has it after seq {seq})")
+            )
         elif step not in old.steps:
             found.append(Difference(match, label, None, f"a step the snapshot does not have (after seq {seq})"))
         old_changes, new_changes = old.steps.get(step, {}), new.steps.get(step, {})
@@ -80,7 +83,9 @@ def report(snapshot: str, replayed: str) -> Iterator[str]:
             seen.append(difference.view)
     yield f"{parse(replayed).title}: the replay differs from its snapshot in {plural(len(found), 'place')}"
     for step, seen in views.items():
-        yield f"  {step or 'the match'}" + (f": {'views' if len(seen) > 1 else 'view'} {', '.join(seen)}" if seen else "")
+        yield f"  {step or 'the match'}" + (
+            f": {'views' if len(seen) > 1 else 'view'} {', '.join(seen)}" if seen else ""
+        )
     yield from map(str, found[:SHOWN])
     if len(found) > SHOWN:
         yield f"… and {len(found) - SHOWN} more"

@@ -40,13 +40,13 @@ from __future__ import annotations
 import copy
 import random
 import re
-from typing import Callable, ClassVar, Iterable
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 import msgspec
 import pytest
 
 from matchledger import engine
-from matchledger.testing import choices_contract
 from matchledger.engine.commands import Submit
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import HOST, PUBLIC, as_participant
@@ -58,6 +58,7 @@ from matchledger.projections.application import Application
 from matchledger.projections.fold import InMemoryMatch, Replayer, play, replay
 from matchledger.projections.rederive import rederive
 from matchledger.projections.verification import verify_stored
+from matchledger.testing import choices_contract
 
 MODELS = ("status", "scores", "outcome", "reveals")
 CLOCK = "2024-01-01T12:00:00.000000Z"
@@ -213,7 +214,9 @@ class GameContract:
                 app.execute(match_id, command)
             pairs = store.events(match_id)
             # the command that finishes the match is followed by the checkpoint that vouches for its snapshot
-            played = [codec.encode(unsalted(event)) for _seq, event in pairs if not isinstance(event, StateCheckpointed)]
+            played = [
+                codec.encode(unsalted(event)) for _seq, event in pairs if not isinstance(event, StateCheckpointed)
+            ]
             assert played == [codec.encode(event) for event in match.events]
             # each event recorded with a salt of its own (the engine's events carry none)
             salts = [event.salt for _seq, event in pairs]
@@ -243,7 +246,9 @@ class GameContract:
             for label, illegal in illegal_submissions(state, events[index]).items():
                 store = Store(":memory:")
                 try:
-                    store.append(match_id, 1, events[:index] + [illegal] + events[index:], actor="host", recorded_at=CLOCK)
+                    store.append(
+                        match_id, 1, events[:index] + [illegal] + events[index:], actor="host", recorded_at=CLOCK
+                    )
                     report = verify_stored(store, match_id)
                 finally:
                     store.close()

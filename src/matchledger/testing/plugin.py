@@ -28,12 +28,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "matchledger_history(path, match): the history the matchledger_history fixture replays")
+    config.addinivalue_line(
+        "markers", "matchledger_history(path, match): the history the matchledger_history fixture replays"
+    )
     # the shipped contract suites (matchledger.testing.game_contract, .store_contract)
     # carry the ids of the rows of matchledger's docs/guarantees.md they decide
     config.addinivalue_line("markers", "guarantee(*ids): the rows of matchledger's docs/guarantees.md the test decides")
     if config.getoption("matchledger_history") and not config.pluginmanager.hasplugin("syrupy"):
-        raise pytest.UsageError(f"{OPTION} compares histories with syrupy snapshots: install syrupy (pip install syrupy)")
+        raise pytest.UsageError(
+            f"{OPTION} compares histories with syrupy snapshots: install syrupy (pip install syrupy)"
+        )
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect, and before syrupy records the items

@@ -110,7 +110,9 @@ class ThrowawayServer:
 
     # ---- addresses
 
-    def url(self, database: str = ADMIN, user: str = ADMIN, password: str | None = None, schema: str | None = None) -> str:
+    def url(
+        self, database: str = ADMIN, user: str = ADMIN, password: str | None = None, schema: str | None = None
+    ) -> str:
         """The URL of ``database`` (with ``schema`` first on its search path, where the
         tables are then made and looked for)."""
         login = user if password is None else f"{user}:{password}"
@@ -188,7 +190,17 @@ class ThrowawayServer:
 
     def _initdb(self) -> None:
         self._server_command(
-            "initdb", "-D", str(self.data), "-U", ADMIN, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync",
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            ADMIN,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
         )
         (self.data / "pg_hba.conf").write_text(_HBA)
 
@@ -208,8 +220,17 @@ class ThrowawayServer:
             options += ["-c fsync=off", "-c full_page_writes=off"]
         try:
             self._server_command(
-                "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w", "-t", "60",
-                "-o", " ".join(options), "start",
+                "pg_ctl",
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.folder / "server.log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                " ".join(options),
+                "start",
             )
         except subprocess.CalledProcessError as exc:
             log = (self.folder / "server.log").read_text(errors="replace")[-2000:]
@@ -220,7 +241,9 @@ class ThrowawayServer:
         if self.run_as:
             argv = ["runuser", "-u", self.run_as, "--", *argv]
         try:
-            subprocess.run(argv, cwd=self.folder, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+            subprocess.run(
+                argv, cwd=self.folder, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120
+            )
         except FileNotFoundError as exc:
             raise Unavailable(f"cannot run {argv[0]}: {exc}") from None
         except subprocess.CalledProcessError as exc:

@@ -10,8 +10,8 @@ memory: the file itself is only read.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.limits import EXPORT_FILE_MAX_BYTES

@@ -39,8 +39,8 @@ pytest plugin).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -53,7 +53,7 @@ from matchledger.ledger.verify import verify_chain
 T = "2026-01-01T00:00:00.000000Z"
 #: A creation event of a game that need not be installed: a store never reads the game.
 CREATED = MatchCreated(game="no-such-game", players=["ann", "bob"], options={"multiplier": 1})
-NOTES = [NoteAdded(text="a"), NoteAdded(text="é \"b\"")]
+NOTES = [NoteAdded(text="a"), NoteAdded(text='é "b"')]
 
 
 def three_events(store, match_id="m1"):
@@ -64,8 +64,13 @@ def three_events(store, match_id="m1"):
 def own_hash(row) -> str:
     """The hash a stored row's own fields give: what a forger recomputes after an edit."""
     return envelope_hash(
-        encode(row.actor), row.body.encode("utf-8"), row.kind, encode(row.match_id), row.prev_hash,
-        encode(row.recorded_at), row.seq,
+        encode(row.actor),
+        row.body.encode("utf-8"),
+        row.kind,
+        encode(row.match_id),
+        row.prev_hash,
+        encode(row.recorded_at),
+        row.seq,
     )
 
 
@@ -112,8 +117,12 @@ class SQLiteHarness:
 
     def write_non_utf8_body(self, match_id: str, seq: int, database: str = "main") -> None:
         # {"<0xff>} : TEXT as far as SQLite is concerned, not UTF-8 to anyone else
-        self.tamper("UPDATE events SET body = CAST(X'7b22ff7d' AS TEXT) WHERE match_id = ? AND seq = ?",
-                    match_id, seq, database=database)
+        self.tamper(
+            "UPDATE events SET body = CAST(X'7b22ff7d' AS TEXT) WHERE match_id = ? AND seq = ?",
+            match_id,
+            seq,
+            database=database,
+        )
 
     def _path(self, database: str) -> Path:
         return self.folder / f"{database}.db"
@@ -156,8 +165,13 @@ class PostgresHarness:
 
     def tamper(self, sql: str, *params, database: str = "main") -> None:
         # the owner of the table can switch its triggers off (and on again after)
-        self._execute(["ALTER TABLE events DISABLE TRIGGER USER"], sql, params, database,
-                      after=["ALTER TABLE events ENABLE TRIGGER USER"])
+        self._execute(
+            ["ALTER TABLE events DISABLE TRIGGER USER"],
+            sql,
+            params,
+            database,
+            after=["ALTER TABLE events ENABLE TRIGGER USER"],
+        )
 
     def write_non_utf8_body(self, match_id: str, seq: int, database: str = "main") -> None:
         pytest.skip("a UTF8 PostgreSQL database (the only encoding matchledger opens) holds no text that is not UTF-8")
@@ -200,7 +214,10 @@ class StoreContract:
         rows = store.rows("m1")
         assert rows == appended
         assert [(r.match_id, r.seq, r.kind, r.actor, r.recorded_at) for r in rows] == [
-            ("m1", 1, "MatchCreated", "host", T), ("m1", 2, "NoteAdded", "host", T), ("m1", 3, "NoteAdded", "host", T)]
+            ("m1", 1, "MatchCreated", "host", T),
+            ("m1", 2, "NoteAdded", "host", T),
+            ("m1", 3, "NoteAdded", "host", T),
+        ]
         assert [r.event() for r in rows] == [CREATED, *NOTES]
         assert [r.prev_hash for r in rows] == [GENESIS_HASH, rows[0].hash, rows[1].hash]
         assert [r.hash for r in rows] == [own_hash(r) for r in rows]
@@ -239,7 +256,9 @@ class StoreContract:
     def test_an_append_expecting_a_seq_already_written_conflicts_and_writes_nothing(self, store):
         three_events(store)
         before = store.rows("m1")
-        with pytest.raises(LogConflict, match="match 'm1' moved on: expected to write seq 3 but the log already ends at seq 3"):
+        with pytest.raises(
+            LogConflict, match="match 'm1' moved on: expected to write seq 3 but the log already ends at seq 3"
+        ):
             store.append("m1", 3, [NoteAdded(text="late"), NoteAdded(text="later")], actor="host", recorded_at=T)
         assert store.rows("m1") == before
         assert store.head("m1") == (3, before[-1].hash)
@@ -250,7 +269,9 @@ class StoreContract:
         before = store.rows("m1")
         with pytest.raises(LogConflict, match="expected to write seq 5 but the log already ends at seq 3"):
             store.append("m1", 5, [NoteAdded(text="early")], actor="host", recorded_at=T)
-        with pytest.raises(LogConflict, match="match 'new' moved on: expected to write seq 2 but the log already ends at seq 0"):
+        with pytest.raises(
+            LogConflict, match="match 'new' moved on: expected to write seq 2 but the log already ends at seq 0"
+        ):
             store.append("new", 2, [CREATED], actor="host", recorded_at=T)
         assert store.rows("m1") == before
         assert not store.has_match("new")
@@ -263,7 +284,6 @@ class StoreContract:
         assert store.head("m1") == (4, row.hash)
 
     # --------------------------------------------------------------------------- transactions
-
 
     @pytest.mark.parametrize("how", ["conflict", "caller error"])
     @pytest.mark.guarantee("log.atomic-command")
@@ -319,7 +339,9 @@ class StoreContract:
             copy.append_rows(rows)
             with pytest.raises(LogConflict, match=r"match 'm1': another writer appended the same seq first"):
                 copy.append_rows(rows)
-            with pytest.raises(LogConflict, match=r"one of matches 'm1', 'm2': another writer appended the same seq first"):
+            with pytest.raises(
+                LogConflict, match=r"one of matches 'm1', 'm2': another writer appended the same seq first"
+            ):
                 with copy.transaction():
                     copy.append("m2", 2, [NoteAdded(text="new")], actor="host", recorded_at=T)
                     copy.append_rows(rows[:1])
@@ -424,7 +446,6 @@ class StoreContract:
 
     # --------------------------------------------------------------------------- capabilities (the service's tokens)
 
-
     @pytest.mark.guarantee("service.tokens-hashed")
     def test_a_capability_is_kept_by_the_hash_of_its_token_and_read_back(self, store, backend):
         three_events(store)
@@ -454,7 +475,9 @@ class StoreContract:
     def test_every_capability_issued_is_listed_oldest_first_by_match_or_all(self, store, backend):
         assert store.capabilities() == [] and store.capabilities("m1") == []  # nobody was ever invited
         first = _capability("t" * 32, created_at="2026-01-01T00:00:00.000000Z")
-        auditor = _capability("a" * 32, role="auditor", participant=None, can_submit=False, created_at="2026-01-02T00:00:00.000000Z")
+        auditor = _capability(
+            "a" * 32, role="auditor", participant=None, can_submit=False, created_at="2026-01-02T00:00:00.000000Z"
+        )
         other = _capability("o" * 32, match_id="m2", created_at="2026-01-03T00:00:00.000000Z")
         for capability in (other, auditor, first):
             store.save_capability(capability)
@@ -464,8 +487,17 @@ class StoreContract:
         assert store.capabilities("m1") == [first, revoked]
         assert store.capabilities("m9") == []
         # a row written past the store (as a hostile tool would) is listed like any other
-        backend.plain("INSERT INTO capabilities (token_hash, match_id, role, participant, can_submit, created_at, revoked_at) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?)", "p" * 64, "m1", "auditor", None, False, "2026-01-05T00:00:00.000000Z", None)
+        backend.plain(
+            "INSERT INTO capabilities (token_hash, match_id, role, participant, can_submit, created_at, revoked_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "p" * 64,
+            "m1",
+            "auditor",
+            None,
+            False,
+            "2026-01-05T00:00:00.000000Z",
+            None,
+        )
         assert [c.token_hash for c in store.capabilities("m1")] == [first.token_hash, auditor.token_hash, "p" * 64]
 
     def test_a_store_that_never_issued_a_capability_finds_none(self, store):

@@ -37,7 +37,7 @@ INDENT = "  "
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 _SEGMENT = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*")'
-_ENTRY = re.compile(rf'{INDENT}({_SEGMENT}(?:\.{_SEGMENT}|\[(?:\d+|\*|[a-z_]+={_SEGMENT})\])*): (.*)')
+_ENTRY = re.compile(rf"{INDENT}({_SEGMENT}(?:\.{_SEGMENT}|\[(?:\d+|\*|[a-z_]+={_SEGMENT})\])*): (.*)")
 _HEADER = re.compile(r"(.+?) \(seq (\d+)\), view (.+)")
 
 
@@ -134,7 +134,9 @@ def record_key(items: list) -> str | None:
         return None
     for key in RECORD_KEYS:
         names = [item.get(key) for item in items]
-        if all(isinstance(name, (str, int)) and not isinstance(name, bool) for name in names) and len(set(names)) == len(names):
+        if all(isinstance(name, (str, int)) and not isinstance(name, bool) for name in names) and len(
+            set(names)
+        ) == len(names):
             return key
     return None
 

@@ -20,7 +20,9 @@ def find_library(name):
 
 def dlopen(self, name, *args, **kwargs):
     if _no_cairo(name):
-        raise OSError(f"cannot load library '{name}': {name}: cannot open shared object file: No such file or directory")
+        raise OSError(
+            f"cannot load library '{name}': {name}: cannot open shared object file: No such file or directory"
+        )
     return _dlopen(self, name, *args, **kwargs)
 
 

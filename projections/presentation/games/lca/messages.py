@@ -112,7 +112,9 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
     else:
         lines.append(f"You submitted nothing in round {round_no}.")
     if "lights" in message:
-        lines.append(f"Your lights: {' '.join(message['lights'])}" if message["lights"] else "None of your cells got a light.")
+        lines.append(
+            f"Your lights: {' '.join(message['lights'])}" if message["lights"] else "None of your cells got a light."
+        )
     lines += [f"{words}: {message[key]}" for key, words in _NOTICE.items() if key in message]
     if "contract" in message:
         lines.append(_contract(message["contract"]))

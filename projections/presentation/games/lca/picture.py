@@ -22,6 +22,7 @@ ACTION = "#c2185b"
 OWN = "#2e7d32"
 CATEGORIES = ["lights", "camera", "action", "filming"]
 
+
 def parse_cell(name: str) -> tuple[int, int] | None:
     """A cell name from a read model -> (row, col); None for anything else."""
     try:
@@ -65,8 +66,17 @@ def board(models: dict) -> Canvas:
                 canvas.rect(x, y, CELL, CELL, WALL, stroke="#ffffff", stroke_width=1, class_="wall", data_cell=name)
                 continue
             level = int(brightness.get(name, 0))
-            canvas.rect(x, y, CELL, CELL, HEAT[max(0, min(level, 5))], stroke="#ffffff", stroke_width=1,
-                        class_=f"floor heat{level}", data_cell=name)
+            canvas.rect(
+                x,
+                y,
+                CELL,
+                CELL,
+                HEAT[max(0, min(level, 5))],
+                stroke="#ffffff",
+                stroke_width=1,
+                class_=f"floor heat{level}",
+                data_cell=name,
+            )
             if level:
                 canvas.text(x + CELL - 4, y + CELL - 5, level, size=10, fill=INK, anchor="end", class_="level")
     own_lights, own_actions = _own_cells(models)
@@ -76,8 +86,16 @@ def board(models: dict) -> Canvas:
             continue
         x, y = _xy(cell)
         mine = name in own_lights
-        canvas.circle(x + CELL // 2, y + CELL // 2, 8, LIGHT, stroke=OWN if mine else INK, stroke_width=3 if mine else 1.5,
-                      class_="light own" if mine else "light", data_cell=name)
+        canvas.circle(
+            x + CELL // 2,
+            y + CELL // 2,
+            8,
+            LIGHT,
+            stroke=OWN if mine else INK,
+            stroke_width=3 if mine else 1.5,
+            class_="light own" if mine else "light",
+            data_cell=name,
+        )
     centres: dict[str, int] = {}
     for name in status.get("cameras", []):
         centres[name] = centres.get(name, 0) + 1
@@ -88,8 +106,18 @@ def board(models: dict) -> Canvas:
         r0, c0 = max(cell[0] - 1, 0), max(cell[1] - 1, 0)
         r1, c1 = min(cell[0] + 1, height - 1), min(cell[1] + 1, width - 1)
         x, y = _xy((r0, c0))
-        canvas.rect(x + 2, y + 2, (c1 - c0 + 1) * CELL - 4, (r1 - r0 + 1) * CELL - 4, CAMERA, stroke=CAMERA,
-                    stroke_width=2, fill_opacity=0.12, class_="camera", data_cell=name)
+        canvas.rect(
+            x + 2,
+            y + 2,
+            (c1 - c0 + 1) * CELL - 4,
+            (r1 - r0 + 1) * CELL - 4,
+            CAMERA,
+            stroke=CAMERA,
+            stroke_width=2,
+            fill_opacity=0.12,
+            class_="camera",
+            data_cell=name,
+        )
         cx, cy = _xy(cell)
         label = "C" if count == 1 else f"C{count}"
         canvas.text(cx + 4, cy + 12, label, size=11, fill=CAMERA, weight="bold", class_="camera-centre")
@@ -142,12 +170,19 @@ def panels(models: dict) -> list[Panel]:
     status = models["status"]
     host = models["view"]["kind"] == "host"
     out = [
-        Panel("Round", None, [["phase", fmt(status.get("phase"))], ["submitted", fmt(status.get("submitted", []))]], key="round")
+        Panel(
+            "Round",
+            None,
+            [["phase", fmt(status.get("phase"))], ["submitted", fmt(status.get("submitted", []))]],
+            key="round",
+        )
     ]
     if host:
         subs = status.get("submissions", {})
         if subs:
-            out.append(Panel("Submissions (open round)", None, [[p, fmt(t)] for p, t in subs.items()], key="submissions"))
+            out.append(
+                Panel("Submissions (open round)", None, [[p, fmt(t)] for p, t in subs.items()], key="submissions")
+            )
         contracts = status.get("contracts", {})
         if contracts:
             out.append(Panel("Contracts", None, [[p, fmt(c)] for p, c in contracts.items()], key="contracts"))
@@ -162,7 +197,14 @@ def panels(models: dict) -> list[Panel]:
             out.append(Panel("Actions", None, [[cell, fmt(who)] for cell, who in actions.items()], key="actions"))
     elif "you" in status:
         you = status["you"]
-        out.append(Panel("You", None, [["contract", fmt(you.get("contract"))], ["this round", fmt(you.get("submission"))]], key="you"))
+        out.append(
+            Panel(
+                "You",
+                None,
+                [["contract", fmt(you.get("contract"))], ["this round", fmt(you.get("submission"))]],
+                key="you",
+            )
+        )
     out.append(reveal_panel(models))
     out.append(scores_panel(models["scores"].get("scores", []), CATEGORIES + ["total"]))
     out += outcome_panels(models["outcome"], CATEGORIES)

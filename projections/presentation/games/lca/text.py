@@ -41,7 +41,7 @@ def _cells(names) -> list[tuple[int, int]]:
 
 def lights_picture(rows, lights, brightness) -> list[str]:
     marks = {cell: str(level) for cell, level in zip(_cells(brightness), brightness.values())}
-    marks.update({cell: "*" for cell in _cells(lights)})
+    marks.update(dict.fromkeys(_cells(lights), "*"))
     return picture(rows, marks)
 
 
@@ -52,9 +52,9 @@ def camera_picture(rows, lights, cameras, actions=()) -> list[str]:
             for dc in (-1, 0, 1):
                 if rows[r + dr][c + dc] != "#":
                     marks[(r + dr, c + dc)] = "o"
-    marks.update({cell: "*" for cell in _cells(lights)})
-    marks.update({cell: "C" for cell in _cells(cameras)})
-    marks.update({cell: "A" for cell in _cells(actions)})
+    marks.update(dict.fromkeys(_cells(lights), "*"))
+    marks.update(dict.fromkeys(_cells(cameras), "C"))
+    marks.update(dict.fromkeys(_cells(actions), "A"))
     return picture(rows, marks)
 
 
@@ -75,10 +75,15 @@ def _boards(data: dict, host: bool) -> list[str]:
 
 
 def status_text(data: dict, view: View) -> str:
-    out = [f"match {data['match']} (lca) - {'finished' if data['finished'] else 'round ' + str(data['round']) + ': ' + data['phase']}"]
+    out = [
+        f"match {data['match']} (lca) - {'finished' if data['finished'] else 'round ' + str(data['round']) + ': ' + data['phase']}"
+    ]
     out.append("players: " + ", ".join(data["players"]))
     if "abandoned" in data:
-        out.append(f"abandoned at seq {data['abandoned']['seq']}" + (f": {data['abandoned']['reason']}" if "reason" in data["abandoned"] else ""))
+        out.append(
+            f"abandoned at seq {data['abandoned']['seq']}"
+            + (f": {data['abandoned']['reason']}" if "reason" in data["abandoned"] else "")
+        )
     if not data["finished"] and "submitted" in data:
         out.append("submitted this round: " + (", ".join(data["submitted"]) or "nobody yet"))
     if data.get("waiting_for"):
@@ -88,8 +93,10 @@ def status_text(data: dict, view: View) -> str:
             out.append(f"  {p}: {' '.join(tokens)}")
     if "you" in data:
         you = data["you"]
-        out.append(f"you ({you['participant']}): contract {' + '.join(you['contract']) or 'none'}; "
-                   f"this round {' '.join(you['submission']) or 'nothing submitted'}")
+        out.append(
+            f"you ({you['participant']}): contract {' + '.join(you['contract']) or 'none'}; "
+            f"this round {' '.join(you['submission']) or 'nothing submitted'}"
+        )
     out.append("")
     out += _boards(data, view.is_host)
     if view.is_host:
@@ -127,12 +134,14 @@ def reveals_text(data: dict, view: View) -> str:
     for entry in data["rounds"]:
         board.update(entry["public"])
         notices = private_notices(entry.get("private"), view, keyed=False)
-        rounds.append(reveal_lines(
-            f"Round {entry['round']}",
-            notice_words(entry["public"], skip=("brightness",)),
-            [(who, notice_words(notice)) for who, notice in notices],
-            shows_private=not view.is_public,
-        ))
+        rounds.append(
+            reveal_lines(
+                f"Round {entry['round']}",
+                notice_words(entry["public"], skip=("brightness",)),
+                [(who, notice_words(notice)) for who, notice in notices],
+                shows_private=not view.is_public,
+            )
+        )
     if data["rounds"]:
         rounds.append(_boards(board, False))
     outcome = outcome_lines(data["outcome"]) if "outcome" in data else None

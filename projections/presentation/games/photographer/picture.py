@@ -10,8 +10,13 @@ from matchledger.projections.presentation.panels import Panel, fmt, outcome_pane
 from matchledger.projections.presentation.svg import INK, MUTED, Canvas
 
 COLOURS = {
-    "blue": "#2f6fd0", "red": "#d03a2f", "yellow": "#e0b400", "green": "#2f9e44",
-    "brown": "#8b5a2b", "grey": "#808080", "purple": "#7b3fb0",
+    "blue": "#2f6fd0",
+    "red": "#d03a2f",
+    "yellow": "#e0b400",
+    "green": "#2f9e44",
+    "brown": "#8b5a2b",
+    "grey": "#808080",
+    "purple": "#7b3fb0",
 }
 CARD_W, CARD_H = 42, 58
 SMALL_W, SMALL_H = 30, 40
@@ -36,13 +41,17 @@ def parse(card: str) -> tuple[str, str, bool]:
 
 def draw_card(canvas: Canvas, x: int, y: int, card: str | None, w: int, h: int, size: int) -> None:
     if card is None:
-        canvas.rect(x, y, w, h, "#ffffff", stroke="#bbbbbb", stroke_width=1, rx=4, stroke_dasharray="3 3", class_="card empty")
+        canvas.rect(
+            x, y, w, h, "#ffffff", stroke="#bbbbbb", stroke_width=1, rx=4, stroke_dasharray="3 3", class_="card empty"
+        )
         return
     colour, label, up = parse(card)
     fill = COLOURS.get(colour, "#cccccc")
     if up:
         canvas.rect(x, y, w, h, fill, stroke=INK, stroke_width=1, rx=4, class_="card up")
-        canvas.text(x + w // 2, y + h // 2 + size // 2 - 1, label, size=size, fill="#ffffff", anchor="middle", weight="bold")
+        canvas.text(
+            x + w // 2, y + h // 2 + size // 2 - 1, label, size=size, fill="#ffffff", anchor="middle", weight="bold"
+        )
     else:
         canvas.rect(x, y, w, h, fill, stroke=fill, stroke_width=2, rx=4, fill_opacity=0.35, class_="card down")
         canvas.text(x + w // 2, y + h // 2 + 4, label, size=max(size - 5, 9), fill=INK, anchor="middle")
@@ -59,13 +68,20 @@ def board(models: dict) -> Canvas:
     hands = status.get("hands") or ({models["view"].get("participant"): status["hand"]} if "hand" in status else {})
     colours = list(status.get("good_shots", {}).keys()) or list(COLOURS)
     film_w = max([len(cards) for p in players for cards in p.get("film", {}).values()] + [5])
-    width = max(LEFT + 4 * (CARD_W + GAP) + 120, LEFT + 70 + film_w * (SMALL_W + 3) + 10, LEFT + 70 + 12 * (SMALL_W + 3))
+    width = max(
+        LEFT + 4 * (CARD_W + GAP) + 120, LEFT + 70 + film_w * (SMALL_W + 3) + 10, LEFT + 70 + 12 * (SMALL_W + 3)
+    )
     height = 24 + len(table) * (CARD_H + GAP) + 10
     height += len(players) * (24 + len(colours) * (SMALL_H + 4) + 10)
     height += (24 + SMALL_H + 10) * len(hands)
     canvas = Canvas(width, height)
     y = 18
-    _section_title(canvas, LEFT, y, f"Table — deck {fmt(status.get('deck'))}" + (f", sunset {status['sunset']}" if status.get("sunset") else ""))
+    _section_title(
+        canvas,
+        LEFT,
+        y,
+        f"Table — deck {fmt(status.get('deck'))}" + (f", sunset {status['sunset']}" if status.get("sunset") else ""),
+    )
     y += 8
     canvas.open_group(id="table")
     for r, row in enumerate(table):
@@ -78,7 +94,9 @@ def board(models: dict) -> Canvas:
     for player in players:
         name = player.get("participant")
         shots = player.get("good_shots", [])
-        title = f"Film of {name} (hand {player.get('hand_size')})" + (f" — successful shots: {', '.join(shots)}" if shots else "")
+        title = f"Film of {name} (hand {player.get('hand_size')})" + (
+            f" — successful shots: {', '.join(shots)}" if shots else ""
+        )
         y += 16
         _section_title(canvas, LEFT, y, title)
         y += 8
@@ -114,7 +132,9 @@ def _turn_text(public: dict) -> str:
     parts = []
     take = public.get("take")
     if take:
-        parts.append(f"took row {take.get('row')} {take.get('end')} x{take.get('count')}: {fmt(public.get('taken', []))}")
+        parts.append(
+            f"took row {take.get('row')} {take.get('end')} x{take.get('count')}: {fmt(public.get('taken', []))}"
+        )
     if public.get("shots"):
         parts.append(f"shot {fmt(public['shots'])}")
     if public.get("good_shots"):
@@ -129,7 +149,9 @@ def _turn_text(public: dict) -> str:
 def panels(models: dict) -> list[Panel]:
     status = models["status"]
     kind = models["view"]["kind"]
-    out = [Panel("Turn", None, [["phase", fmt(status.get("phase"))], ["to play", fmt(status.get("to_play"))]], key="round")]
+    out = [
+        Panel("Turn", None, [["phase", fmt(status.get("phase"))], ["to play", fmt(status.get("to_play"))]], key="round")
+    ]
     turns = models["reveals"].get("turns", [])
     rows = []
     for entry in turns[-6:]:
@@ -140,11 +162,21 @@ def panels(models: dict) -> list[Panel]:
             if isinstance(notice, dict):
                 rows.append(["", "privately", f"taken {fmt(notice.get('taken', []))}; wind {fmt(notice.get('wind'))}"])
     out.append(Panel("Last turns", None, rows or [["no turn yet"]], key="reveals"))
-    score_rows = [{"participant": r["participant"], "points": r.get("points"), **r.get("scores", {})} for r in models["scores"].get("scores", [])]
+    score_rows = [
+        {"participant": r["participant"], "points": r.get("points"), **r.get("scores", {})}
+        for r in models["scores"].get("scores", [])
+    ]
     out.append(scores_panel(score_rows, ["points", *SCORE_KEYS]))
     out += outcome_panels(models["outcome"], SCORE_KEYS)
     if kind == "host" and status.get("deck_order") is not None:
-        out.append(Panel("Deck (top first)", None, [[fmt(status["deck_order"][:8]) + (" …" if len(status["deck_order"]) > 8 else "")]], key="deck"))
+        out.append(
+            Panel(
+                "Deck (top first)",
+                None,
+                [[fmt(status["deck_order"][:8]) + (" …" if len(status["deck_order"]) > 8 else "")]],
+                key="deck",
+            )
+        )
     return out
 
 

@@ -79,7 +79,9 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
     partner = message["partner"]
     lines = [_headline(match, message)]
     submitted = message.get("submitted") or []
-    lines.append(f"You played: {' '.join(submitted)}" if submitted else f"You submitted nothing in round {message['round']}.")
+    lines.append(
+        f"You played: {' '.join(submitted)}" if submitted else f"You submitted nothing in round {message['round']}."
+    )
     when = "Final points" if "awards" in message else "Points now"
     lines.append(f"{when}: you {message['own_points']}, your partner {partner} {message['partner_points']}.")
     lines += [_learned(item) for item in message.get("learn", [])]

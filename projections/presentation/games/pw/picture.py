@@ -16,7 +16,9 @@ SHADE = "#3f6fb5"
 
 
 def _rounds(models: dict) -> dict[int, dict]:
-    return {entry["round"]: entry.get("public", {}).get("type_counts", {}) for entry in models["reveals"].get("rounds", [])}
+    return {
+        entry["round"]: entry.get("public", {}).get("type_counts", {}) for entry in models["reveals"].get("rounds", [])
+    }
 
 
 def board(models: dict) -> Canvas:
@@ -38,11 +40,28 @@ def board(models: dict) -> Canvas:
                 continue
             value = int(row.get(kind, 0))
             column_totals[i] += value
-            canvas.rect(x, y, COL, ROW, SHADE, stroke="#ffffff", stroke_width=2, fill_opacity=round(0.1 + 0.6 * value / peak, 2),
-                        class_="count", data_round=r, data_type=kind)
+            canvas.rect(
+                x,
+                y,
+                COL,
+                ROW,
+                SHADE,
+                stroke="#ffffff",
+                stroke_width=2,
+                fill_opacity=round(0.1 + 0.6 * value / peak, 2),
+                class_="count",
+                data_round=r,
+                data_type=kind,
+            )
             canvas.text(x + COL // 2, y + ROW // 2 + 5, value, size=14, fill=INK, anchor="middle")
         x = LEFT + len(TYPES) * COL
-        canvas.text(x + COL // 2, y + ROW // 2 + 5, "-" if row is None else sum(int(v) for v in row.values()), size=14, anchor="middle")
+        canvas.text(
+            x + COL // 2,
+            y + ROW // 2 + 5,
+            "-" if row is None else sum(int(v) for v in row.values()),
+            size=14,
+            anchor="middle",
+        )
     y = TOP + n_rounds * ROW
     canvas.line(LEFT, y + 1, LEFT + COL * (len(TYPES) + 1), y + 1, stroke=INK)
     canvas.text(LEFT - 8, y + ROW // 2 + 4, "total", size=12, fill=MUTED, anchor="end")
@@ -62,23 +81,36 @@ def _notice_rows(round_no: int, notice: dict) -> list[list[str]]:
     rows = [[f"round {round_no}", f"own {notice.get('own_points', 0)}, partner {notice.get('partner_points', 0)}"]]
     for item in notice.get("learn", []):
         acts = ", ".join(
-            f"{a.get('type')}:{a.get('target')}" + (f" ({a['predict']})" if "predict" in a else "") for a in item.get("actions", [])
+            f"{a.get('type')}:{a.get('target')}" + (f" ({a['predict']})" if "predict" in a else "")
+            for a in item.get("actions", [])
         )
         rows.append(["", f"learn {item.get('target')}: {acts or 'nothing'}"])
     for item in notice.get("watch", []):
-        rows.append(["", f"watch {item.get('target')}: seen {fmt(item.get('seen', [])) if item.get('seen') else 'nobody'}"])
+        rows.append(
+            ["", f"watch {item.get('target')}: seen {fmt(item.get('seen', [])) if item.get('seen') else 'nobody'}"]
+        )
     return rows
 
 
 def panels(models: dict) -> list[Panel]:
     status = models["status"]
     kind = models["view"]["kind"]
-    out = [Panel("Round", None, [["closed", fmt(status.get("closed", []))], ["players", fmt(status.get("players", []))]], key="round")]
+    out = [
+        Panel(
+            "Round",
+            None,
+            [["closed", fmt(status.get("closed", []))], ["players", fmt(status.get("players", []))]],
+            key="round",
+        )
+    ]
     if kind == "host":
         if status.get("waiting_for"):
             out.append(Panel("Waiting for", None, [[fmt(status.get("waiting_for"))]], key="missing"))
         points = {row["participant"]: row["points"] for row in models["scores"].get("participants", [])}
-        rows = [[p["player"], fmt(points.get(p["player"])), p["guest"], fmt(points.get(p["guest"]))] for p in status.get("pairs", [])]
+        rows = [
+            [p["player"], fmt(points.get(p["player"])), p["guest"], fmt(points.get(p["guest"]))]
+            for p in status.get("pairs", [])
+        ]
         out.append(Panel("Pairs and points", ["player", "points", "guest", "points"], rows, key="scores"))
         contracts = status.get("contracts", {})
         if contracts:
@@ -95,7 +127,10 @@ def panels(models: dict) -> list[Panel]:
         me = [
             ["you", f"{knowledge.get('participant')} ({knowledge.get('role')})"],
             ["partner", fmt(knowledge.get("partner"))],
-            ["points", f"own {knowledge.get('points', {}).get('own', 0)}, partner {knowledge.get('points', {}).get('partner', 0)}"],
+            [
+                "points",
+                f"own {knowledge.get('points', {}).get('own', 0)}, partner {knowledge.get('points', {}).get('partner', 0)}",
+            ],
         ]
         if knowledge.get("contract"):
             me.append(["contract", fmt(knowledge.get("contract"))])

@@ -31,8 +31,13 @@ def _action(action: dict) -> str:
 
 def notice_text(notice: dict) -> str:
     parts = [f"own points {notice['own_points']}", f"partner points {notice['partner_points']}"]
-    parts += [f"learn {entry['target']}: {' '.join(_action(a) for a in entry['actions'])}" for entry in notice.get("learn", [])]
-    parts += [f"watch {entry['target']}: saw {', '.join(entry['seen']) or 'nobody'}" for entry in notice.get("watch", [])]
+    parts += [
+        f"learn {entry['target']}: {' '.join(_action(a) for a in entry['actions'])}"
+        for entry in notice.get("learn", [])
+    ]
+    parts += [
+        f"watch {entry['target']}: saw {', '.join(entry['seen']) or 'nobody'}" for entry in notice.get("watch", [])
+    ]
     return "; ".join(parts)
 
 
