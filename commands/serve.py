@@ -1,4 +1,4 @@
-"""`serve`: the database over HTTP (DESIGN.md, "Service"; docs/service.md)."""
+"""`serve`: the database over HTTP (docs/design.md, "Service"; docs/service.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Every limit on what matchledger accepts, named in one place.
 
-Input is bounded and validated before anything is written (DESIGN.md, "Trust
+Input is bounded and validated before anything is written (docs/design.md, "Trust
 boundary"); each command's memory and time then stay bounded on the largest legal
 input.  docs/guarantees.md lists each limit with the test that enforces it.  A game's
 own limits (a studio's size, a deck file's) are the game's, kept with its declaration

@@ -419,7 +419,7 @@ class Application:
                 # Another writer appended between this decision and its append (a back
                 # end whose transaction takes the match's lock only to append): decided
                 # again against the log as it now stands, so a legal command never fails
-                # for being stale (DESIGN.md, "Store"); one the rules now refuse is refused.
+                # for being stale (docs/design.md, "Store"); one the rules now refuse is refused.
                 if attempt == DECISION_ATTEMPTS:
                     raise
         raise AssertionError("unreachable")

@@ -10,7 +10,7 @@ note or a checkpoint.  A participant also knows of their own submissions and con
 and of what became of them.
 
 So the *public head* is the (seq, hash) of the last public event: it moves with a close,
-never with a hidden submission (DESIGN.md, "Service").  A participant's head is the
+never with a hidden submission (docs/design.md, "Service").  A participant's head is the
 last event of their own view.  The seqs a view may know of are the ones its ``?at``
 accepts.  What a seq still tells (the count of events before it) is stated in
 docs/guarantees.md (``service.receipt-seqs``).

@@ -1,5 +1,5 @@
 """`matchledger serve`: the ledger over HTTP, a second front door onto the one
-application (DESIGN.md, "Service"; docs/service.md).
+application (docs/design.md, "Service"; docs/service.md).
 
 - ``reads.py``: what the service reads, kept per viewer until the match's head moves;
 - ``writes.py``: participants' submissions, written by one thread, batched;

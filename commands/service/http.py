@@ -1,4 +1,4 @@
-"""The HTTP front door: routes, tokens, answers and errors (DESIGN.md, "Service").
+"""The HTTP front door: routes, tokens, answers and errors (docs/design.md, "Service").
 
 Each handler parses what it is given, calls the one application (through ``Reads`` and
 the ``Writer``) and renders; nothing here knows a rule of a game.  Every answer carries

@@ -1,7 +1,7 @@
 """The OpenAPI description of the JSON API, served at ``/api/v1/openapi.json``.
 
 Written out rather than generated: the read models are the CLI's JSON (their shapes are
-pinned by DESIGN.md and the CLI's tests, game by game), so the description names them
+pinned by docs/design.md and the CLI's tests, game by game), so the description names them
 and pins what the service adds: the routes, the token, the receipt and the errors.
 ``tests/service`` holds it equal to the routes the app serves.
 """
@@ -63,7 +63,7 @@ def openapi(base_url: str) -> dict:
         release = version("matchledger")
     except PackageNotFoundError:
         release = "0"
-    read_model = {"type": "object", "description": "A read model exactly as the CLI prints it with --json (DESIGN.md)."}
+    read_model = {"type": "object", "description": "A read model exactly as the CLI's --json gives it (docs/design.md)"}
     return {
         "openapi": "3.1.0",
         "info": {

@@ -1,4 +1,4 @@
-"""Lights, Camera, Action! -- the ``lca`` game engine (rules: rules/lights-camera-action.md).
+"""Lights, Camera, Action! -- the ``lca`` game engine (rules: engine/lca/rules.md).
 
 Modules: ``studio`` (map, cell names, reading order), ``lights`` (L2 placement, L3
 illumination, lights score), ``cameras`` (L4, camera score), ``actions`` (merge, L5

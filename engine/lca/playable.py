@@ -1,5 +1,5 @@
 """Whether a match can be held in a studio: its size (the limits of the game's declaration, spec.py), and room for
-every player's lights and for the actions after them (rules/lights-camera-action.md)."""
+every player's lights and for the actions after them (engine/lca/rules.md)."""
 
 from __future__ import annotations
 

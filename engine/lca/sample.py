@@ -1,4 +1,4 @@
-"""Random legal Lights, Camera, Action! matches (rules/lights-camera-action.md).
+"""Random legal Lights, Camera, Action! matches (engine/lca/rules.md).
 
 A match is created on a random studio with some walls (unless a studio is given), with
 2–11 players and sometimes other option values.  Then each call of the chooser looks at

@@ -1,5 +1,5 @@
 """Фотограф / Wind the Film! (``photographer``): turn-based card drafting with hidden
-hands.  Rules: shared/rules/photographer.md (rulings P1-P9)."""
+hands.  Rules: engine/photographer/rules.md (rulings P1-P9)."""
 
 __all__ = ["GAME", "PhotographerGame"]
 

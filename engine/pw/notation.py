@@ -1,4 +1,4 @@
-"""Parallel Worlds notation: action, predict and guess tokens (DESIGN.md, rules W1).
+"""Parallel Worlds notation: action, predict and guess tokens (docs/design.md, "Command line"; ruling W1).
 
 ``TYPE:TARGET`` for gift, learn, swap, unique, watch; ``predict:TARGET=TYPE``; and in
 Round 3 ``guess:PARTICIPANT=PARTNER``.  Types are case-insensitive in, lower-case out;

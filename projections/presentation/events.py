@@ -2,7 +2,7 @@
 each step: what the event says, and why for amendments and corrections.  It is given
 what the view may see of the event (``projections.views.event_view``), never more.
 
-Values are written in the notation a host types on the command line (DESIGN.md), never
+Values are written in the notation a host types on the command line (docs/design.md), never
 as Python writes them: ``true``/``false``, ``row_points=1:1,2:3,…``, tokens separated by
 spaces.  An event kind without a summary of its own (one added later) is shown as its
 fields, ``key=value``, in the same notation."""

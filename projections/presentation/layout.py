@@ -35,7 +35,7 @@ from .wording import contract
 WIDTH = 80
 INDENT = "  "
 
-#: How the award kinds of DESIGN.md read in text (the JSON keeps the kinds).
+#: How the award kinds of docs/design.md read in text (the JSON keeps the kinds).
 AWARD_NAMES = {"tol": "ToL", "tol_shard": "ToL shards", "shards": "shards", "mark": "mark", "ec": "EC"}
 
 

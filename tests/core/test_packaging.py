@@ -1,4 +1,4 @@
-"""An install holds one top-level name, ``matchledger`` (DESIGN.md, "Installed names").
+"""An install holds one top-level name, ``matchledger`` (docs/design.md, "Installed names").
 
 Generic names (``ledger``, ``engine``, ``commands``) collide with other distributions: one
 of them overwriting our files would be a silent, permanent break.  So the code imports

@@ -2,7 +2,7 @@
 loses the race for the log: on a back end whose transaction takes the match's lock
 only to append (PostgreSQL), another writer can append between a decision and its
 append; the command then fails only if the rules refuse it against the log as it
-finally stands (DESIGN.md, "Store")."""
+finally stands (docs/design.md, "Store")."""
 
 from __future__ import annotations
 

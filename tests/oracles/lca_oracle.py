@@ -1,6 +1,6 @@
 """An independent oracle for Lights, Camera, Action! (lca).
 
-Written from /work/shared/rules/lights-camera-action.md alone (no engine code read), for
+Written from engine/lca/rules.md alone (no engine code read), for
 differential testing against ``engine.lca``.  Clarity over speed; all arithmetic is exact
 (``fractions.Fraction``) and each category is floored once, when it is scored.
 

@@ -1,6 +1,6 @@
 """An independent oracle for Parallel Worlds (pw) scoring and endgame.
 
-Written from /work/shared/rules/parallel-worlds.md alone (never from engine/pw/), for
+Written from engine/pw/rules.md alone (never from the engine's code), for
 differential testing.  Clarity over speed; exact ``Fraction`` arithmetic (pw has no
 rounding: every amount in the rules is a whole number, so totals are converted back to
 ``int`` only after checking they are whole).

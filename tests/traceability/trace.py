@@ -11,9 +11,8 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
-#: the rules, in the project's shared folder beside the repository (README)
-RULES = REPO.parent / "shared" / "rules"
-RECORDED = Path(__file__).with_name("rulings.txt")
+#: the rules of the games matchledger ships, each beside its engine (docs/rules.md)
+RULES = "engine/*/rules.md"
 GUARANTEES = REPO / "docs" / "guarantees.md"
 KINDS = ("ruling", "guarantee")
 
@@ -32,26 +31,18 @@ def numbered_rulings(text: str) -> set[str]:
     return found
 
 
-def rules_files() -> dict[str, set[str]] | None:
-    """{file name: its rulings} of the shared rules; None where that folder is absent."""
-    if not RULES.is_dir():
-        return None
-    return {path.name: numbered_rulings(path.read_text(encoding="utf-8")) for path in sorted(RULES.glob("*.md"))}
-
-
-def recorded_rulings() -> dict[str, set[str]]:
-    """{file name: its rulings} as rulings.txt records them."""
-    recorded = {}
-    for line in RECORDED.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, _, ids = line.partition(":")
-            recorded[name.strip()] = set(ids.split())
-    return recorded
+def rules_files() -> dict[str, set[str]]:
+    """{path from the repository's root: its rulings} of every rules file of the
+    repository's games."""
+    return {
+        path.relative_to(REPO).as_posix(): numbered_rulings(path.read_text(encoding="utf-8"))
+        for path in sorted(REPO.glob(RULES))
+    }
 
 
 def all_rulings() -> set[str]:
-    """Every ruling: from the rules files where they are at hand, else as recorded."""
-    return set().union(*(rules_files() or recorded_rulings()).values())
+    """Every ruling the repository's rules files number."""
+    return set().union(*rules_files().values())
 
 
 # --------------------------------------------------------------------------- guarantees

@@ -2,7 +2,7 @@
 
 Every event's hash is public by design (``log --public`` lists each shown event's
 ``hash`` and ``prev_hash``; ``head`` and the service's ``/head`` need no token), and the
-hash function is published (DESIGN.md, "Events").  A hash hides a body only when the body
+hash function is published (docs/design.md, "Events").  A hash hides a body only when the body
 cannot be guessed.  The hashed envelope holds no secret salt, so where the secret part
 of a body has few possible values, anyone can hash each guess and compare:
 

@@ -1,4 +1,4 @@
-"""Names, ids and free text are bounded and validated where they enter (DESIGN.md,
+"""Names, ids and free text are bounded and validated where they enter (docs/design.md,
 "Trust boundary"): each refusal names the rule, quotes the value (its repr) and
 writes nothing."""
 
