@@ -115,9 +115,10 @@ SDIST_FILES = ("README.md", "LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "pypro
 #: sha256 of the Apache License 2.0 as the Apache Software Foundation publishes it
 #: (LICENSE-2.0.txt), the text every distribution under it ships.
 APACHE_2_0_SHA256 = "cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30"
-#: What a working tree holds that is no file of the project: caches, builds, databases.
-_NOT_SHIPPED = (".git", "build", "dist", "*.egg-info", "__pycache__", "*.py[cod]", ".*cache", ".hypothesis", ".venv")
-_NOT_SHIPPED_FILES = ("*.db", "*.db-wal", "*.db-shm", "*.db-journal")
+#: What a working tree holds that is no file of the project: the git folder, caches and
+#: builds; and what a developer may leave there, a virtual environment and databases.
+_NOT_SHIPPED = (".git", "build", "dist", "*.egg-info", "__pycache__", "*.py[cod]", ".*cache", ".hypothesis")
+_LEFT_BY_A_DEVELOPER = (".venv", "venv", "*.db", "*.db-wal", "*.db-shm", "*.db-journal")
 
 
 def _build_backend(hook: str, source: Path, out: Path, build_env: Path) -> Path:
@@ -155,7 +156,7 @@ def built(tmp_path_factory):
         pytest.skip(f"cannot install the build requirements {requires} here: {result.stderr.strip()[-200:]}")
     assert result.returncode == 0, result.stderr
     source = tmp / "source"
-    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(*_NOT_SHIPPED, *_NOT_SHIPPED_FILES))
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(*_NOT_SHIPPED, *_LEFT_BY_A_DEVELOPER))
     sdist = _build_backend("build_sdist", source, tmp / "sdist", build_env)
     with tarfile.open(sdist) as archive:
         # the "data" filter (3.11.4 on) refuses links and paths out of the folder

@@ -24,7 +24,7 @@ OUTSIDE = re.compile(
 AWAITING = {"docs/service.md"}
 
 _TEXT = {".py", ".md", ".toml", ".txt", ".cfg", ".ini", ".in", ".html", ".js", ".css", ".json", ".sh"}
-_NOT_OURS = {"build", "dist", "node_modules", "__pycache__"}
+_NOT_OURS = {"build", "dist", "node_modules", "__pycache__", "venv", "site-packages"}
 
 
 def _our_text_files():
