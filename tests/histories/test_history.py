@@ -10,11 +10,15 @@ import pytest
 
 from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.store import Store
-from matchledger.testing import replay_history
+from matchledger.testing import paths, replay_history
 from matchledger.testing.findings import findings
 from matchledger.testing.history import exact
+from matchledger.testing.paths import unflatten
 from matchledger.testing.text import parse, render
+from tests.helpers import REPO, invoke
 from tests.reliability.support import copy_db, raw
+
+from .conftest import SEASON
 
 
 def labels(history) -> list[str]:
@@ -152,19 +156,115 @@ def test_numbers_are_exact():
 
 def test_a_section_holds_what_the_view_shows_differently_from_its_last_step(histories):
     text = render(histories("amend5"))
-    # a studio map is written once for each view and model that shows it, at the first step
+    # a studio map is written once, at the first step, and once for all the views that
+    # show it alike: status and reveals of host and public, knowledge of every player
     studio_lines = [line for line in text.splitlines() if ".studio: " in line]
-    assert len(studio_lines) == 2 + 2 + 5  # status and reveals of host and public, knowledge of each player
+    assert [line.split(":")[0] for line in studio_lines] == [
+        "  reveals.studio",
+        "  status.studio",
+        "  knowledge.studio",
+    ]
+    headers = [line for line in text.splitlines() if line.startswith("round 1 ")]
+    assert headers[0] == "round 1 (seq 6), views host, public"
+    assert "round 1 (seq 6), views ann, bob, cat, dan, eve" in headers
     sections = parse(text)
     later = list(sections.steps.values())[1:]
     assert not [path for changes in later for view in changes.values() for path in view if path.endswith(".studio")]
-    # round 2's section of ann holds her camera announcement, not round 1's again
+    # round 2's section of ann holds her camera announcement, not round 1's again: what
+    # everyone was told under every player, what she was told under her alone
     ann = sections.steps[("round 2", 10)]["ann"]
-    assert (
-        ann["knowledge.announcements[round=2]"]
-        == '{"private": {"camera_score": 0}, "public": {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}}'
-    )
+    assert ann["knowledge.announcements[round=2].public"] == '{"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}'
+    assert ann["knowledge.announcements[round=2].private"] == '{"camera_score": 0}'
     assert not [path for path in ann if "round=1" in path]
+    round_2 = text.split("\nround 2 (seq 10), views ann, bob, cat, dan, eve\n")[1].split("\nround 2")[0]
+    assert '  knowledge.announcements[round=2].public: {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}' in (
+        round_2.splitlines()
+    )
+
+
+def test_a_line_replaces_what_was_written_beneath_it_and_removed_is_only_for_a_value_gone(histories):
+    text = render(histories("c1"))
+    reopened = text.split("round 1 reopened (seq 6), views ann, bob\n")[1].split("\nsubmission 2")[0]
+    # the announcements that went are one line, not a (removed) for each line they held
+    assert reopened.splitlines() == [
+        "  knowledge.announcements: []",
+        '  knowledge.phase: "lights"',
+        "  knowledge.round: 1",
+    ]
+    assert "[round=1].private: (removed)" not in text and "reveals.rounds: (removed)" not in text
+    assert "  status.brightness: (removed)\n" in text  # the host and the public no longer see it at all
+    # a record that holds a map of records is a line a key: what each participant was told
+    assert '  reveals.rounds[round=1].private.ann: {"lights": ["B1", "E1", "I1"], "lights_score": 18}' in text
+
+
+def test_read_back_every_step_of_every_view_is_the_replay_value_for_value(histories):
+    for _script, match in SEASON:
+        history = histories(match)
+        sections = parse(render(history))
+        steps = [(step, {view: unflatten(lines) for view, lines in views.items()}) for step, views in sections.shown()]
+        assert steps == [((step.label, step.seq), step.views) for step in history.steps], match
+
+
+def test_a_step_that_shows_nothing_new_still_has_its_line(histories):
+    # gd2's outcome was announced by the host with the last turn's numbers: no view changes
+    history = histories("gd2")
+    assert history.steps[-1].label == "outcome"
+    text = render(history)
+    assert f"\noutcome (seq {history.steps[-1].seq}): no view shows anything new\n" in text
+    assert list(parse(text).steps)[-1] == ("outcome", history.steps[-1].seq)
+
+
+def test_the_log_is_listed_an_event_a_line_checkpoints_aside_the_same_however_recorded(histories, tmp_path):
+    history = histories("c1")
+    assert [(entry.seq, entry.kind) for entry in history.log] == [
+        (1, "MatchCreated"),
+        (2, "SubmissionRecorded"),
+        (3, "SubmissionRecorded"),
+        (4, "SubmissionCorrected"),
+        (5, "RoundClosed"),
+        (6, "RoundReopened"),
+        (7, "SubmissionCorrected"),
+        (8, "RoundClosed"),
+    ]
+    text = render(history)
+    assert text.endswith(f"\n  8 RoundClosed {history.log[-1].digest}")
+    assert parse(text).log == history.log
+    # played again (other salts, other times, another actor): the same digests
+    again = tmp_path / "again.db"
+    invoke(again, "script", REPO / "tests" / "histories" / "corrections.txt")
+    assert replay_history(again, "c1").log == history.log
+    # a checkpoint (its record holds the code's revision) is never listed
+    assert [entry.kind for entry in histories("amend5").log][-1] == "OutcomeAnnounced"
+
+
+def test_a_text_an_earlier_version_wrote_reads_back_to_the_same_views(histories):
+    history = histories("c1")
+    # the layout of matchledger 0.1: a section a view, a (removed) line for every line a
+    # path replaced (after the lines that changed), records of records on one line, no log
+    earlier = ["match c1, game lca", "verify: []"]
+    shown: dict = {}
+    for step in history.steps:
+        for view, models in step.views.items():
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(
+                    paths,
+                    "is_leaf",
+                    lambda v: paths.is_flat(v) or (isinstance(v, dict) and all(map(paths.is_flat, v.values()))),
+                )
+                now = paths.flatten(models)
+            before = shown.get(view, {})
+            lines = [(p, t) for p, t in now.items() if before.get(p) != t]
+            lines += [(p, paths.REMOVED) for p in before if p not in now]
+            if lines:
+                earlier.append(f"{step.label} (seq {step.seq}), view {view}")
+                earlier += [f"  {p}: {t}" for p, t in lines]
+            shown[view] = now
+    text = "\n".join(earlier)
+    assert "knowledge.announcements[round=1].private: (removed)" in text  # what the new text leaves out
+    assert parse(text).log is None
+    assert findings(text, render(history)) == []
+    old = [(step, {v: unflatten(lines) for v, lines in views.items()}) for step, views in parse(text).shown()]
+    assert old == [((step.label, step.seq), step.views) for step in history.steps]
 
 
 def test_the_text_reads_back_and_refuses_what_it_did_not_write(histories):

@@ -4,6 +4,7 @@ match now replays differently; bad input; and a plugin that costs nothing unaske
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -48,8 +49,12 @@ def test_a_league_pins_its_season_and_learns_where_a_match_replays_differently(p
 
     run(pytester, "--matchledger-history", "histories", "--snapshot-update").assert_outcomes(passed=2)
     pinned = league / "__history_snapshots__"
-    assert sorted(path.name for path in pinned.iterdir()) == ["amend5.ambr", "pw2.ambr"]
-    assert "  round 2 (seq 10), view dan\n" in (pinned / "amend5.ambr").read_text()
+    # a file a match, in a folder a history file, the history as a reviewer reads it
+    assert sorted(path.relative_to(pinned).as_posix() for path in pinned.rglob("*.*")) == [
+        "amend5/amend5.txt",
+        "pw2/pw2.txt",
+    ]
+    assert "\nround 2 (seq 10), view dan\n" in (pinned / "amend5" / "amend5.txt").read_text()
     run(pytester, "--matchledger-history", "histories").assert_outcomes(passed=2)
 
     # amend5 replaced by a history where dan placed one round-2 camera elsewhere
@@ -65,20 +70,87 @@ def test_a_league_pins_its_season_and_learns_where_a_match_replays_differently(p
     result.stdout.fnmatch_lines(
         [
             "match amend5, game lca: the replay differs from its snapshot in * places",
-            "  round 2: views host, public, ann, bob, cat, dan, eve",
-            "  round 3: views *",
-            "  outcome: views *",
-            "amend5, round 2, view host: reveals.rounds[[]round=2[]].private.dan.camera_score 24 → 21",
-            "amend5, round 2, view host: reveals.rounds[[]round=2[]].private.eve.camera_score 24 → 30",
+            "final outcome:",
+            "  dan: total 159 → 156 (camera 24 → 21)",
+            "  ann: total 140 → 137 (filming 30 → 27)",
+            "  eve: total 81 → 87 (camera 24 → 30)",
+            '  award lost: dan: tol_shard (reason "highest camera", shards 1)',
+            "first difference: round 2 (seq 10)",
+            "  amend5, round 2, view host: reveals.rounds[[]round=2[]].private.dan.camera_score 24 → 21",
+            "  amend5, round 2, view host: reveals.rounds[[]round=2[]].private.eve.camera_score 24 → 30",
             "*",
-            "amend5, round 2, view host: scores.scores[[]participant=dan[]].camera 24 → 21",
-            "*",
-            "A deliberate change (an amended ruling, a fixed rule): accept it with --snapshot-update*",
+            "  … and * more at this step",
+            # the export is another log from dan's camera on, not the pinned one replayed otherwise
+            "log: rewritten from seq 8: pinned SubmissionRecorded *, now SubmissionRecorded * (the pinned head was 17)",
+            "* more differences at 2 later steps: -v lists the steps and the first ones, -vv every one",
+            "A deliberate change (a correction, an amended ruling, a fixed rule): accept it with --snapshot-update*",
             "*",
             "FAILED histories/amend5.jsonl::amend5 - *",
         ]
     )
     assert "amend5, round 1" not in result.stdout.str()  # round 1 replays as pinned
+
+
+@pytest.fixture
+def league_db(pytester, season):
+    """The league's database, holding card11 (lca, 11 players) as played, pinned."""
+    folder = pytester.mkdir("histories")
+    invoke(folder / "league.db", "import", export(season, "card11", pytester.path / "card11.jsonl"))
+    run(pytester, "--matchledger-history", "histories", "--snapshot-update").assert_outcomes(passed=1)
+    return folder / "league.db"
+
+
+def correct_kims_round_3(db):
+    """kim's DM said E6, not E5: round 3 reopened, her submission (seq 45) voided and
+    made again, and the round closed again."""
+    invoke(db, "reopen", "card11", "--reason", "kim's DM said E6")
+    invoke(db, "void", "card11", "45", "--reason", "kim's DM said E6")
+    invoke(db, "submit", "card11", "kim", "E6", "L11", "I10")
+    invoke(db, "close", "card11")
+
+
+def test_a_corrected_round_fails_saying_the_outcome_that_moved_then_where_it_starts_and_how_the_log_moved(
+    pytester, league_db
+):
+    correct_kims_round_3(league_db)
+    result = run(pytester, "--matchledger-history", "histories")
+    result.assert_outcomes(failed=1)
+    # first what changed in the final outcome, everyone whose total or rank moved and
+    # the scores that moved it, and the awards; then the first differing step, with a few
+    # of its differences; then how the log moved; the bulk only counted
+    result.stdout.re_match_lines(
+        [
+            r"match card11, game lca: the replay differs from its snapshot in \d+ places",
+            r"final outcome:",
+            r"  hal: total 375 → 374 \(filming 62 → 61\)",
+            r"  dan: total 305 → 310 \(action 35 → 40\)",
+            r"  eve: rank 7 → 6",
+            r"  ivy: total 290 → 279, rank 6 → 7 \(action 23 → 22, filming 72 → 62\)",
+            r"  kim: total 238 → 219 \(action 33 → 32, filming 119 → 101\)",
+            r'  award lost: kim: tol \(reason "highest filming", shards 4\)',
+            r'  award gained: fay: tol \(reason "highest filming", shards 4\)',
+            r"first difference: round 3 reopened \(seq 49\)",
+            r"  card11, round 3 reopened: a step the snapshot does not have \(after seq 49\)",
+            r"  card11, round 3 reopened, view host: .*",
+            r"  … and \d+ more at this step",
+            r"log: it ends 5 events past the pinned head 47 \(49 RoundReopened, 50 SubmissionVoided, "
+            r"51 SubmissionRecorded, 52 RoundClosed, 53 OutcomeAnnounced\)",
+            r"\d+ more differences at 3 later steps: -v lists the steps and the first ones, -vv every one",
+            r"A deliberate change .*",
+        ],
+        consecutive=False,
+    )
+    text = result.stdout.str()
+    assert text.index("final outcome:") < text.index("first difference:") < text.index("log: it ends")
+    assert "round 3 closed again" not in text  # the bulk waits for -v
+    assert "kim: total 354" not in text
+
+    verbose = run(pytester, "--matchledger-history", "histories", "-v").stdout
+    verbose.fnmatch_lines(["where:", "  round 3 reopened: views host, public, *", "  round 3 closed again: views *"])
+    every = run(pytester, "--matchledger-history", "histories", "-vv").stdout.str()
+    every = every[every.index("differs from its snapshot") : every.index("A deliberate change")]
+    places = int(re.search(r"differs from its snapshot in (\d+) places", every)[1])
+    assert len(re.findall(r"^ *card11, (round|outcome|submission)", every, re.MULTILINE)) == places
 
 
 def test_bad_input_fails_and_says_why_and_nothing_forged_is_pinned(pytester, season):
