@@ -10,15 +10,17 @@ import pytest
 
 from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.store import Store
-from matchledger.testing import paths, replay_history
+from matchledger.testing import replay_history
 from matchledger.testing.findings import findings
-from matchledger.testing.history import exact
+from matchledger.testing.history import LogEntry, exact
 from matchledger.testing.paths import unflatten
+from matchledger.testing.report import log_movement, report
 from matchledger.testing.text import parse, render
 from tests.helpers import REPO, invoke
 from tests.reliability.support import copy_db, raw
 
 from .conftest import SEASON
+from .earlier_layout import earlier_text
 
 
 def labels(history) -> list[str]:
@@ -239,41 +241,16 @@ def test_the_log_is_listed_an_event_a_line_checkpoints_aside_the_same_however_re
 
 def test_a_text_an_earlier_version_wrote_reads_back_to_the_same_views(histories):
     history = histories("c1")
-    # the layout of matchledger 0.1: a section a view, a (removed) line for every line a
-    # path replaced (after the lines that changed), records of records on one line, no log
-    earlier = ["match c1, game lca", "verify: []"]
-    shown: dict = {}
-    for step in history.steps:
-        for view, models in step.views.items():
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(
-                    paths,
-                    "is_leaf",
-                    lambda v: paths.is_flat(v) or (isinstance(v, dict) and all(map(paths.is_flat, v.values()))),
-                )
-                now = paths.flatten(models)
-            before = shown.get(view, {})
-            lines = [(p, t) for p, t in now.items() if before.get(p) != t]
-            lines += [(p, paths.REMOVED) for p in before if p not in now]
-            if lines:
-                earlier.append(f"{step.label} (seq {step.seq}), view {view}")
-                earlier += [f"  {p}: {t}" for p, t in lines]
-            shown[view] = now
-    text = "\n".join(earlier)
+    text = earlier_text(history)
     assert "knowledge.announcements[round=1].private: (removed)" in text  # what the new text leaves out
     assert parse(text).log is None
     assert findings(text, render(history)) == []
     old = [(step, {v: unflatten(lines) for v, lines in views.items()}) for step, views in parse(text).shown()]
     assert old == [((step.label, step.seq), step.views) for step in history.steps]
-
-
-def test_the_text_reads_back_and_refuses_what_it_did_not_write(histories):
-    text = render(histories("c2"))
-    sections = parse(text)
-    assert sections.title == "match c2, game pw" and sections.verify == "[]"
-    assert [step for step, _seq in sections.steps] == labels(histories("c2"))
-    with pytest.raises(ValueError, match="line 3"):
-        parse("match m, game pw\nverify: []\nround 1 closed, no seq")
+    assert list(report(text, render(history))) == [
+        "match c1, game lca: the replay is the one pinned, value for value, but the snapshot was written in an "
+        "earlier layout: rewrite it with --snapshot-update (nothing else changes)"
+    ]
 
 
 # --------------------------------------------------------------------------- findings
@@ -310,3 +287,83 @@ def test_findings_tell_the_steps_one_side_lacks_and_a_new_dispute(histories):
     assert found[0] == 'c1, verify: [] → ["c1 seq 8: RoundClosed differs from what the rules give"]'
     assert found[1] == "c1, submission 2 corrected: the replay has no such step (the snapshot has it after seq 7)"
     assert findings(render(history), render(history)) == []
+
+
+def test_the_failure_starts_with_the_outcome_that_moved_then_the_first_step_then_the_log(histories):
+    history = histories("amend5")
+
+    def dan_filmed_less(models):
+        if models["outcome"]["standings"]:
+            dan = next(row for row in models["outcome"]["standings"] if row["participant"] == "dan")
+            dan["total"], dan["scores"]["filming"] = dan["total"] - 5, dan["scores"]["filming"] - 5
+
+    replayed = changed(history, "round 3", "host", dan_filmed_less)
+    lines = list(report(render(history), render(replayed)))
+    assert lines == [
+        "match amend5, game lca: the replay differs from its snapshot in 2 places",
+        "final outcome:",
+        "  dan: total 159 → 154 (filming 37 → 32)",
+        "first difference: round 3 (seq 16)",
+        "  amend5, round 3, view host: outcome.standings[participant=dan].scores.filming 37 → 32",
+        "  amend5, round 3, view host: outcome.standings[participant=dan].total 159 → 154",
+        "log: the one pinned, replayed by these rules",  # so the rules changed, not the log
+        "A deliberate change (a correction, an amended ruling, a fixed rule): accept it with --snapshot-update "
+        "and say why in the commit.",
+    ]
+
+
+def test_the_bulk_is_counted_by_default_and_listed_with_each_v(histories):
+    history = histories("amend5")
+
+    def camera_score_55(models):
+        models["knowledge"]["announcements"][1]["private"]["camera_score"] = 55
+        models["knowledge"]["finished"] = "maybe"
+
+    replayed = render(changed(history, "round 2", "dan", camera_score_55))
+    quiet = list(report(render(history), replayed))
+    assert quiet[1] == "final outcome: as pinned"
+    # round 2: her camera score and "finished"; at round 3 "finished" again (true, now)
+    assert quiet[-2] == "1 more difference at 1 later step: -v lists the steps and the first ones, -vv every one"
+    assert not [line for line in quiet if line.startswith("where:")]
+    verbose = list(report(render(history), replayed, verbosity=1))
+    assert verbose[verbose.index("where:") + 1 :][:3] == [
+        "  round 2: view dan",
+        "  round 3: view dan",
+        'amend5, round 3, view dan: knowledge.finished true → "maybe"',
+    ]
+
+
+def test_the_log_moved_is_told_by_the_events_added_the_seq_it_was_rewritten_from_or_those_missing(histories):
+    log = histories("c1").log
+    assert log_movement(log, log) is None
+    note = LogEntry(9, "NoteAdded", "0badc0de")
+    assert log_movement(log, [*log, note]) == "it ends 1 event past the pinned head 8 (9 NoteAdded)"
+    assert log_movement(log, log[:-2]) == "2 events fewer: it ends at seq 6, the pinned head was 8"
+    rewritten = [*log[:3], LogEntry(4, "SubmissionCorrected", "0badc0de"), *log[4:], note]
+    assert log_movement(log, rewritten) == (
+        f"rewritten from seq 4: pinned SubmissionCorrected {log[3].digest}, now SubmissionCorrected 0badc0de; "
+        "it has 1 event more (the pinned head was 8)"
+    )
+    assert log_movement(None, log) == "the snapshot does not list its log (an earlier version of matchledger wrote it)"
+
+
+def test_events_that_change_no_view_fail_as_a_log_that_moved(histories):
+    history = histories("c1")
+    noted = copy.deepcopy(history)
+    noted.log.append(LogEntry(9, "NoteAdded", "0badc0de"))
+    assert list(report(render(history), render(noted))) == [
+        "match c1, game lca: every step replays as pinned, but the log moved",
+        "log: it ends 1 event past the pinned head 8 (9 NoteAdded)",
+        "A deliberate change (a correction, an amended ruling, a fixed rule): accept it with --snapshot-update "
+        "and say why in the commit.",
+    ]
+
+
+def test_a_match_no_longer_finished_says_so_where_its_outcome_was(histories):
+    history = histories("c1")  # not finished: it has no outcome step
+    finished = copy.deepcopy(history)
+    for view in ("host", "public"):
+        finished.steps[-1].views[view]["outcome"]["finished"] = True
+    assert list(report(render(finished), render(history)))[1] == (
+        "final outcome: none any more: the match is no longer finished"
+    )
