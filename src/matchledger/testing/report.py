@@ -13,7 +13,7 @@ from typing import Any
 
 from matchledger.projections.presentation.wording import plural
 
-from .findings import Difference, Views, differences, differing, full_views
+from .findings import Difference, Views, differences, differing
 from .history import LogEntry
 from .paths import unflatten, value_text
 from .text import Sections, parse
@@ -121,8 +121,8 @@ def outcome_changes(old: Sections, new: Sections) -> Iterator[str]:
 
 def _outcome(sections: Sections) -> dict[str, Any]:
     last: Views = {}
-    for _step, views in full_views(sections):
-        last = views
+    for _step, views in sections.shown():
+        last = views  # the same views, folded on to the last step
     outcome = unflatten(last.get(HOST, {})).get("outcome")
     return outcome if isinstance(outcome, dict) else {}
 

@@ -17,13 +17,15 @@ records, so a log that moved shows apart from a replay that changed::
     round 1 (seq 6), view host
       scores.scores[*].participant: ["ann", "bob", "cat", "dan", "eve"]
       scores.scores[participant=ann]: {"lights": 60, "total": 60}
-    round 2 (seq 10), view dan
-      knowledge.announcements[round=2]: {"private": {"camera_score": 24}, "public": {"cameras": [...]}}
+    round 2 (seq 10), views ann, bob, cat, dan, eve
+      knowledge.announcements[round=2].public: {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}
+    round 2 (seq 10), views dan, eve
+      knowledge.announcements[round=2].private: {"camera_score": 24}
     …
     log: 17 events (checkpoints aside)
-      1 MatchCreated 5d0c1b2a
+      1 MatchCreated 4c908f18
       …
-      17 OutcomeAnnounced 0b4e27f1
+      17 OutcomeAnnounced 2d971bda
 
 :func:`parse` reads a text back into its sections (the findings compare them), and
 reads the texts earlier versions wrote too: a section a view, ``(removed)`` written for
