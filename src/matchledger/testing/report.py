@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from matchledger.engine.state import HOST as HOST_VIEW
 from matchledger.projections.presentation.wording import plural
 
 from .findings import Difference, Views, differences, differing
@@ -19,7 +20,7 @@ from .paths import unflatten, value_text
 from .text import Sections, parse
 
 #: The view that holds the whole outcome.
-HOST = "host"
+HOST = HOST_VIEW.label()
 #: Differences of the first differing step shown at each verbosity (None: all).
 FIRST_STEP_SHOWN = {0: 5, 1: 20}
 #: Differences shown in all at -v; -vv shows every one.
