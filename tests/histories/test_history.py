@@ -12,9 +12,15 @@ from matchledger.ledger.errors import VerificationFailed
 from matchledger.ledger.store import Store
 from matchledger.testing import replay_history
 from matchledger.testing.findings import findings
-from matchledger.testing.history import exact
+from matchledger.testing.history import LogEntry, exact
+from matchledger.testing.paths import unflatten
+from matchledger.testing.report import log_movement, report
 from matchledger.testing.text import parse, render
+from tests.helpers import REPO, invoke
 from tests.reliability.support import copy_db, raw
+
+from .conftest import SEASON
+from .earlier_layout import earlier_text
 
 
 def labels(history) -> list[str]:
@@ -152,28 +158,99 @@ def test_numbers_are_exact():
 
 def test_a_section_holds_what_the_view_shows_differently_from_its_last_step(histories):
     text = render(histories("amend5"))
-    # a studio map is written once for each view and model that shows it, at the first step
+    # a studio map is written once, at the first step, and once for all the views that
+    # show it alike: status and reveals of host and public, knowledge of every player
     studio_lines = [line for line in text.splitlines() if ".studio: " in line]
-    assert len(studio_lines) == 2 + 2 + 5  # status and reveals of host and public, knowledge of each player
+    assert [line.split(":")[0] for line in studio_lines] == [
+        "  reveals.studio",
+        "  status.studio",
+        "  knowledge.studio",
+    ]
+    headers = [line for line in text.splitlines() if line.startswith("round 1 ")]
+    assert headers[0] == "round 1 (seq 6), views host, public"
+    assert "round 1 (seq 6), views ann, bob, cat, dan, eve" in headers
     sections = parse(text)
     later = list(sections.steps.values())[1:]
     assert not [path for changes in later for view in changes.values() for path in view if path.endswith(".studio")]
-    # round 2's section of ann holds her camera announcement, not round 1's again
+    # round 2's section of ann holds her camera announcement, not round 1's again: what
+    # everyone was told under every player, what she was told under her alone
     ann = sections.steps[("round 2", 10)]["ann"]
-    assert (
-        ann["knowledge.announcements[round=2]"]
-        == '{"private": {"camera_score": 0}, "public": {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}}'
-    )
+    assert ann["knowledge.announcements[round=2].public"] == '{"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}'
+    assert ann["knowledge.announcements[round=2].private"] == '{"camera_score": 0}'
     assert not [path for path in ann if "round=1" in path]
+    round_2 = text.split("\nround 2 (seq 10), views ann, bob, cat, dan, eve\n")[1].split("\nround 2")[0]
+    assert '  knowledge.announcements[round=2].public: {"cameras": ["E5", "F5", "B12", "B12", "E12", "E12"]}' in (
+        round_2.splitlines()
+    )
 
 
-def test_the_text_reads_back_and_refuses_what_it_did_not_write(histories):
-    text = render(histories("c2"))
-    sections = parse(text)
-    assert sections.title == "match c2, game pw" and sections.verify == "[]"
-    assert [step for step, _seq in sections.steps] == labels(histories("c2"))
-    with pytest.raises(ValueError, match="line 3"):
-        parse("match m, game pw\nverify: []\nround 1 closed, no seq")
+def test_a_line_replaces_what_was_written_beneath_it_and_removed_is_only_for_a_value_gone(histories):
+    text = render(histories("c1"))
+    reopened = text.split("round 1 reopened (seq 6), views ann, bob\n")[1].split("\nsubmission 2")[0]
+    # the announcements that went are one line, not a (removed) for each line they held
+    assert reopened.splitlines() == [
+        "  knowledge.announcements: []",
+        '  knowledge.phase: "lights"',
+        "  knowledge.round: 1",
+    ]
+    assert "[round=1].private: (removed)" not in text and "reveals.rounds: (removed)" not in text
+    assert "  status.brightness: (removed)\n" in text  # the host and the public no longer see it at all
+    # a record that holds a map of records is a line a key: what each participant was told
+    assert '  reveals.rounds[round=1].private.ann: {"lights": ["B1", "E1", "I1"], "lights_score": 18}' in text
+
+
+def test_read_back_every_step_of_every_view_is_the_replay_value_for_value(histories):
+    for _script, match in SEASON:
+        history = histories(match)
+        sections = parse(render(history))
+        steps = [(step, {view: unflatten(lines) for view, lines in views.items()}) for step, views in sections.shown()]
+        assert steps == [((step.label, step.seq), step.views) for step in history.steps], match
+
+
+def test_a_step_that_shows_nothing_new_still_has_its_line(histories):
+    # gd2's outcome was announced by the host with the last turn's numbers: no view changes
+    history = histories("gd2")
+    assert history.steps[-1].label == "outcome"
+    text = render(history)
+    assert f"\noutcome (seq {history.steps[-1].seq}): no view shows anything new\n" in text
+    assert list(parse(text).steps)[-1] == ("outcome", history.steps[-1].seq)
+
+
+def test_the_log_is_listed_an_event_a_line_checkpoints_aside_the_same_however_recorded(histories, tmp_path):
+    history = histories("c1")
+    assert [(entry.seq, entry.kind) for entry in history.log] == [
+        (1, "MatchCreated"),
+        (2, "SubmissionRecorded"),
+        (3, "SubmissionRecorded"),
+        (4, "SubmissionCorrected"),
+        (5, "RoundClosed"),
+        (6, "RoundReopened"),
+        (7, "SubmissionCorrected"),
+        (8, "RoundClosed"),
+    ]
+    text = render(history)
+    assert text.endswith(f"\n  8 RoundClosed {history.log[-1].digest}")
+    assert parse(text).log == history.log
+    # played again (other salts, other times, another actor): the same digests
+    again = tmp_path / "again.db"
+    invoke(again, "script", REPO / "tests" / "histories" / "corrections.txt")
+    assert replay_history(again, "c1").log == history.log
+    # a checkpoint (its record holds the code's revision) is never listed
+    assert [entry.kind for entry in histories("amend5").log][-1] == "OutcomeAnnounced"
+
+
+def test_a_text_an_earlier_version_wrote_reads_back_to_the_same_views(histories):
+    history = histories("c1")
+    text = earlier_text(history)
+    assert "knowledge.announcements[round=1].private: (removed)" in text  # what the new text leaves out
+    assert parse(text).log is None
+    assert findings(text, render(history)) == []
+    old = [(step, {v: unflatten(lines) for v, lines in views.items()}) for step, views in parse(text).shown()]
+    assert old == [((step.label, step.seq), step.views) for step in history.steps]
+    assert list(report(text, render(history))) == [
+        "match c1, game lca: the replay is the one pinned, value for value, but the snapshot was written in an "
+        "earlier layout: rewrite it with --snapshot-update (nothing else changes)"
+    ]
 
 
 # --------------------------------------------------------------------------- findings
@@ -210,3 +287,83 @@ def test_findings_tell_the_steps_one_side_lacks_and_a_new_dispute(histories):
     assert found[0] == 'c1, verify: [] → ["c1 seq 8: RoundClosed differs from what the rules give"]'
     assert found[1] == "c1, submission 2 corrected: the replay has no such step (the snapshot has it after seq 7)"
     assert findings(render(history), render(history)) == []
+
+
+def test_the_failure_starts_with_the_outcome_that_moved_then_the_first_step_then_the_log(histories):
+    history = histories("amend5")
+
+    def dan_filmed_less(models):
+        if models["outcome"]["standings"]:
+            dan = next(row for row in models["outcome"]["standings"] if row["participant"] == "dan")
+            dan["total"], dan["scores"]["filming"] = dan["total"] - 5, dan["scores"]["filming"] - 5
+
+    replayed = changed(history, "round 3", "host", dan_filmed_less)
+    lines = list(report(render(history), render(replayed)))
+    assert lines == [
+        "match amend5, game lca: the replay differs from its snapshot in 2 places",
+        "final outcome:",
+        "  dan: total 159 → 154 (filming 37 → 32)",
+        "first difference: round 3 (seq 16)",
+        "  amend5, round 3, view host: outcome.standings[participant=dan].scores.filming 37 → 32",
+        "  amend5, round 3, view host: outcome.standings[participant=dan].total 159 → 154",
+        "log: the one pinned, replayed by these rules",  # so the rules changed, not the log
+        "A deliberate change (a correction, an amended ruling, a fixed rule): accept it with --snapshot-update "
+        "and say why in the commit.",
+    ]
+
+
+def test_the_bulk_is_counted_by_default_and_listed_with_each_v(histories):
+    history = histories("amend5")
+
+    def camera_score_55(models):
+        models["knowledge"]["announcements"][1]["private"]["camera_score"] = 55
+        models["knowledge"]["finished"] = "maybe"
+
+    replayed = render(changed(history, "round 2", "dan", camera_score_55))
+    quiet = list(report(render(history), replayed))
+    assert quiet[1] == "final outcome: as pinned"
+    # round 2: her camera score and "finished"; at round 3 "finished" again (true, now)
+    assert quiet[-2] == "1 more difference at 1 later step: -v lists the steps and the first ones, -vv every one"
+    assert not [line for line in quiet if line.startswith("where:")]
+    verbose = list(report(render(history), replayed, verbosity=1))
+    assert verbose[verbose.index("where:") + 1 :][:3] == [
+        "  round 2: view dan",
+        "  round 3: view dan",
+        'amend5, round 3, view dan: knowledge.finished true → "maybe"',
+    ]
+
+
+def test_the_log_moved_is_told_by_the_events_added_the_seq_it_was_rewritten_from_or_those_missing(histories):
+    log = histories("c1").log
+    assert log_movement(log, log) is None
+    note = LogEntry(9, "NoteAdded", "0badc0de")
+    assert log_movement(log, [*log, note]) == "it ends 1 event past the pinned head 8 (9 NoteAdded)"
+    assert log_movement(log, log[:-2]) == "2 events fewer: it ends at seq 6, the pinned head was 8"
+    rewritten = [*log[:3], LogEntry(4, "SubmissionCorrected", "0badc0de"), *log[4:], note]
+    assert log_movement(log, rewritten) == (
+        f"rewritten from seq 4: pinned SubmissionCorrected {log[3].digest}, now SubmissionCorrected 0badc0de; "
+        "it has 1 event more (the pinned head was 8)"
+    )
+    assert log_movement(None, log) == "the snapshot does not list its log (an earlier version of matchledger wrote it)"
+
+
+def test_events_that_change_no_view_fail_as_a_log_that_moved(histories):
+    history = histories("c1")
+    noted = copy.deepcopy(history)
+    noted.log.append(LogEntry(9, "NoteAdded", "0badc0de"))
+    assert list(report(render(history), render(noted))) == [
+        "match c1, game lca: every step replays as pinned, but the log moved",
+        "log: it ends 1 event past the pinned head 8 (9 NoteAdded)",
+        "A deliberate change (a correction, an amended ruling, a fixed rule): accept it with --snapshot-update "
+        "and say why in the commit.",
+    ]
+
+
+def test_a_match_no_longer_finished_says_so_where_its_outcome_was(histories):
+    history = histories("c1")  # not finished: it has no outcome step
+    finished = copy.deepcopy(history)
+    for view in ("host", "public"):
+        finished.steps[-1].views[view]["outcome"]["finished"] = True
+    assert list(report(render(finished), render(history)))[1] == (
+        "final outcome: none any more: the match is no longer finished"
+    )

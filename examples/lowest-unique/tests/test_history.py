@@ -51,7 +51,7 @@ def test_u6_the_pins_hold_and_catch_a_changed_rule(pytester, monkeypatch):
         return RoundResult(round_no, dict(numbers), top, winner)
 
     monkeypatch.setattr(game_module, "resolve", highest_unique_wins)
-    result = run(pytester, "-p", "no:cacheprovider", "--matchledger-history", "history")
+    result = run(pytester, "-p", "no:cacheprovider", "--matchledger-history", "history", "-v")
     # lu1 replays otherwise (its round 1: 2 2 5 9 gives dan's 9 the point); in lu2 every round's
     # unique numbers are one, so both rules agree
     result.assert_outcomes(failed=1, passed=1)

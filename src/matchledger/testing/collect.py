@@ -1,5 +1,11 @@
 """What the plugin collects: one test per match of every history it is given, each
-comparing the match's replayed history with its snapshot."""
+comparing the match's replayed history with its snapshot.
+
+A history is a file (or a folder of them) or a PostgreSQL URL.  A file's snapshots are
+kept beside it; a database at a URL has no folder, so its snapshots are kept in the
+root folder of the run, under the database's name
+(``__history_snapshots__/league/m7.txt`` for ``postgresql://host/league``).
+"""
 
 from __future__ import annotations
 
@@ -13,16 +19,30 @@ from matchledger.ledger.errors import MatchledgerError, VerificationFailed
 
 from .extension import PinnedHistoryExtension
 from .history import History, replay_history
-from .sources import history_files, match_ids
+from .sources import Source, database_name, history_files, is_url, match_ids, source_name, source_of
 
 MARKER = "matchledger_history"
+#: The suffix of the place a URL's tests stand for in the root folder (never a file).
+URL_PLACE_SUFFIX = ".postgresql"
 
 
 def history_items(session: pytest.Session, paths: list[str]) -> Iterator[pytest.Item]:
-    """The tests of every history file at ``paths`` (each file once)."""
-    files = [file for text in paths for file in history_files(Path(text)) or [Path(text)]]
-    for file in dict.fromkeys(file.absolute() for file in files):
-        yield from session.genitems(HistoryFile.from_parent(session, path=file, nodeid=_node_id(session, file)))
+    """The tests of every history at ``paths`` (each once)."""
+    sources: list[Source] = []
+    for text in paths:
+        if is_url(text):
+            sources.append(text)
+        else:
+            sources += [file.absolute() for file in history_files(Path(text)) or [Path(text)]]
+    for source in dict.fromkeys(sources):
+        if is_url(source):
+            # named by the database: its tests and snapshots stand in the root folder
+            place = session.config.rootpath / f"{database_name(str(source))}{URL_PLACE_SUFFIX}"
+            node = HistoryFile.from_parent(session, path=place, nodeid=_url_node_id(str(source)))
+        else:
+            node = HistoryFile.from_parent(session, path=Path(source), nodeid=_node_id(session, Path(source)))
+        node.source = source
+        yield from session.genitems(node)
 
 
 def _node_id(session: pytest.Session, path: Path) -> str:
@@ -35,12 +55,21 @@ def _node_id(session: pytest.Session, path: Path) -> str:
         return path.as_posix()
 
 
+def _url_node_id(url: str) -> str:
+    """The URL without its password, and without ``::`` (an IPv6 host's), which pytest
+    and syrupy read as the end of the file's part of a test's id."""
+    return source_name(url).replace("::", ":0:")
+
+
 class NotAHistory(Exception):
     """A file given as a history that is not one (the message says why)."""
 
 
 class HistoryFile(pytest.File):
-    """A history file: a test named after each match it holds."""
+    """A history: a test named after each match it holds."""
+
+    #: the file, or the database's URL
+    source: Source
 
     def collect(self) -> Iterator[pytest.Item]:
         try:
@@ -50,10 +79,15 @@ class HistoryFile(pytest.File):
             return
         for match_id in found:
             item = MatchTest.from_parent(self, name=match_id, callobj=test_pinned_history)
-            item.add_marker(getattr(pytest.mark, MARKER)(str(self.path), match_id))
+            item.add_marker(getattr(pytest.mark, MARKER)(str(self.source), match_id))
             yield item
 
     def _match_ids(self) -> list[str]:
+        if is_url(self.source):
+            try:
+                return match_ids(self.source)
+            except MatchledgerError as exc:
+                raise NotAHistory(f"{source_name(self.source)}: {exc}") from None
         name = self.path.name
         if not self.path.exists():
             raise NotAHistory(f"{name}: no such file or folder")
@@ -71,7 +105,7 @@ class MatchTest(pytest.Function):
     """One match of a history file (a test function of no module: it says which)."""
 
     def reportinfo(self) -> tuple[Path, None, str]:
-        return self.path, None, f"{self.name} in {self.path.name}"
+        return self.path, None, f"{self.name} in {source_name(self.parent.source)}"
 
 
 class Unreadable(pytest.Item):
@@ -85,7 +119,7 @@ class Unreadable(pytest.Item):
         pytest.fail(self.problem, pytrace=False)
 
     def reportinfo(self) -> tuple[Path, None, str]:
-        return self.path, None, f"{self.path.name}: {self.name}"
+        return self.path, None, f"{source_name(self.parent.source)}: {self.name}"
 
 
 def test_pinned_history(request: pytest.FixtureRequest, snapshot: Any) -> None:
@@ -100,7 +134,7 @@ def marked_history(node: pytest.Item) -> History:
     if marker is None:
         pytest.fail(f"{node.nodeid}: mark the test with @pytest.mark.{MARKER}(PATH, MATCH)", pytrace=False)
     path, match_id = marker.args
-    where = f"{match_id} in {Path(path).name}"
+    where = f"{match_id} in {source_name(source_of(path))}"
     try:
         return replay_history(path, match_id)
     except VerificationFailed as exc:

@@ -13,6 +13,15 @@ from typing import Any
 import pytest
 
 OPTION = "--matchledger-history"
+#: The verbosity (-v, -vv) of each pytest run under way, innermost last: a history's
+#: failure says more with each -v (a run may hold another, as pytester runs one).
+_VERBOSITY: list[int] = []
+_COUNTED = pytest.StashKey[bool]()
+
+
+def verbosity() -> int:
+    """How much a failing history says: 0 (the outcome, the first step, the log), 1 or 2."""
+    return _VERBOSITY[-1] if _VERBOSITY else 0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,8 +31,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
         dest="matchledger_history",
         metavar="PATH",
-        help="Test that every match of PATH (a matchledger database, an exported JSON Lines file, "
-        "or a folder of them) replays to its snapshot, round by round and view by view. Repeatable.",
+        help="Test that every match of PATH (a matchledger database, a SQLite file or a postgresql:// URL; "
+        "an exported JSON Lines file; or a folder of them) replays to its snapshot, round by round and view "
+        "by view. Repeatable.",
     )
 
 
@@ -38,6 +48,13 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"{OPTION} compares histories with syrupy snapshots: install syrupy (pip install syrupy)"
         )
+    _VERBOSITY.append(config.get_verbosity())
+    config.stash[_COUNTED] = True
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_COUNTED, False):
+        _VERBOSITY.pop()
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect, and before syrupy records the items
