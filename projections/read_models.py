@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import Protocol, assert_never
+from typing import Protocol, assert_never, runtime_checkable
 
 import msgspec
 
@@ -40,6 +40,7 @@ def models_of(view: View) -> tuple[ReadModel, ...]:
     return IN_EVERY_VIEW + ((ReadModel.KNOWLEDGE,) if view.participant is not None else ())
 
 
+@runtime_checkable
 class GameViews(Protocol):
     """What a game offers to read a match by (``engine.game.Game``'s read models): each
     built from the state for one view, and nothing else."""
