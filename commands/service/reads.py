@@ -11,9 +11,9 @@ application, which checks the chain of every row it has not seen yet
 (docs/service.md, "Reads").
 
 Heads and tokens' grants are kept too, while the application's change token (the
-database's ``data_version``) stands still.  It is looked at (one small query) by the first lookup in each turn of the event
-loop, and the look holds until the loop's next turn: a callback queued at the look
-clears it.  A request's handler runs in a task queued once the server has read the
+database's ``data_version``) stands still.  It is looked at (one small query) by the
+first lookup in each turn of the event loop, and the look holds until the loop's next
+turn: a callback queued at the look clears it.  A request's handler runs in a task queued once the server has read the
 request, so if that was before the look, the look was made after the request was read;
 if not, the clearing callback, queued first, runs first, and the request looks again.
 Either way a request sees every commit made before it reached the server (a revocation
