@@ -162,8 +162,8 @@ class Access:
     def _decide(self, submission: LinkSubmission) -> Recorded | Exception:
         """The submission recorded, or why it is not (returned: the batch goes on); raises
         what must undo the whole batch."""
-        match_id, participant = submission.match_id, submission.participant
-        if submission.link is not None and not self._lets_submit(submission):
+        match_id, participant, link = submission.match_id, submission.participant, submission.link
+        if link is not None and not self._lets_submit(submission, link):
             return LinkClosed()
         store = self._wiring.store
         before = store.head(match_id)
@@ -186,12 +186,12 @@ class Access:
         # Again, now that the match's lock is held (PostgreSQL takes it only to append, so
         # the submission may have waited for it while the host revoked): the batch is
         # rolled back, and each submission in it decided on its own.
-        if submission.link is not None and not self._lets_submit(submission):
+        if link is not None and not self._lets_submit(submission, link):
             raise LinkClosed()
         return recorded
 
-    def _lets_submit(self, submission: LinkSubmission) -> bool:
-        capability = self.capability(submission.link)  # None once revoked
+    def _lets_submit(self, submission: LinkSubmission, link: str) -> bool:
+        capability = self.capability(link)  # None once revoked
         return (
             capability is not None
             and capability.can_submit

@@ -229,7 +229,7 @@ class Queries:
             guests = sorted(p for p in state.participants if p not in state.players)
             names = sorted(state.players) + guests
         else:
-            names = [] if view.is_public else [view.participant]
+            names = [] if view.participant is None else [view.participant]
         return Announced(
             match=match_id,
             game=state.game,

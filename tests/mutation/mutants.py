@@ -467,8 +467,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "link-not-checked-when-written",
         "projections/application/access.py",
-        "        capability = self.capability(submission.link)  # None once revoked",
-        "    return True",
+        "        capability = self.capability(link)  # None once revoked",
+        "        return True",
         ("tests/service/test_writer.py::test_a_link_is_checked_again_as_its_submission_is_written",),
         "a submission whose body came after the host revoked its link is recorded",
     ),
