@@ -332,6 +332,7 @@ __all__ = [
     "Readings",
     "Recorded",
     "Rescored",
+    "StoredEvent",
     "TooManySubmissions",
     "utc_now",
 ]

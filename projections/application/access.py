@@ -66,7 +66,8 @@ class LinkSubmission:
 
 
 class Access:
-    """Links to a match, and what is recorded through them."""
+    """Links to a match, and what is recorded through them (each method's contract is
+    written on the facade, ``Application``)."""
 
     def __init__(self, wiring: Wiring, queries: Queries, writes: Writes):
         self._wiring = wiring

@@ -21,7 +21,8 @@ from .wiring import Wiring, game_of
 
 
 class Audits:
-    """What an auditor checks, compares and takes away."""
+    """What an auditor checks, compares and takes away (each method's contract is
+    written on the facade, ``Application``)."""
 
     def __init__(self, wiring: Wiring):
         self._wiring = wiring

@@ -26,7 +26,8 @@ from .wiring import Wiring, game_of
 
 
 class Queries:
-    """What hosts, participants, the public and auditors read of the matches."""
+    """What hosts, participants, the public and auditors read of the matches (each
+    method's contract is written on the facade, ``Application``)."""
 
     def __init__(self, wiring: Wiring):
         self._wiring = wiring
@@ -76,6 +77,8 @@ class Queries:
     def view_heads(self, match_id: str, carried: ViewHeads | None = None) -> ViewHeads:
         reader = self._wiring.reader
         before = reader.kept(match_id)
+        # Read afresh, as a new read reads it: a row edited behind the ledger's back is
+        # refused, not only rows added after the kept state.
         reader.forget(match_id)
         cursor = reader.cursor(match_id)
         return self._carried(match_id, carried, before, cursor) or self._classified(match_id, cursor.seq)

@@ -37,7 +37,8 @@ DECISION_ATTEMPTS = 8
 
 
 class Writes:
-    """What a host (or, through a link, a participant) records."""
+    """What a host (or, through a link, a participant) records (each method's contract
+    is written on the facade, ``Application``)."""
 
     def __init__(self, wiring: Wiring):
         self._wiring = wiring
