@@ -41,7 +41,7 @@ def _reading(ctx: click.Context, read: Callable) -> list[str]:
     except Exception:
         return []
     finally:
-        application.store.close()
+        application.close()
 
 
 def _offered(names: list[str], incomplete: str) -> list[CompletionItem]:

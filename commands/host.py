@@ -72,11 +72,8 @@ def contract_cmd(match_id, player, names, as_json):
     """
     from matchledger.engine.commands import RecordContract
 
-    application = app(write=True)
-    rows = application.execute(match_id, RecordContract(player, list(names)))
-    report_written(
-        match_id, rows, as_json, f"{player}: contracts {' '.join(names)}; ", application.supersedes(match_id, rows)
-    )
+    recorded = app(write=True).execute(match_id, RecordContract(player, list(names)))
+    report_written(match_id, recorded, as_json, f"{player}: contracts {' '.join(names)}; ", recorded.supersedes)
 
 
 @click.command("submit", context_settings={"ignore_unknown_options": True})
@@ -99,11 +96,8 @@ def submit_cmd(match_id, participant, tokens, as_json):
     """
     from matchledger.engine.commands import Submit
 
-    application = app(write=True)
-    rows = application.execute(match_id, Submit(participant, list(tokens)))
-    report_written(
-        match_id, rows, as_json, f"{participant}: {' '.join(tokens)}; ", application.supersedes(match_id, rows)
-    )
+    recorded = app(write=True).execute(match_id, Submit(participant, list(tokens)))
+    report_written(match_id, recorded, as_json, f"{participant}: {' '.join(tokens)}; ", recorded.supersedes)
 
 
 @click.command("close")
@@ -216,9 +210,8 @@ def void_cmd(match_id, seq, reason, reopen, as_json):
     """
     from matchledger.engine.commands import Void
 
-    application = app(write=True)
-    rows = application.execute(match_id, Void(seq, reason, reopen))
-    report_written(match_id, rows, as_json, f"voided seq {seq}; ", voids=application.void_effects(match_id, rows))
+    recorded = app(write=True).execute(match_id, Void(seq, reason, reopen))
+    report_written(match_id, recorded, as_json, f"voided seq {seq}; ", voids=recorded.voids)
 
 
 @click.command("correct", context_settings={"ignore_unknown_options": True})

@@ -4,6 +4,7 @@ in either is shown with its unprintable characters escaped (presentation.printab
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -11,7 +12,7 @@ import click
 from matchledger.projections.presentation.printable import printable, printable_json
 
 if TYPE_CHECKING:  # every command prints through here: neither the engine nor the store is loaded for it
-    from matchledger.ledger.log_store import StoredEvent
+    from matchledger.projections.application import StoredEvent
     from matchledger.projections.supersession import VoidEffect
 
 from . import colour, logs
@@ -28,7 +29,7 @@ def say(line: str, err: bool = False, role: str | None = None) -> None:
     click.echo(colour.paint(text, role) if role else text, err=err)
 
 
-def describe_rows(rows: list[StoredEvent]) -> str:
+def describe_rows(rows: Sequence[StoredEvent]) -> str:
     """One line for the terminal; with --log-json also a structured log record."""
     if rows and logs.wants_json():
         logs.log().info(
@@ -49,9 +50,9 @@ def describe_rows(rows: list[StoredEvent]) -> str:
 
 def written_json(
     match_id: str,
-    rows: list[StoredEvent],
-    supersedes: dict[int, int] | None = None,
-    voids: dict[int, VoidEffect] | None = None,
+    rows: Sequence[StoredEvent],
+    supersedes: Mapping[int, int] | None = None,
+    voids: Mapping[int, VoidEffect] | None = None,
 ) -> dict:
     """What a write recorded, as every write command's --json prints it: each event's
     seq, kind and hash (and, for a resubmission, the seq it supersedes; for a void, the
@@ -74,11 +75,11 @@ def written_json(
 
 def report_written(
     match_id: str,
-    rows: list[StoredEvent],
+    rows: Sequence[StoredEvent],
     as_json: bool,
     prefix: str = "",
-    supersedes: dict[int, int] | None = None,
-    voids: dict[int, VoidEffect] | None = None,
+    supersedes: Mapping[int, int] | None = None,
+    voids: Mapping[int, VoidEffect] | None = None,
 ) -> None:
     """What a write recorded: the JSON of ``written_json``, or one line for people,
     ``prefix`` then the seqs and kinds (and what a resubmission supersedes, what a

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from matchledger.projections.presentation.events import event_summary
-from matchledger.projections.presentation.picture import picture_svg, read_models
+from matchledger.projections.presentation.picture import picture_svg
 from matchledger.projections.presentation.png import PNG_FONT, render_png
 from matchledger.projections.presentation.report import Step, report_html
 from matchledger.projections.presentation.wording import plural
+from matchledger.projections.read_models import read_view
 
 from .files import write_output
 from .options import at_option, usage_error, view_options
@@ -51,13 +52,11 @@ def render_cmd(match_id, public, as_participant, at, output):
       matchledger render m3 --as ann --at 20 -o ann.png
     """
     suffix = _suffix(output, (".svg", ".png"))
-    application = app()
-    state = application.state(match_id, at)
-    view = application.view(state, public=public, participant=as_participant)
-    svg = picture_svg(read_models(application.game_of(state), state, view))
+    readings = app().query(match_id, public=public, participant=as_participant, at=at)
+    svg = picture_svg(readings.as_dict())
     png = render_png(svg) if suffix == ".png" else None
     write_output(output, png.data if png else svg.encode("utf-8"))
-    say(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {state.last_seq}, view: {view.label()})", err=True)
+    say(f"wrote {output} ({suffix[1:]}, {match_id} as of seq {readings.seq}, view: {readings.view.label()})", err=True)
     if png and png.escaped:
         them, are = ("it", "is") if len(png.escaped) == 1 else ("them", "are")
         say(
@@ -85,11 +84,10 @@ def report_cmd(match_id, public, as_participant, output):
       matchledger report m2 --as ann -o ann.html
     """
     _suffix(output, (".html", ".htm"))
-    application = app()
-    view, steps = application.history(match_id, public=public, participant=as_participant)
+    view, steps = app().history(match_id, public=public, participant=as_participant)
     frames = []
     for row, state, shown in steps:
-        models = read_models(application.game_of(state), state, view)
+        models = read_view(state, view).as_dict()
         frames.append(Step.of(row.seq, row.kind, event_summary(shown), models))
     html = report_html(match_id, state.game, view.label(), frames)
     write_output(output, html.encode("utf-8"))

@@ -13,26 +13,27 @@ from matchledger.engine.commands import RecordOutcome
 from matchledger.projections.presentation.events import event_summary
 from matchledger.projections.presentation.text import read_model_text, table
 from matchledger.projections.presentation.wording import plural
+from matchledger.projections.read_models import ReadModel
 
 from .options import load_json_object, read_options, usage_error, view_options
 from .output import emit_json, report_written, say
 from .session import app
 
 
-def _show(model: str, match_id: str, at, as_json: bool, public: bool, as_participant: str | None) -> None:
-    reading = app().read(match_id, model, public=public, participant=as_participant, at=at)
+def _show(model: ReadModel, match_id: str, at, as_json: bool, public: bool, as_participant: str | None) -> None:
+    readings = app().query(match_id, (model,), public=public, participant=as_participant, at=at)
     if as_json:
-        emit_json(reading.data)
+        emit_json(readings[model])
         return
-    text = read_model_text(reading.state.game, model, reading.data, reading.view)
-    header = f"{model} of {match_id} ({reading.state.game}) — view: {reading.view.label()}"
+    text = read_model_text(readings.game, model, readings[model], readings.view)
+    header = f"{model} of {match_id} ({readings.game}) — view: {readings.view.label()}"
     if at is not None:
         header += f", as of seq {at}"
     say(header)
     click.echo(text)
 
 
-def _read_command(model: str, summary: str, example: str, *, needs_as: bool = False) -> click.Command:
+def _read_command(model: ReadModel, summary: str, example: str, *, needs_as: bool = False) -> click.Command:
     def command(match_id, at, as_json, public=False, as_participant=None):
         _show(model, match_id, at, as_json, public, as_participant)
 
@@ -45,26 +46,26 @@ def _read_command(model: str, summary: str, example: str, *, needs_as: bool = Fa
     else:
         command = view_options(command)
     command = click.argument("match_id", metavar="MATCH")(command)
-    return click.command(model)(command)
+    return click.command(model.value)(command)
 
 
 status_cmd = _read_command(
-    "status",
+    ReadModel.STATUS,
     "Where the match stands: round, who has submitted, the board or table.",
     "      matchledger status m1\n      matchledger status m1 --public --at 12",
 )
 scores_cmd = _read_command(
-    "scores",
+    ReadModel.SCORES,
     "Scores so far (the host sees everyone's; a participant only what they were told).",
     "      matchledger scores m1 --json\n      matchledger scores m2 --as ann",
 )
 reveals_cmd = _read_command(
-    "reveals",
+    ReadModel.REVEALS,
     "What was announced at each round's close (and, with --as, that participant's private notices).",
     "      matchledger reveals m1 --public\n      matchledger reveals m1 --as alice --json",
 )
 knowledge_cmd = _read_command(
-    "knowledge",
+    ReadModel.KNOWLEDGE,
     "Everything PARTICIPANT may know: the public record, their own moves, their private notices.",
     "      matchledger knowledge m2 --as ann\n      matchledger knowledge m2 --as zed --json --at 30",
     needs_as=True,
@@ -94,7 +95,7 @@ def outcome_cmd(match_id, public, as_participant, at, as_json, announced):
       matchledger outcome m1 --announced final.json
     """
     if announced is None:
-        _show("outcome", match_id, at, as_json, public, as_participant)
+        _show(ReadModel.OUTCOME, match_id, at, as_json, public, as_participant)
         return
     if at is not None or public or as_participant is not None:
         raise usage_error("--announced records results; it takes no --at, --public or --as")
@@ -129,9 +130,8 @@ def log_cmd(match_id, public, as_participant, at, as_json):
       matchledger log m1 --json --at 20
       matchledger log m1 --as ann
     """
-    application = app()
-    view, entries = application.log(match_id, at, public=public, participant=as_participant)
-    fates = application.log_marks(match_id, view, at, [row for row, _shown in entries])
+    log = app().log(match_id, at, public=public, participant=as_participant)
+    view, entries, fates = log.view, log.entries, log.marks
     if as_json:
         emit_json([_log_entry(r, shown, fates.get(r.seq)) for r, shown in entries])
         return

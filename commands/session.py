@@ -38,18 +38,22 @@ class Session:
         if self._application is None:
             # The store, the engines and the fold are loaded here, when a command first
             # needs them, not when the command line starts (`--help` needs none of them).
-            from matchledger.ledger.stores import open_store
             from matchledger.projections.application import Application
 
-            store = open_store(self.db, create=create, read_only=not (create or write), lock_timeout=self.lock_timeout)
-            self._application = Application(store, actor=self.actor)
+            self._application = Application.open(
+                self.db,
+                create=create,
+                read_only=not (create or write),
+                lock_timeout=self.lock_timeout,
+                actor=self.actor,
+            )
         return self._application
 
     def close(self) -> None:
         """The command is done: the store may let go of its connection."""
         if self._application is not None:
             application, self._application = self._application, None
-            application.store.command_ended()
+            application.command_ended()
 
     @contextlib.contextmanager
     def running_script(self, folder: Path) -> Iterator[None]:

@@ -24,6 +24,8 @@ from matchledger.ledger.events import (
     unsalted,
 )
 
+from .read_models import IN_EVERY_VIEW, ReadModel, read_model
+
 
 def resolve_view(state: MatchState, *, public: bool = False, participant: str | None = None) -> View:
     """The host's view, the public's, or that of ``participant`` (who must be one)."""
@@ -39,15 +41,16 @@ def resolve_view(state: MatchState, *, public: bool = False, participant: str | 
 
 
 def all_read_models(state: MatchState) -> dict[str, object]:
-    """Every read model in every view, keyed by a stable name: what `diff` compares and
-    what the privacy harnesses sweep."""
+    """Every read model in every view, keyed by a stable name (``status:host``,
+    ``knowledge:ann``): what `diff` compares and what the privacy harnesses sweep."""
     game = engine.get(state.game)
     models: dict[str, object] = {}
     for view in (HOST, PUBLIC):
-        for name in ("status", "scores", "outcome", "reveals"):
-            models[f"{name}:{view.label()}"] = getattr(game, name)(state, view)
+        for model in IN_EVERY_VIEW:
+            models[f"{model}:{view.label()}"] = read_model(game, model, state, view)
     for participant in state.participants:
-        models[f"knowledge:{participant}"] = game.knowledge(state, participant)
+        knowledge = read_model(game, ReadModel.KNOWLEDGE, state, as_participant(participant))
+        models[f"{ReadModel.KNOWLEDGE}:{participant}"] = knowledge
     return models
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from importlib import resources
 
-from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
 
 from .guard import Guard
@@ -73,4 +72,4 @@ def reader_loop_call(live: Live, reads: Reads | None = None) -> None:
 def writable(db: str, lock_timeout: float):
     """A factory of the writer thread's application on the database ``db`` (a file or
     a PostgreSQL URL)."""
-    return lambda: Application(open_store(db, create=False, lock_timeout=lock_timeout))
+    return lambda: Application.open(db, lock_timeout=lock_timeout)

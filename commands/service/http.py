@@ -32,7 +32,7 @@ from .forms import FIELD_MAX, form_html, is_over, tokens_from_form
 from .live import Live
 from .openapi import openapi
 from .reads import Reads, to_json
-from .writes import LinkClosed, TooManySubmissions, Writer
+from .writes import LinkClosed, TooManySubmissions, Writer, receipt_json
 
 #: Bytes of a request body read at most (a submission is a few hundred).
 BODY_MAX = 16 * 1024
@@ -235,10 +235,10 @@ class Service:
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise Refused(400, f'the body must be JSON {{"tokens": [TEXT, ...]}}: {exc}') from None
         try:
-            row = await self._submit(match_id, participant, body.tokens, token)
+            recorded = await self._submit(match_id, participant, body.tokens, token)
         except LinkClosed:
             raise _not_valid() from None
-        return json_answer(to_json({"seq": row.seq, "hash": row.hash}), 201)
+        return json_answer(to_json(receipt_json(recorded)), 201)
 
     async def openapi(self, request: Request) -> Response:
         return json_answer(to_json(openapi(self.base_url)))
@@ -265,7 +265,7 @@ class Service:
         return body
 
     async def _submit(self, match_id: str, participant: str, tokens: list[str], link: str):
-        """The receipt's row; LinkClosed if ``link`` was revoked before it was written."""
+        """What was recorded; LinkClosed if ``link`` was revoked before it was written."""
         try:
             return await self.writer.submit(match_id, participant, tokens, link=link)
         except TooManySubmissions as exc:
@@ -323,8 +323,7 @@ class Service:
         match_id, me = capability.match_id, capability.participant
 
         def make() -> bytes:
-            state = self.reads.app.state(match_id, at)
-            return to_json({"participant": me, "choices": self.reads.app.game_of(state).choices(state, me)})
+            return to_json({"participant": me, "choices": self.reads.app.choices(match_id, me, at)})
 
         if at is not None:
             self.reads.check_at(match_id, as_participant(me), at)
@@ -363,7 +362,7 @@ class Service:
         except MalformedInput as exc:  # a list's choice that is no option now: refused as the rules refuse
             return self._refused_form(token, capability, "", str(exc))
         try:
-            row = await self._submit(match_id, me, tokens, token)
+            row = (await self._submit(match_id, me, tokens, token))[0]
         except LinkClosed:
             raise Refused(403, LINK_CLOSED) from None
         except Refused as exc:

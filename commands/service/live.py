@@ -1,11 +1,12 @@
 """Live pages: server-sent event streams that follow a match, whoever writes to it.
 
 One poller watches every match that has an open page: each ``interval`` it asks the
-store whether anything was committed since (``Reads.look``, the store's ``data_version``: one cheap query,
-and it sees the command line's writes in other processes as well as ours), and only
-then reads the heads of the watched matches.  The service's own writes wake it at once
-(:meth:`Live.poke`).  A back end that can push changes (PostgreSQL's LISTEN/NOTIFY)
-would stand in for ``data_version`` and the poke; the streams do not change.
+application whether anything was committed since (``Reads.look``, the application's
+change token: one cheap query, and it sees the command line's writes in other processes
+as well as ours), and only then reads the heads of the watched matches.  The service's
+own writes wake it at once (:meth:`Live.poke`).  A back end that can push changes
+(PostgreSQL's LISTEN/NOTIFY) would stand in for the change token and the poke; the
+streams do not change.
 
 A stream sends its viewer's page only when what it shows that viewer changed: a
 match's head moving wakes every stream of the match, each renders its view (once per

@@ -212,6 +212,12 @@ def openapi(base_url: str) -> dict:
                     "properties": {
                         "seq": {"type": "integer", "minimum": 1},
                         "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                        "supersedes": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "description": "The seq of the participant's earlier submission in the round that this "
+                            "one supersedes (only when it supersedes one).",
+                        },
                     },
                 },
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},

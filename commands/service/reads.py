@@ -7,24 +7,25 @@ know of (``projections/public_head.py``), and made again only when that head mov
 An event the viewer may not see (another participant's submission) moves the match's
 head but not theirs: their answer stays the very object it was, so it costs what a kept
 answer costs, and nothing is made or replayed for them.  The heads come from the
-application's reader, which checks the chain of every row it has not seen yet
+application, which checks the chain of every row it has not seen yet
 (docs/service.md, "Reads").
 
-Heads and tokens' grants are kept too, while the database's ``data_version`` stands
-still.  It is looked at (one small query) by the first lookup in each turn of the event
-loop, and the look holds until the loop's next turn: a callback queued at the look
-clears it.  A request's handler runs in a task queued once the server has read the
+Heads and tokens' grants are kept too, while the application's change token (the
+database's ``data_version``) stands still.  It is looked at (one small query) by the
+first lookup in each turn of the event loop, and the look holds until the loop's next
+turn: a callback queued at the look clears it.  A request's handler runs in a task queued once the server has read the
 request, so if that was before the look, the look was made after the request was read;
 if not, the clearing callback, queued first, runs first, and the request looks again.
 Either way a request sees every commit made before it reached the server (a revocation
 by the host's CLI included), and requests answered in one turn share one look.  The
 live streams look on every poll (``look``); outside a running loop every lookup looks.
 
-The match states the reader keeps are bounded (the ``kept`` matches used last), and
+The match states the application keeps are bounded (the ``kept`` matches used last), and
 each is read afresh from the log (its chain checked again, as a new read checks it)
-once it is ``fresh_for`` seconds old, and whenever ``data_version`` moved since it was
-read: a row edited behind the ledger's back is refused, not only a row added.  Everything runs on the event loop's thread: SQLite reads of a kept match
-take microseconds, and the one connection is never shared between threads.
+once it is ``fresh_for`` seconds old, and whenever the change token moved since it was
+read: a row edited behind the ledger's back is refused, not only a row added.
+Everything runs on the event loop's thread: SQLite reads of a kept match take
+microseconds, and the one connection is never shared between threads.
 """
 
 from __future__ import annotations
@@ -40,12 +41,11 @@ import msgspec
 
 from matchledger.engine.state import PUBLIC, View, as_participant
 from matchledger.ledger.capabilities import AUDITOR, Capability, well_formed
-from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError, VerificationFailed
+from matchledger.ledger.errors import MalformedInput, MatchledgerError
 from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
-from matchledger.projections.application import Application
-from matchledger.projections.presentation.picture import read_models
+from matchledger.projections.application import Application, LogReading
 from matchledger.projections.public_head import ViewHeads
-from matchledger.projections.reading import Cursor
+from matchledger.projections.read_models import ReadModel
 from matchledger.projections.supersession import Fate
 
 #: Matches whose folded state is kept between requests.
@@ -63,6 +63,8 @@ KEPT_GRANTS = 4096
 REFRESH_SECONDS = 0.05
 
 _json = msgspec.json.Encoder()
+#: What ``GET /api/v1/matches/{match}/public`` holds, in this order.
+PUBLIC_MODELS = (ReadModel.STATUS, ReadModel.REVEALS, ReadModel.OUTCOME)
 _OWN_SUBMISSIONS = {kind.__name__ for kind in (SubmissionRecorded, SubmissionCorrected, SubmissionVoided)}
 
 
@@ -113,14 +115,14 @@ class Reads:
         self._read_at: OrderedDict[str, float] = OrderedDict()  # match -> when first read, least recent first
         self._answers: OrderedDict[tuple, tuple[tuple[int, str], object]] = OrderedDict()
         self._answers_max = answers
-        # Valid while the database's data_version is the one seen at the last look.
+        # Valid while the application's change token is the one seen at the last look.
         self._version: object = None
         self._heads: dict[str, tuple[int, str]] = {}
         #: match -> which events each view may know of, as far as its kept head
         self._views: dict[str, ViewHeads] = {}
         self._grants: dict[str, Capability | None] = {}
         self._looked = False  # in this turn of the event loop
-        self._refreshed: object = None  # the data_version the refresher last read every kept match at
+        self._refreshed: object = None  # the change token the refresher last read every kept match at
         self._poked = asyncio.Event()
         self._refresher: asyncio.Task | None = None
 
@@ -180,11 +182,11 @@ class Reads:
         self._looked = False
 
     def look(self) -> object:
-        """The database's data_version now; the heads and grants kept are forgotten if it
-        moved since the last look (a failed look forgets them too)."""
+        """The application's change token now; the heads and grants kept are forgotten if
+        it moved since the last look (a failed look forgets them too)."""
         self._looked = False
         try:
-            version = self.app.store.data_version()
+            version = self.app.change_token()
         except BaseException:
             self._forget_lookups(None)
             raise
@@ -218,7 +220,7 @@ class Reads:
         head = self._heads.get(match_id)
         if head is None:
             # Something was committed since this match was read (heads are forgotten when
-            # data_version moves), or it never was: read it afresh, as a new read does, so
+            # the change token moves), or it never was: read it afresh, as a new read does, so
             # a row edited behind the ledger's back is refused, not only rows added.
             head = self._heads[match_id] = self._read_afresh(match_id)
         self._read_at[match_id] = now if first is None else first
@@ -234,36 +236,9 @@ class Reads:
         """The match read again from the log (UnknownMatch, VerificationFailed), and which
         of its events each view may know of: the new events classified one by one from
         the state the last read left (no replay), or from the first event."""
-        before = self.app.reader.kept(match_id)
-        known = self._views.pop(match_id, None)
-        self.app.forget(match_id)
-        cursor = self.app.reader.cursor(match_id)
-        self._views[match_id] = self._followed(match_id, known, before, cursor) or self.app.view_heads(
-            match_id, cursor.seq
-        )
-        return cursor.seq, cursor.hash
-
-    def _followed(self, match_id: str, known: ViewHeads | None, before: Cursor | None, now: Cursor) -> ViewHeads | None:
-        """``known`` carried on to ``now``'s head through the state ``before`` holds (the
-        same event), or None when it cannot be: nothing kept, or the log no longer
-        continues from it (then every event is classified again from the first)."""
-        if (
-            known is None
-            or before is None
-            or (before.seq, before.hash) != (known.seq, known.hash)
-            or now.seq < known.seq
-        ):
-            return None
-        rows = self.app.store.rows(match_id, after=known.seq, upto=now.seq)
-        try:
-            events = before.check(rows)  # they continue the chain from the event classified last
-        except (VerificationFailed, CorruptLog):
-            return None
-        replayer = before.replayer
-        for row, (seq, event) in zip(rows, events):
-            known.feed(row, event, replayer.state)  # the state before it
-            replayer.feed(seq, event)
-        return known if (known.seq, known.hash) == (now.seq, now.hash) else None
+        carried = self._views.pop(match_id, None)
+        heads = self._views[match_id] = self.app.view_heads(match_id, carried)
+        return heads.seq, heads.hash
 
     def view_head(self, match_id: str, view: View) -> tuple[int, str]:
         """(seq, hash) of the last event ``view`` may know of: for the public, the last
@@ -297,15 +272,12 @@ class Reads:
     # ------------------------------------------------------------------ the JSON API
 
     def public(self, match_id: str, at: int | None = None) -> bytes:
-        """``{"status", "reveals", "outcome"}``, each the CLI's ``--public --json``."""
+        """``{"status", "reveals", "outcome"}``, each the CLI's ``--public --json``, all
+        read from one state."""
 
         def make() -> bytes:
-            return to_json(
-                {
-                    model: self.app.read(match_id, model, public=True, at=at).data
-                    for model in ("status", "reveals", "outcome")
-                }
-            )
+            readings = self.app.query(match_id, PUBLIC_MODELS, public=True, at=at)
+            return to_json({model.value: readings[model] for model in PUBLIC_MODELS})
 
         if at is not None:
             self.check_at(match_id, PUBLIC, at)
@@ -317,7 +289,7 @@ class Reads:
         match_id, name = capability.match_id, capability.participant
 
         def make() -> bytes:
-            data = self.app.read(match_id, "knowledge", participant=name, at=at).data
+            data = self.app.query(match_id, (ReadModel.KNOWLEDGE,), participant=name, at=at)[ReadModel.KNOWLEDGE]
             return to_json({"participant": name, "knowledge": data})
 
         view = as_participant(name)
@@ -343,22 +315,12 @@ class Reads:
         )
 
     def _page(self, match_id: str, participant: str | None, at: int | None) -> PageModels:
-        state = self.app.state(match_id, at)
-        view = PUBLIC if participant is None else as_participant(participant)
-        models = read_models(self.app.game_of(state), state, view)
-        receipts = [] if participant is None else self._receipts(match_id, participant, at)
-        return PageModels(view, models, receipts)
-
-    def _receipts(self, match_id: str, participant: str, at: int | None) -> list[Receipt]:
-        """The participant's own submissions and what became of them, each with the seq
-        and hash of its event, as their log shows them."""
-        view, entries = self.app.log(match_id, at, participant=participant)
-        marks = self.app.log_marks(match_id, view, at, [row for row, _shown in entries])
-        return [
-            Receipt(row.seq, row.hash, row.kind, list(shown.get("tokens", [])), shown.get("round"), marks.get(row.seq))
-            for row, shown in entries
-            if row.kind in _OWN_SUBMISSIONS
-        ]
+        """The page's read models, and a participant's receipts, from one fold."""
+        if participant is None:
+            readings = self.app.query(match_id, public=True, at=at)
+            return PageModels(readings.view, readings.as_dict(), [])
+        log = self.app.log(match_id, at, participant=participant, models=None)
+        return PageModels(log.view, log.readings.as_dict(), _receipts(log))
 
     def rendered(self, key: tuple, match_id: str, make: Callable[[], bytes], participant: str | None = None) -> bytes:
         """Bytes made from the public's view of the match as it stands (or
@@ -384,3 +346,13 @@ class Reads:
     @staticmethod
     def is_auditor(capability: Capability) -> bool:
         return capability.role == AUDITOR
+
+
+def _receipts(log: LogReading) -> list[Receipt]:
+    """The participant's own submissions and what became of them, each with the seq and
+    hash of its event, as their log shows them."""
+    return [
+        Receipt(row.seq, row.hash, row.kind, list(shown.get("tokens", [])), shown.get("round"), log.marks.get(row.seq))
+        for row, shown in log.entries
+        if row.kind in _OWN_SUBMISSIONS
+    ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from ..read_models import read_view
 from . import generic_picture
 from .games import presentation_module
 from .panels import Panel, draw_panels, panels_size
@@ -26,19 +27,7 @@ def pictures_of(game: str) -> ModuleType:
 def read_models(game, state, view) -> dict:
     """The read models of ``view`` (and nothing else): what every picture is built from."""
     pictures_of(state.game)
-    models = {
-        "match": state.match_id,
-        "game": state.game,
-        "seq": state.last_seq,
-        "view": {"kind": view.kind, "participant": view.participant, "label": view.label()},
-        "status": game.status(state, view),
-        "reveals": game.reveals(state, view),
-        "scores": game.scores(state, view),
-        "outcome": game.outcome(state, view),
-    }
-    if view.kind == "participant":
-        models["knowledge"] = game.knowledge(state, view.participant)
-    return models
+    return read_view(state, view, game=game).as_dict()
 
 
 def title(models: dict) -> str:

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchledger import engine
 from matchledger.engine.commands import AddNote, Amend, CloseRound, CreateMatch, Submit, Void
 from matchledger.engine.state import HOST
 from matchledger.ledger.errors import MatchledgerError
@@ -53,5 +54,5 @@ def test_incremental_replay_equals_full_rebuild(cmds, data):
     replayer.feed_all(pairs[:split])
     replayer.feed_all(pairs[split:])
     assert replayer.state == full
-    game = ledger.game_of(full)
+    game = engine.get(full.game)
     assert game.scores(replayer.state, HOST) == game.scores(full, HOST)

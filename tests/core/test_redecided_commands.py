@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from matchledger import engine
 from matchledger.engine.commands import AddNote, Submit
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.store import Store
@@ -41,7 +42,7 @@ def test_a_command_that_loses_the_race_is_decided_again_and_recorded_once(tmp_pa
     new_pw(db)
     losses = iter([True, True, False])
     app = racing(db, lambda _app: next(losses))
-    game = type(app.game_of(app.state("p1")))
+    game = type(engine.get(app.state("p1").game))
     decided = []
     decision = game.decision
     monkeypatch.setattr(

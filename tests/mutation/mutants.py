@@ -466,17 +466,17 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "link-not-checked-when-written",
-        "commands/service/writes.py",
-        "    capability = app.capability(job.link)  # None once revoked",
-        "    return True",
+        "projections/application/access.py",
+        "        capability = self.capability(link)  # None once revoked",
+        "        return True",
         ("tests/service/test_writer.py::test_a_link_is_checked_again_as_its_submission_is_written",),
         "a submission whose body came after the host revoked its link is recorded",
     ),
     Mutant(
         "edited-rows-served",
-        "commands/service/reads.py",
-        "        self.app.forget(match_id)\n        cursor = self.app.reader.cursor(match_id)",
-        "        cursor = self.app.reader.cursor(match_id)",
+        "projections/application/queries.py",
+        "        reader.forget(match_id)\n        cursor = reader.cursor(match_id)",
+        "        cursor = reader.cursor(match_id)",
         ("tests/service/test_hostile_clients.py::test_a_row_edited_while_serving_is_refused_at_the_next_request",),
         "a row edited behind the ledger's back while it serves is shown as if it were the log",
     ),
@@ -530,7 +530,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "link-not-checked-under-the-lock",
-        "commands/service/writes.py",
+        "projections/application/access.py",
         "            raise LinkClosed()",
         "            pass",
         (
@@ -548,7 +548,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "submissions-unbounded",
-        "commands/service/writes.py",
+        "projections/application/access.py",
         "            if made >= SUBMISSIONS_PER_ROUND:",
         "            if False:",
         ("tests/service/test_hostile_clients.py::test_one_link_makes_a_bounded_number_of_submissions_in_a_round",),
@@ -575,7 +575,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "revoked-token-still-opens",
-        "projections/application.py",
+        "projections/application/access.py",
         "return found if found is not None and found.active else None",
         "return found",
         (f"{SERVICE_API}::test_revoking_a_link_closes_it_at_once",),
@@ -583,15 +583,15 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "submission-recorded-as-host",
-        "commands/service/writes.py",
-        "rows = app.execute(job.match_id, job.cmd, actor=job.participant)",
-        "rows = app.execute(job.match_id, job.cmd)",
+        "projections/application/access.py",
+        "recorded = self._writes.execute(match_id, submission.cmd, actor=participant)",
+        "recorded = self._writes.execute(match_id, submission.cmd)",
         (f"{SERVICE_API}::test_a_participant_records_their_own_submission_and_verify_proves_the_receipt",),
         "a participant's own submission is recorded as the host's",
     ),
     Mutant(
         "writer-gives-up-at-first-conflict",
-        "commands/service/writes.py",
+        "projections/application/access.py",
         "continue  # the kept states were dropped: decide everything again",
         "break",
         (
@@ -653,7 +653,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "postgres-connection-left-open",
         "commands/session.py",
-        "            application.store.command_ended()",
+        "            application.command_ended()",
         "            pass",
         (f"{POSTGRES}/test_connections.py::test_a_command_closes_its_connection_when_it_ends",),
         "every command run in one process keeps its server connection until the collector runs",

@@ -242,7 +242,7 @@ def test_a_form_field_longer_than_its_limit_is_refused_not_cut_short(league):
 
 def test_one_link_makes_a_bounded_number_of_submissions_in_a_round(league):
     """Each resubmission is an event for ever, and every read of the match reads it."""
-    from matchledger.commands.service.writes import SUBMISSIONS_PER_ROUND
+    from matchledger.projections.application.access import SUBMISSIONS_PER_ROUND
 
     db, token = league
     with Server(db) as running:

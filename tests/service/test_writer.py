@@ -10,9 +10,10 @@ import asyncio
 
 import pytest
 
-from matchledger.commands.service.writes import ATTEMPTS, LinkClosed, Writer
+from matchledger.commands.service.writes import LinkClosed, Writer
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.store import Store
+from matchledger.projections.application import DECISION_ATTEMPTS as ATTEMPTS
 from matchledger.projections.application import Application
 from tests.helpers import invoke
 
@@ -65,11 +66,11 @@ def db(tmp_path):
 @pytest.mark.guarantee("service.redecided")
 def test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recorded_once(db):
     open_application, left = losing(db, ATTEMPTS - 1)
-    rows = submit_all(Writer(open_application, lambda _match: None))
+    receipts = [recorded[0] for recorded in submit_all(Writer(open_application, lambda _match: None))]
     assert left["races"] == 0  # every staged race was lost, and then won
     recorded = [row for row in cli_json(db, "log", "m1") if row["kind"] == "SubmissionRecorded"]
     assert sorted((row["actor"], row["seq"], row["hash"]) for row in recorded) == sorted(
-        (who, row.seq, row.hash) for who, row in zip(SUBMISSIONS, rows)
+        (who, row.seq, row.hash) for who, row in zip(SUBMISSIONS, receipts)
     )
     assert [row["event"]["tokens"] for row in recorded] == list(SUBMISSIONS.values())
 
@@ -110,5 +111,5 @@ def test_a_link_is_checked_again_as_its_submission_is_written(db):
     finally:
         writer.close()
     assert all(isinstance(outcome, LinkClosed) for outcome in (refused_ann, refused_bob, cat_as_ann))
-    assert recorded.seq == before["seq"] + 1 and recorded.actor == "cat"
+    assert recorded[0].seq == before["seq"] + 1 and recorded[0].actor == "cat"
     assert [row["actor"] for row in cli_json(db, "log", "m1") if row["seq"] > before["seq"]] == ["cat"]

@@ -467,7 +467,7 @@ def _log_shows_the_creations_setup(monkeypatch):
     import msgspec
 
     from matchledger.ledger.events import MatchCreated
-    from matchledger.projections import application
+    from matchledger.projections.application import queries
 
     def event_view(original, view, event, before):
         shown = original(view, event, before)
@@ -475,19 +475,23 @@ def _log_shows_the_creations_setup(monkeypatch):
             shown = {**shown, "setup": msgspec.to_builtins(event.setup)}
         return shown
 
-    _wrap(monkeypatch, application, "event_view", event_view)
+    _wrap(monkeypatch, queries, "event_view", event_view)
 
 
 def _pictures_drawn_from_another_participants_knowledge(monkeypatch):
+    import msgspec
+
     import matchledger.commands.pictures as pictures
+    from matchledger.projections.read_models import ReadModel
 
-    def read_models(original, game, state, view):
-        models = original(game, state, view)
-        if "knowledge" in models:
-            models["knowledge"] = game.knowledge(state, "bob")  # bob's partner differs between A and B
-        return models
+    def read_view(original, state, view, *args, **kw):
+        readings = original(state, view, *args, **kw)
+        if ReadModel.KNOWLEDGE in readings.data:
+            bob = engine.get(state.game).knowledge(state, "bob")  # bob's partner differs between A and B
+            return msgspec.structs.replace(readings, data={**readings.data, ReadModel.KNOWLEDGE: bob})
+        return readings
 
-    _wrap(monkeypatch, pictures, "read_models", read_models)
+    _wrap(monkeypatch, pictures, "read_view", read_view)
 
 
 def _unknown_names_answered_with_the_pairs(monkeypatch):
@@ -512,7 +516,7 @@ def _messages_built_from_another_participants_knowledge(monkeypatch):
         if list(shown.knowledge) != ["zed"]:
             return shown
         state = self.state(shown.match, shown.seq)
-        bob = self.game_of(state).knowledge(state, "bob")  # bob's partner differs between A and B
+        bob = engine.get(state.game).knowledge(state, "bob")  # bob's partner differs between A and B
         return msgspec.structs.replace(shown, knowledge={"zed": {**bob, "participant": "zed"}})
 
     _wrap(monkeypatch, application.Application, "announced", announced)
