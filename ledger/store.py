@@ -12,8 +12,8 @@ part (:mod:`.log_store`).
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
-from pathlib import Path
 
 from .capabilities import Capability
 from .capability_store import CapabilityStore
@@ -288,13 +288,13 @@ class Store(LogStore):
 
     def __init__(
         self,
-        path: str | Path,
+        path: str | os.PathLike[str],
         *,
         create: bool = True,
         read_only: bool = False,
         lock_timeout: float = LOCK_TIMEOUT_SECONDS,
     ):
-        self.path = str(path)
+        self.path = self.location = self.address = str(path)  # a path holds no secret to leave out
         self.read_only = read_only
         self.lock_timeout = lock_timeout
         self.file = DatabaseFile(self.path, create=create, read_only=read_only, lock_timeout=lock_timeout)
@@ -304,14 +304,6 @@ class Store(LogStore):
     @property
     def conn(self) -> sqlite3.Connection:
         return self.file.conn
-
-    @property
-    def location(self) -> str:
-        return self.path
-
-    @property
-    def address(self) -> str:
-        return self.path
 
     def close(self) -> None:
         self.file.conn.close()
