@@ -38,7 +38,7 @@ def rows_of(chosen) -> tuple[list[tuple], list[tuple[str, list[list]]]]:
 
 def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     from matchledger.engine.commands import CreateMatch
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
     rows, matches = rows_of(chosen)
@@ -48,7 +48,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
 
     def fresh_store():
         fresh_database(path)
-        Store(path).close()
+        open_store(path).close()
 
     def raw_insert():
         conn = sqlite3.connect(str(path), isolation_level=None)
@@ -70,7 +70,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
         corpus.append_matches(store, matches)
 
     def store_batch():
-        store = Store(path)
+        store = open_store(path)
         with store.transaction():
             append_every_command(store)
         store.close()
@@ -92,7 +92,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     )
 
     def store_per_command():
-        store = Store(path)
+        store = open_store(path)
         append_every_command(store)
         store.close()
 
@@ -113,7 +113,7 @@ def bench_append(tmp: Path, chosen, runs: int) -> list[Row]:
     )
 
     def ledger_per_command():
-        store = Store(path)
+        store = open_store(path)
         app = Application(store, actor="bench", clock=lambda: corpus.RECORDED_AT)
         for index, template in enumerate(chosen):
             mid = corpus.match_id(index, template)

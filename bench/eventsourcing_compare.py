@@ -32,7 +32,7 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
         ]
     from matchledger.ledger.codec import decode_event, encode
     from matchledger.ledger.events import kind_of
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.fold import Replayer, replay
 
     _rows, matches = rows_of(chosen)
@@ -41,7 +41,7 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
 
     def fresh_ours():
         fresh_database(ours_path)
-        Store(ours_path).close()
+        open_store(ours_path).close()
 
     holder = {}
 
@@ -53,7 +53,7 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
         holder["recorder"], holder["datastore"] = recorder, datastore
 
     def ours_append():
-        store = Store(ours_path)
+        store = open_store(ours_path)
         corpus.append_matches(store, matches)
         store.close()
 
@@ -90,7 +90,7 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
     ]
 
     def ours_read():
-        store = Store(ours_path, create=False)
+        store = open_store(ours_path, create=False)
         for mid in store.match_ids():
             store.events(mid)
         store.close()
@@ -101,7 +101,7 @@ def bench_eventsourcing(tmp: Path, chosen, runs: int) -> list[Row]:
             [decode_event(e.state) for e in recorder.select_events(mid)]
 
     def ours_replay():
-        store = Store(ours_path, create=False)
+        store = open_store(ours_path, create=False)
         for mid in store.match_ids():
             replay(mid, store.events(mid))
         store.close()

@@ -28,12 +28,12 @@ LONG_ACTOR = "h" * 64
 
 def _play(path: Path, sample, note: str) -> None:
     from matchledger.engine.commands import AddNote
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
     from matchledger.projections.fold import InMemoryMatch
 
     fresh_database(path)
-    app = Application(Store(path), actor=LONG_ACTOR)
+    app = Application(open_store(path), actor=LONG_ACTOR)
     app.create(sample.create)
     match = InMemoryMatch(sample.create)
     match_id = sample.create.match_id
@@ -164,9 +164,9 @@ def bench_limits(tmp: Path, log=print) -> list[Row]:
 
 
 def _events(path: Path, match_id: str) -> int:
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
 
-    store = Store(path, read_only=True)
+    store = open_store(path, read_only=True)
     try:
         return len(store.rows(match_id))
     finally:

@@ -65,12 +65,12 @@ def _rounds(card) -> list[list]:
 def build_matches(path: Path, count: int, *, rounds_played: int) -> dict[str, list]:
     """``count`` copies of the corpus's long match (lca's eleven-player card) in round
     ``rounds_played + 1``; the card's commands each still has to play, by match id."""
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
     card = _card()
     parts = _rounds(card)
-    app = Application(Store(path), actor="host")
+    app = Application(open_store(path), actor="host")
     left: dict[str, list] = {}
     try:
         for index in range(count):
@@ -88,10 +88,10 @@ def build_matches(path: Path, count: int, *, rounds_played: int) -> dict[str, li
 
 def links(path: Path, matches, per_match: int) -> list[tuple[str, str, str]]:
     """(match, participant, token): links that may submit, ``per_match`` in each match."""
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
-    app = Application(Store(path, create=False), actor="host")
+    app = Application(open_store(path, create=False), actor="host")
     found = []
     try:
         for mid in matches:
@@ -363,7 +363,7 @@ def bench_receipts(tmp: Path, submitters: int, each: int, log) -> list[Row]:
 
 
 def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
     from matchledger.projections.application import Application
 
     db = tmp / "live.db"
@@ -374,7 +374,7 @@ def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
     with serve(db, None, "--streams-per-client", str(pages)) as (_pid, url):
         hostname, port = _split(url)
         with ThreadPoolExecutor(1) as host:  # the host's connection lives in one thread
-            host_app = host.submit(lambda: Application(Store(db, create=False), actor="host")).result()
+            host_app = host.submit(lambda: Application(open_store(db, create=False), actor="host")).result()
             try:
                 for mid, commands in left.items():
                     latencies += asyncio.run(_follow(hostname, port, mid, commands, pages, host, host_app))
@@ -458,9 +458,9 @@ def bench_memory(tmp: Path, count: int, log) -> list[Row]:
     db = tmp / "memory.db"
     log(f"service: memory while serving {count} matches ...", file=sys.stderr)
     events = corpus.build_db(str(db), corpus.mix(corpus.templates(), count))
-    from matchledger.ledger.store import Store
+    from matchledger.ledger.stores import open_store
 
-    store = Store(db, create=False, read_only=True)
+    store = open_store(db, create=False, read_only=True)
     try:
         match_ids = store.match_ids()
     finally:

@@ -4,14 +4,16 @@ turning what the server says into the errors a user sees.
 - ``--db postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAMS]`` (or ``postgres://``)
   names a database (libpq's URL: ``PGPASSWORD`` and ``~/.pgpass`` work as for ``psql``).
   Messages name it by :func:`printable_url`, which leaves out the password.
-- The tables are matchledger's when ``matchledger_schema`` records
-  :data:`SCHEMA_VERSION`; a database of another version is refused, naming both
-  versions, before anything is read or changed.
-- Only a write creates the tables (:data:`SCHEMA`: ``events`` with the triggers refusing
-  UPDATE, DELETE and TRUNCATE, ``snapshots``, the ``events_json`` view and the version),
-  all in one transaction, under a lock, so two first writers make them once.  A read
-  of a database without them is an error and creates nothing; a read-only open sets
-  ``default_transaction_read_only``, so nothing it runs can write.
+- The tables are matchledger's when ``matchledger_schema`` records a version of
+  :mod:`.migrations` up to :data:`SCHEMA_VERSION`; a database of a newer (or unknown)
+  version is refused, naming both versions, before anything is read or changed.
+- Only a write creates the tables (:mod:`.postgres_schema`: ``events`` with the triggers
+  refusing UPDATE, DELETE and TRUNCATE, ``snapshots``, ``capabilities``, the
+  ``events_json`` view and the version) or migrates them from an earlier version, all in
+  one transaction, under a lock, so two first writers do it once.  A read of a database
+  without them is an error and creates nothing, a read of an earlier version reads it as
+  it is; a read-only open sets ``default_transaction_read_only``, so nothing it runs can
+  write.
 - The database must be encoded in UTF8: bodies are stored as text and hashed as UTF-8.
 - Nothing of someone else's runs on our tables: a trigger we do not make (or one of ours
   disabled, given a condition or another function), a rule, or our trigger function
@@ -25,6 +27,7 @@ import re
 import psycopg
 from psycopg import errors as pg_errors
 
+from . import migrations
 from .errors import (
     CorruptLog,
     DatabaseBusy,
@@ -34,11 +37,13 @@ from .errors import (
     MatchledgerError,
     UnwritableDatabase,
 )
+from .postgres_schema import APPEND_ONLY_SOURCE
 from .postgres_urls import printable_url, secrets_of
 
-#: The layout of the tables this matchledger reads and writes.  A change of layout
-#: raises it, and an older matchledger then refuses the database instead of misreading it.
-SCHEMA_VERSION = 1
+#: The layout of the tables this matchledger writes, and the newest it reads: a change of
+#: layout is a migration (:mod:`.migrations`), and an older matchledger then refuses the
+#: database instead of misreading it.
+SCHEMA_VERSION = migrations.postgres_version()
 
 #: The first key of every advisory lock we take ("MLDG"), so they never meet another
 #: program's: (LOCK_SPACE, hashtext(schema)) while the tables are made,
@@ -47,54 +52,6 @@ LOCK_SPACE = 0x4D4C4447
 
 #: Seconds to wait for the server to answer a connection, unless the URL says otherwise.
 CONNECT_TIMEOUT_SECONDS = 10
-
-#: The service's tokens, by hash (ledger/capabilities.py): made with the tables, so that
-#: a host role granted rights on it (docs/deploy.md) can invite; a database made before
-#: it existed gets it from its first invitation.
-CAPABILITIES_TABLE = (
-    "CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL, "
-    "role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text)"
-)
-
-SCHEMA = f"""
-CREATE TABLE matchledger_schema (version integer NOT NULL);
-INSERT INTO matchledger_schema (version) VALUES ({SCHEMA_VERSION});
-CREATE TABLE events (
-    match_id text COLLATE "C" NOT NULL,
-    seq bigint NOT NULL,
-    kind text NOT NULL,
-    body text NOT NULL,
-    recorded_at text NOT NULL,
-    actor text NOT NULL,
-    prev_hash text NOT NULL,
-    hash text NOT NULL,
-    PRIMARY KEY (match_id, seq)
-);
-CREATE FUNCTION matchledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'events are append-only: % is not allowed', TG_OP;
-END
-$$;
-CREATE TRIGGER events_no_update BEFORE UPDATE ON events
-    FOR EACH ROW EXECUTE FUNCTION matchledger_append_only();
-CREATE TRIGGER events_no_delete BEFORE DELETE ON events
-    FOR EACH ROW EXECUTE FUNCTION matchledger_append_only();
-CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
-    FOR EACH STATEMENT EXECUTE FUNCTION matchledger_append_only();
-CREATE TABLE snapshots (
-    match_id text COLLATE "C" PRIMARY KEY,
-    seq bigint NOT NULL,
-    hash text NOT NULL,
-    revision text NOT NULL,
-    body bytea NOT NULL
-);
-{CAPABILITIES_TABLE};
-CREATE VIEW events_json AS
-    SELECT match_id, seq, kind, body::jsonb AS body, recorded_at, actor, prev_hash, hash FROM events;
-"""
-# The jsonb form is a view, not a stored column or an index: casting to jsonb refuses
-# some JSON that is valid text (a "\\u0000" escape), and a stored column would then make
-# a valid log fail to import; it would also cost every append.
 
 # Our tables in the schema where a write makes them (the first of the search path), read
 # from pg_class with the statement's snapshot: a name lookup (to_regclass) may not yet see
@@ -116,7 +73,6 @@ _OUR_TRIGGERS = {
     ("events", "events_no_truncate"): 34,
 }
 _OUR_TABLES = ("events", "snapshots", "capabilities", "matchledger_schema")
-_APPEND_ONLY_SOURCE = SCHEMA.split("AS $$", 1)[1].split("$$", 1)[0]
 
 # What else runs on our tables: every trigger written by a user (disabled ones too), every
 # rule (a view's own rule is on the view), and the source of our trigger function.
@@ -187,20 +143,33 @@ class Database:
     # ---- our tables
 
     def prepare(self, conn: psycopg.Connection, *, create: bool) -> None:
-        """Check that the database holds our tables at our schema version; with
-        ``create`` (a write), make them where there are none."""
-        if self._check(conn, create=create) == "none":
-            try:
-                with conn.transaction():
-                    conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (LOCK_SPACE,))
-                    if self._check(conn, create=True) == "none":  # nobody made them meanwhile
-                        conn.execute(SCHEMA)
-            except psycopg.Error as exc:
-                raise self.error(exc) from None
+        """Check that the database holds our tables at a schema version we read.  A
+        write brings an earlier version up to date (:mod:`.migrations`), and with
+        ``create`` makes the tables where there are none; a read reads an earlier
+        version as it is."""
+        latest = migrations.postgres_version()
+        found = self._check(conn, create=create)
+        if found == latest or self.read_only:
+            return
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (LOCK_SPACE,))
+                found = self._check(conn, create=create)  # again: another writer may have done it meanwhile
+                if found != latest:
+                    migrations.migrate_postgres(conn, found)
+        except psycopg.Error as exc:
+            error = self.error(exc)
+            if found and isinstance(error, UnwritableDatabase):  # a host role may not alter the tables
+                raise UnwritableDatabase(
+                    f"cannot migrate the tables of {self.location!r} from matchledger schema version {found} to "
+                    f"{latest}: {self._reason(exc)}; a role that may alter them (their owner) migrates them with "
+                    "its first write"
+                ) from None
+            raise error from None
 
-    def _check(self, conn: psycopg.Connection, *, create: bool) -> str:
-        """ "ours", or "none" where a write with ``create`` may make the tables;
-        refuses anything else."""
+    def _check(self, conn: psycopg.Connection, *, create: bool) -> int:
+        """The schema version of our tables, or 0 where there are none and a write with
+        ``create`` may make them; refuses anything else."""
         try:
             encoding, versioned, events = conn.execute(_INSPECT).fetchone()
             version = conn.execute("SELECT max(version) FROM matchledger_schema").fetchone()[0] if versioned else None
@@ -213,7 +182,7 @@ class Database:
             )
         if not versioned and not events:
             if create and not self.read_only:
-                return "none"
+                return 0
             raise CorruptLog(f"no matchledger tables in {self.location!r} (run `matchledger init` or `new` first)")
         if not versioned or not events:
             why = (
@@ -222,22 +191,23 @@ class Database:
                 else ("it has a matchledger_schema table but no events table")
             )
             raise ForeignDatabase(f"cannot use {self.location!r} as a matchledger database: {why}; nothing was changed")
-        if version != SCHEMA_VERSION:
-            newer = version is not None and version > SCHEMA_VERSION
+        latest = migrations.postgres_version()
+        if version is not None and version > latest:
+            raise migrations.NewerSchema(self.location, version, latest)
+        if version is None or version < migrations.POSTGRES_MIGRATIONS[0].version:
             raise ForeignDatabase(
                 f"cannot use {self.location!r}: its tables are of matchledger schema version {version}, "
-                f"{'newer than' if newer else 'not'} the version this matchledger reads ({SCHEMA_VERSION}); "
-                f"{'upgrade matchledger' if newer else 'nothing was changed'}"
+                f"not the version this matchledger reads ({latest}); nothing was changed"
             )
         self._refuse_foreign_objects(conn)
-        return "ours"
+        return version
 
     def _refuse_foreign_objects(self, conn: psycopg.Connection) -> None:
         """Refuse a database where something of someone else's runs on our tables: a
         trigger we do not make (or ours disabled, conditioned, or running another
         function), a rule, our trigger function rewritten (one that lets UPDATE through)."""
         try:
-            found = conn.execute(_FOREIGN, (list(_OUR_TABLES), _APPEND_ONLY_SOURCE)).fetchall()
+            found = conn.execute(_FOREIGN, (list(_OUR_TABLES), APPEND_ONLY_SOURCE)).fetchall()
         except psycopg.Error as exc:
             raise self.error(exc) from None
         for kind, table, name, altered, tgtype in found:

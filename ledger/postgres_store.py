@@ -9,8 +9,9 @@ blocks a writer.  The primary key (``match_id``, ``seq``) stands behind the lock
 writer that bypasses it still cannot interleave, it gets a unique violation, which is
 the same :class:`LogConflict` as SQLite's.
 
-A :class:`PostgresStore` holds one connection: its own (a command-line process), or
-one lent by a :class:`PostgresPool` (a long-running process such as ``serve``).
+A :class:`PostgresStore` holds one connection (:class:`PostgresConnection`), shared by
+its four parts: its own (a command-line process), or one lent by a
+:class:`PostgresPool` (a long-running process such as ``serve``).
 """
 
 from __future__ import annotations
@@ -22,10 +23,16 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from .capabilities import Capability
+from .capability_store import CapabilityStore
+from .change_feed import ChangeFeed
 from .errors import DatabaseBusy
+from .event_log import ChainedLog
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
-from .postgres_database import CAPABILITIES_TABLE, LOCK_SPACE, Database
+from .postgres_database import LOCK_SPACE, Database
+from .postgres_schema import CAPABILITIES_TABLE
+from .snapshot_cache import SnapshotCache
+from .transactions import Transactions
 
 _INSERT = (
     "INSERT INTO events (match_id, seq, kind, body, recorded_at, actor, prev_hash, hash) "
@@ -48,53 +55,37 @@ _SAVE_SNAPSHOT = (
 _CAPABILITY_COLUMNS = "token_hash, match_id, role, participant, can_submit, created_at, revoked_at"
 
 
-class PostgresStore(LogStore):
-    """Matches in a PostgreSQL database, named by its URL.
+class PostgresConnection(Transactions):
+    """One connection to the database, shared by the parts of a store, and its
+    transactions; whatever psycopg raises becomes one of our errors."""
 
-    ``read_only`` opens it for reading only (its tables must exist; nothing can be
-    written); otherwise ``create`` makes the tables where there are none.  A writer
-    waits up to ``lock_timeout`` seconds for a lock.  ``connection``: one lent by a
-    pool (already checked and configured), which ``close`` leaves open.
-    """
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        create: bool = True,
-        read_only: bool = False,
-        lock_timeout: float = LOCK_TIMEOUT_SECONDS,
-        connection: psycopg.Connection | None = None,
-    ):
+    def __init__(self, database: Database, *, create: bool, connection: psycopg.Connection | None):
         super().__init__()
-        self.database = Database(url, read_only=read_only, lock_timeout=lock_timeout)
-        self.address = url
-        self.location = self.database.location
-        self.read_only = read_only
-        self._owns_connection = connection is None
+        self.database = database
+        self.owns_connection = connection is None
         if connection is None:
-            connection = self.database.connect()
+            connection = database.connect()
             try:
-                self.database.prepare(connection, create=create)
+                database.prepare(connection, create=create)
             except BaseException:
                 connection.close()
                 raise
         self.conn = connection
 
     def close(self) -> None:
-        if self._owns_connection:
+        if self.owns_connection:
             self.conn.close()
 
-    # ---- statements: whatever psycopg raises becomes one of our errors
+    # ---- statements
 
-    def _run(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
+    def run(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
         self._reconnect_if_lost()
         try:
             return self.conn.execute(sql, params)
         except psycopg.Error as exc:
             raise self.database.error(exc) from None
 
-    def _fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+    def fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
         self._reconnect_if_lost()
         try:
             return self.conn.execute(sql, params).fetchall()
@@ -106,7 +97,7 @@ class PostgresStore(LogStore):
         opened again before the next statement, outside a transaction only (one lost
         midway was lost whole, and its error said so): a long-running ``serve`` answers
         again once the server is back.  A lent connection is its pool's to replace."""
-        if self._depth == 0 and self._owns_connection and (self.conn.broken or self.conn.closed):
+        if self._depth == 0 and self.owns_connection and (self.conn.broken or self.conn.closed):
             connection = self.database.connect()  # DatabaseUnavailable while the server is away
             try:
                 self.database.prepare(connection, create=False)
@@ -119,7 +110,7 @@ class PostgresStore(LogStore):
     # ---- transactions
 
     def _begin(self) -> None:
-        self._run("BEGIN")
+        self.run("BEGIN")
 
     def _commit(self) -> None:
         try:
@@ -138,16 +129,22 @@ class PostgresStore(LogStore):
         except psycopg.Error:
             pass
 
-    def _lock_match(self, match_id: str) -> None:
-        self._run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))
 
-    # ---- reading
+class PostgresLog(ChainedLog):
+    """The ``events`` table.  A transaction that appends to a match holds its advisory lock."""
+
+    def __init__(self, db: PostgresConnection):
+        super().__init__(db, db.database.location)
+        self.db = db
+
+    def _lock_match(self, match_id: str) -> None:
+        self.db.run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))
 
     def _match_ids(self) -> list[str]:
-        return [row[0] for row in self._fetch("SELECT DISTINCT match_id FROM events ORDER BY match_id")]
+        return [row[0] for row in self.db.fetch("SELECT DISTINCT match_id FROM events ORDER BY match_id")]
 
     def _has_match(self, match_id: str) -> bool:
-        return bool(self._fetch("SELECT 1 FROM events WHERE match_id = %s LIMIT 1", (match_id,)))
+        return bool(self.db.fetch("SELECT 1 FROM events WHERE match_id = %s LIMIT 1", (match_id,)))
 
     def _read(
         self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool
@@ -161,42 +158,52 @@ class PostgresStore(LogStore):
         else:
             sql = f"SELECT {columns} FROM events WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
             params = (match_id, after, upto)
-        return self._fetch(sql, params)
+        return self.db.fetch(sql, params)
 
     def _head(self, match_id: str) -> tuple[int, str] | None:
-        rows = self._fetch("SELECT seq, hash FROM events WHERE match_id = %s ORDER BY seq DESC LIMIT 1", (match_id,))
+        rows = self.db.fetch("SELECT seq, hash FROM events WHERE match_id = %s ORDER BY seq DESC LIMIT 1", (match_id,))
         return rows[0] if rows else None
 
-    # ---- snapshots (a cache of folded states; see projections/snapshots.py)
+    def _insert(self, rows: list[tuple]) -> None:
+        try:
+            with self.db.conn.cursor() as cursor:
+                cursor.executemany(_INSERT, rows)
+        except pg_errors.UniqueViolation as exc:
+            raise self._conflict(rows, exc.diag.message_primary or "unique violation") from None
+        except psycopg.Error as exc:
+            raise self.db.database.error(exc) from None
+
+
+class PostgresSnapshots(SnapshotCache):
+    """The ``snapshots`` table (a cache of folded states; see projections/snapshots.py)."""
+
+    def __init__(self, db: PostgresConnection, log: PostgresLog):
+        self.db, self._log = db, log
 
     def snapshot(self, match_id: str, revision: str, upto: int | None = None) -> tuple[int, bytes, str] | None:
-        self._flush_for(match_id)
+        self._log.flush_for(match_id)
         if upto is None:
-            rows = self._fetch(_SNAPSHOT, (match_id, revision))
+            rows = self.db.fetch(_SNAPSHOT, (match_id, revision))
         else:
-            rows = self._fetch(_SNAPSHOT + " AND s.seq <= %s", (match_id, revision, upto))
+            rows = self.db.fetch(_SNAPSHOT + " AND s.seq <= %s", (match_id, revision, upto))
         return (rows[0][0], bytes(rows[0][1]), rows[0][2]) if rows else None
 
     def save_snapshot(self, match_id: str, seq: int, event_hash: str, revision: str, body: bytes) -> None:
-        with self.transaction():
-            self._run(_SAVE_SNAPSHOT, (match_id, seq, event_hash, revision, body))
+        with self.db.transaction():
+            self.db.run(_SAVE_SNAPSHOT, (match_id, seq, event_hash, revision, body))
 
-    # ---- what the service needs
 
-    def data_version(self) -> str:
-        # The server's current snapshot, xmin:xmax:transactions in progress: a commit
-        # either moves xmax (the highest completed transaction's id, plus one) or takes
-        # its transaction out of the list in progress.  xmax alone would miss the commit
-        # of a transaction that began before one that already finished.  Any writer's
-        # commit moves it (another process's, another database's on the same server):
-        # a look too many is cheap, one too few would keep a revoked token open.
-        return self._fetch("SELECT pg_current_snapshot()::text")[0][0]
+class PostgresCapabilities(CapabilityStore):
+    """The ``capabilities`` table (the service's tokens, by hash; see ledger/capabilities.py)."""
+
+    def __init__(self, db: PostgresConnection):
+        self.db = db
 
     def save_capability(self, capability: Capability) -> None:
-        with self.transaction():
-            if not self._has_capabilities():  # made only where missing: a host role may not CREATE
-                self._run(CAPABILITIES_TABLE)
-            self._run(
+        with self.db.transaction():
+            if not self._has_table():  # made only where missing: a host role may not CREATE
+                self.db.run(CAPABILITIES_TABLE)
+            self.db.run(
                 f"INSERT INTO capabilities ({_CAPABILITY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                 (
                     capability.token_hash,
@@ -212,16 +219,16 @@ class PostgresStore(LogStore):
     def capability(self, token_hash: str) -> Capability | None:
         # Looked up only where the table exists: a failed statement would abort the
         # transaction it ran in.
-        if not self._has_capabilities():
+        if not self._has_table():
             return None
-        rows = self._fetch(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities WHERE token_hash = %s", (token_hash,))
+        rows = self.db.fetch(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities WHERE token_hash = %s", (token_hash,))
         return _capability_of(rows[0]) if rows else None
 
     def capabilities(self, match_id: str | None = None) -> list[Capability]:
-        if not self._has_capabilities():
+        if not self._has_table():
             return []
         where, params = ("WHERE match_id = %s ", (match_id,)) if match_id is not None else ("", ())
-        rows = self._fetch(
+        rows = self.db.fetch(
             f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities {where}ORDER BY created_at, token_hash", params
         )
         return [_capability_of(row) for row in rows]
@@ -229,26 +236,66 @@ class PostgresStore(LogStore):
     def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
         if self.capability(token_hash) is None:
             return None
-        with self.transaction():
-            self._run(
+        with self.db.transaction():
+            self.db.run(
                 "UPDATE capabilities SET revoked_at = %s WHERE token_hash = %s AND revoked_at IS NULL",
                 (revoked_at, token_hash),
             )
         return self.capability(token_hash)
 
-    def _has_capabilities(self) -> bool:
-        return bool(self._fetch("SELECT to_regclass('capabilities') IS NOT NULL")[0][0])
+    def _has_table(self) -> bool:
+        return bool(self.db.fetch("SELECT to_regclass('capabilities') IS NOT NULL")[0][0])
 
-    # ---- writing
 
-    def _insert(self, rows: list[tuple]) -> None:
-        try:
-            with self.conn.cursor() as cursor:
-                cursor.executemany(_INSERT, rows)
-        except pg_errors.UniqueViolation as exc:
-            raise self._conflict(rows, exc.diag.message_primary or "unique violation") from None
-        except psycopg.Error as exc:
-            raise self.database.error(exc) from None
+class PostgresChanges(ChangeFeed):
+    """The server's current snapshot, as text."""
+
+    def __init__(self, db: PostgresConnection):
+        self.db = db
+
+    def data_version(self) -> str:
+        # xmin:xmax:transactions in progress: a commit either moves xmax (the highest
+        # completed transaction's id, plus one) or takes its transaction out of the list
+        # in progress.  xmax alone would miss the commit of a transaction that began
+        # before one that already finished.  Any writer's commit moves it (another
+        # process's, another database's on the same server): a look too many is cheap,
+        # one too few would keep a revoked token open.
+        return self.db.fetch("SELECT pg_current_snapshot()::text")[0][0]
+
+
+class PostgresStore(LogStore):
+    """Matches in a PostgreSQL database, named by its URL.
+
+    ``read_only`` opens it for reading only (its tables must exist; nothing can be
+    written); otherwise ``create`` makes the tables where there are none, and tables of
+    an earlier schema version are migrated.  A writer waits up to ``lock_timeout``
+    seconds for a lock.  ``connection``: one lent by a pool (already checked and
+    configured), which ``close`` leaves open.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT_SECONDS,
+        connection: psycopg.Connection | None = None,
+    ):
+        self.database = Database(url, read_only=read_only, lock_timeout=lock_timeout)
+        self.address = url
+        self.location = self.database.location
+        self.read_only = read_only
+        self.db = PostgresConnection(self.database, create=create, connection=connection)
+        log = PostgresLog(self.db)
+        self._parts(log, PostgresSnapshots(self.db, log), PostgresCapabilities(self.db), PostgresChanges(self.db))
+
+    @property
+    def conn(self) -> psycopg.Connection:
+        return self.db.conn
+
+    def close(self) -> None:
+        self.db.close()
 
 
 class PostgresPool:

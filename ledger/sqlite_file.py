@@ -16,7 +16,12 @@ another program that our triggers or a switch to WAL would break.  So:
   is read as plain bytes first, and a file that needs a closer look is opened read-only
   (``immutable`` where SQLite would otherwise leave -wal and -shm files beside it);
 - a read opens the file read-only (``mode=ro``) and changes nothing; only a write creates
-  a file, and only where there is none (or an empty one).
+  a file, and only where there is none (or an empty one);
+- a file records its schema version in ``PRAGMA user_version``: a write brings an earlier
+  one up to date (:mod:`.migrations`), a read reads it as it is, and a file of a newer
+  version is refused by both, naming the versions.
+
+The texts of what we make are :mod:`.sqlite_schema`'s.
 """
 
 from __future__ import annotations
@@ -27,52 +32,11 @@ import sqlite3
 import weakref
 from pathlib import Path
 
-from msgspec import Struct, structs
+from msgspec import Struct
 
+from . import migrations
 from .errors import CorruptLog, DatabaseBusy, ForeignDatabase, MatchledgerError, UnwritableDatabase
-
-#: SQLite's ``application_id`` of a matchledger database: "MLDG" in ASCII.
-APPLICATION_ID = 0x4D4C4447
-
-TRIGGERS = {
-    "events_no_update": "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "
-    "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE is not allowed'); END",
-    "events_no_delete": "CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events "
-    "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE is not allowed'); END",
-}
-
-EVENTS_TABLE = (
-    'CREATE TABLE "events" (\n   "match_id" TEXT NOT NULL,\n   "seq" INTEGER NOT NULL,\n   "kind" TEXT NOT NULL,\n'
-    '   "body" TEXT NOT NULL,\n   "recorded_at" TEXT NOT NULL,\n   "actor" TEXT NOT NULL,\n   "prev_hash" TEXT NOT NULL,\n'
-    '   "hash" TEXT NOT NULL,\n   PRIMARY KEY ("match_id", "seq")\n)'
-)
-
-# Made on the first snapshot written, so a read never changes a file and an old file
-# simply has none.  One row per match: the latest snapshot.
-SNAPSHOTS_TABLE = (
-    "CREATE TABLE IF NOT EXISTS snapshots (match_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
-    "hash TEXT NOT NULL, revision TEXT NOT NULL, body BLOB NOT NULL)"
-)
-
-# Made by the first invitation (a write), never by a read: a reader of a file without it
-# finds no capability.  One row per token issued, by the sha256 of the token.
-CAPABILITIES_TABLE = (
-    "CREATE TABLE IF NOT EXISTS capabilities (token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL, "
-    "role TEXT NOT NULL, participant TEXT, can_submit INTEGER NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)"
-)
-
-#: Every schema object matchledger makes, (type, name) -> (table, CREATE statement; None
-#: for the index SQLite makes for a primary key).  A file holds ``events`` and its
-#: triggers once it is ours; the other tables once they were first written.
-SCHEMA: dict[tuple[str, str], tuple[str, str | None]] = {
-    ("table", "events"): ("events", EVENTS_TABLE),
-    ("index", "sqlite_autoindex_events_1"): ("events", None),
-    **{("trigger", name): ("events", sql) for name, sql in TRIGGERS.items()},
-    ("table", "snapshots"): ("snapshots", SNAPSHOTS_TABLE),
-    ("index", "sqlite_autoindex_snapshots_1"): ("snapshots", None),
-    ("table", "capabilities"): ("capabilities", CAPABILITIES_TABLE),
-    ("index", "sqlite_autoindex_capabilities_1"): ("capabilities", None),
-}
+from .sqlite_schema import APPLICATION_ID, SCHEMA, TRIGGERS
 
 #: Tables SQLite itself makes and keeps (`ANALYZE`'s statistics): data for its query
 #: planner, never run as code.
@@ -97,9 +61,34 @@ class _Contents(Struct, frozen=True):
     events_table: bool  # exactly our ``events`` table
     missing_triggers: list[str]
     foreign_objects: list[str] = []  # what the schema holds that we do not make, worded
+    stamped: int = 0  # PRAGMA user_version: the schema version a write recorded (0: none)
+
+    @property
+    def newer(self) -> bool:
+        """Whether it is ours (by the mark) but of a schema version newer than ours."""
+        return self.marked and self.stamped > migrations.sqlite_version()
+
+    @property
+    def version(self) -> int:
+        """Its schema version: as recorded, or (in a file from before versions were
+        recorded) version 2 with the mark and 1 without, the one layout made unmarked."""
+        if self.empty:
+            return 0
+        return max(self.stamped, 2) if self.marked else 1
+
+    @property
+    def current(self) -> bool:
+        """Whether a write finds nothing to migrate or repair."""
+        return (
+            self.marked
+            and self.events_table
+            and not self.missing_triggers
+            and not self.foreign_objects
+            and self.stamped == migrations.sqlite_version()
+        )
 
     def refusal(self) -> str | None:
-        """Why a read must refuse the file (None: it is ours)."""
+        """Why a read must refuse the file (None: it is ours; see also :attr:`newer`)."""
         if self.events_table and self.foreign_objects:
             return (
                 f"it holds {self.foreign_objects[0]}, which matchledger does not make (a trigger, index, view "
@@ -130,13 +119,15 @@ def open_for_reading(path: str, lock_timeout: float) -> sqlite3.Connection:
         _inspect_unmarked(path, lock_timeout)
     conn = _connect_read_only(path, lock_timeout)
     try:
-        why = _contents(conn).refusal()
+        contents = _contents(conn)
     except sqlite3.Error as exc:
         conn.close()
         raise database_error(path, exc, lock_timeout) from None
-    if why:
+    try:
+        _refuse_unless_ours(path, contents)
+    except ForeignDatabase:
         conn.close()
-        raise _refused(path, why)
+        raise
     return conn
 
 
@@ -175,18 +166,18 @@ def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3
     return conn
 
 
-def schema_version(conn: sqlite3.Connection) -> int:
-    """SQLite's count of schema changes made to the file (any connection's)."""
-    return conn.execute("PRAGMA schema_version").fetchone()[0]
+def schema_state(conn: sqlite3.Connection) -> tuple[int, int]:
+    """SQLite's count of schema changes made to the file (any connection's), and the
+    schema version recorded in it."""
+    return conn.execute("SELECT * FROM pragma_schema_version, pragma_user_version").fetchone()
 
 
 def check_schema(conn: sqlite3.Connection, path: str) -> None:
-    """Refuse the file (ForeignDatabase) if its schema now holds anything we do not make:
-    a writer that holds a connection looks again, under its write lock, whenever
-    :func:`schema_version` moved since it last looked (a trigger planted while it runs)."""
-    why = _contents(conn).refusal()
-    if why:
-        raise _refused(path, why)
+    """Refuse the file (ForeignDatabase) if its schema now holds anything we do not make,
+    or is of a newer version: a writer that holds a connection looks again, under its
+    write lock, whenever :func:`schema_state` moved since it last looked (a trigger
+    planted while it runs, a newer matchledger that migrated the file meanwhile)."""
+    _refuse_unless_ours(path, _contents(conn))
 
 
 def database_error(path: str, exc: sqlite3.Error, lock_timeout: float) -> MatchledgerError:
@@ -216,6 +207,15 @@ def _code(exc: sqlite3.Error) -> int:
 
 def _refused(path: str, why: str) -> ForeignDatabase:
     return ForeignDatabase(f"cannot open {path!r} as a matchledger database: {why}; the file was left unchanged")
+
+
+def _refuse_unless_ours(path: str, contents: _Contents) -> None:
+    """Raise unless ``contents`` are a matchledger database of a version this one reads."""
+    if contents.newer:
+        raise migrations.NewerSchema(path, contents.stamped, migrations.sqlite_version())
+    why = contents.refusal()
+    if why:
+        raise _refused(path, why)
 
 
 def _header(path: str) -> bytes | None:
@@ -302,19 +302,19 @@ def _inspect_unmarked(path: str, lock_timeout: float) -> None:
     try:
         conn = _connect(path, "ro&immutable=1" if immutable else "ro", lock_timeout)
         try:
-            why = _contents(conn).refusal()
+            contents = _contents(conn)
         finally:
             conn.close()
     except sqlite3.Error as exc:
         if _code(exc) in (_NOTADB, _CORRUPT):
             raise _refused(path, f"SQLite cannot read it ({exc})") from None
         raise database_error(path, exc, lock_timeout) from None
-    if why:
-        raise _refused(path, why)
+    _refuse_unless_ours(path, contents)
 
 
 def _contents(conn: sqlite3.Connection) -> _Contents:
-    marked = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    marked, stamped = conn.execute("SELECT * FROM pragma_application_id, pragma_user_version").fetchone()
+    marked = marked == APPLICATION_ID
     objects = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
     ours = {(kind, name) for kind, name, table, sql in objects if _is_ours(kind, name, table, sql)}
     foreign = [
@@ -325,7 +325,8 @@ def _contents(conn: sqlite3.Connection) -> _Contents:
     any_events_table = any(kind == "table" and name == "events" for kind, name, _table, _sql in objects)
     events_table = ("table", "events") in ours
     triggers = {name for kind, name in ours if kind == "trigger"}
-    return _Contents(marked, not objects, any_events_table, events_table, sorted(set(TRIGGERS) - triggers), foreign)
+    missing_triggers = sorted(set(TRIGGERS) - triggers)
+    return _Contents(marked, not objects, any_events_table, events_table, missing_triggers, foreign, stamped)
 
 
 def _is_ours(kind: str, name: str, table: str, sql: str | None) -> bool:
@@ -387,30 +388,29 @@ def _connect_read_only(path: str, lock_timeout: float) -> sqlite3.Connection:
 
 
 def _prepare(conn: sqlite3.Connection, path: str, lock_timeout: float, *, new: bool) -> None:
-    """Make the file a complete, marked matchledger database if it is not one yet: create
-    the table and triggers in a new file, mark a file made before the mark, restore the
-    triggers of a marked file.  Checked again under the write lock, so two writers
-    creating one file make it once, and a file that turned out not to be ours is left as
-    it was."""
+    """Bring the file to this matchledger's schema if it is not there yet: run the
+    migrations after its version (in a new file, all of them: :mod:`.migrations`) and
+    record the version, and give a file that is ours by its mark back the triggers it
+    lost (a crash between creating the table and its triggers, in a version that made
+    them apart).  One transaction, decided again under the write lock: two writers
+    migrating one file migrate it once, and a file that turned out not to be ours, or of
+    a newer version, is left as it was."""
     contents = _contents(conn)
-    if contents.marked and contents.events_table and not contents.missing_triggers and not contents.foreign_objects:
+    if contents.current:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
         contents = _contents(conn)
         if contents.empty and (new or contents.marked):
-            _create_events_table(conn)
-            contents = structs.replace(contents, events_table=True, missing_triggers=sorted(TRIGGERS))
-        elif contents.refusal():
-            raise _refused(path, contents.refusal())
-        for name in contents.missing_triggers:
-            conn.execute(TRIGGERS[name])
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            found = 0
+        else:
+            _refuse_unless_ours(path, contents)
+            found = contents.version
+        migrations.migrate_sqlite(conn, found)
+        if found:  # a new file's triggers were made by its first migration
+            for name in contents.missing_triggers:
+                conn.execute(TRIGGERS[name])
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
-
-
-def _create_events_table(conn: sqlite3.Connection) -> None:
-    conn.execute(EVENTS_TABLE)  # the text sqlite-utils wrote it with (files made then are ours)

@@ -1,14 +1,17 @@
 """Opening a store: SQLite for a file, PostgreSQL for a ``postgresql://`` URL.
 
-The one place a back end is chosen; everything above uses the store interface
-(:class:`.log_store.LogStore`).  ``open_pool`` serves a long-running process: it lends
-a store per request, on one of a pool of connections for PostgreSQL, on a connection
-of its own for SQLite (a file opens in a moment, and its connection is not shared
-between threads).
+The one place a back end is chosen: every command, the service, the shipped test suites
+and the benchmarks open their stores here (tests/contracts/test_one_factory.py holds
+them to it), and use only the store interface (:class:`.log_store.LogStore` and its
+parts).  Opening for writing also brings an earlier schema up to date
+(:mod:`.migrations`).  ``open_pool`` serves a long-running process: it lends a store per
+request, on one of a pool of connections for PostgreSQL, on a connection of its own for
+SQLite (a file opens in a moment, and its connection is not shared between threads).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Protocol
@@ -19,9 +22,13 @@ from .postgres_urls import is_postgres_url
 
 
 def open_store(
-    db: str, *, create: bool = True, read_only: bool = False, lock_timeout: float = LOCK_TIMEOUT_SECONDS
+    db: str | os.PathLike[str],
+    *,
+    create: bool = True,
+    read_only: bool = False,
+    lock_timeout: float = LOCK_TIMEOUT_SECONDS,
 ) -> LogStore:
-    """The store of the database ``db``: a file, or a PostgreSQL URL."""
+    """The store of the database ``db``: a file (or ``":memory:"``), or a PostgreSQL URL."""
     if is_postgres_url(str(db)):
         from .postgres_store import PostgresStore  # psycopg is loaded only for PostgreSQL
 
@@ -42,7 +49,7 @@ class StorePool(Protocol):
 
 
 def open_pool(
-    db: str,
+    db: str | os.PathLike[str],
     *,
     create: bool = False,
     read_only: bool = False,

@@ -99,7 +99,7 @@ def test_the_store_contract_fails_a_store_that_loses_its_head(pytester):
 
         class Forgetful(Store):
             def head(self, match_id):
-                return None  # as if nothing were ever appended
+                return None  # as if nothing were ever appended (its log still knows)
 
         class ForgetfulHarness(SQLiteHarness):
             def open(self, database="main"):
@@ -111,6 +111,30 @@ def test_the_store_contract_fails_a_store_that_loses_its_head(pytester):
                 return ForgetfulHarness(tmp_path)
     """
     )
+    result = pytester.runpytest("-q", "-k", "has_match_and_head or answers_each_parts_methods")
+    result.assert_outcomes(passed=1, failed=1)  # the log keeps its contract; the store does not answer for it
+    result.stdout.fnmatch_lines(["*FAILED*test_the_store_answers_each_parts_methods_as_the_part_does*"])
+
+
+def test_the_event_log_contract_alone_fails_a_log_that_loses_its_head(pytester):
+    pytester.makepyfile(
+        test_my_log="""
+        import pytest
+        from matchledger.testing.store_contract import EventLogContract, SQLiteHarness
+
+        class ForgetfulHarness(SQLiteHarness):
+            def open(self, database="main"):
+                store = super().open(database)
+                store.log.head = lambda match_id: None  # as if nothing were ever appended
+                return store
+
+        class TestMyLog(EventLogContract):
+            @pytest.fixture
+            def backend(self, tmp_path):
+                return ForgetfulHarness(tmp_path)
+    """
+    )
+    assert "snapshot" not in "\n".join(pytester.runpytest("--collect-only", "-q").outlines)  # the log's tests only
     result = pytester.runpytest("-q", "-k", "has_match_and_head")
     result.assert_outcomes(failed=1)
 

@@ -34,8 +34,8 @@ CLI_HEADS = "tests/cli/test_heads.py"
 SERVICE_API = "tests/service/test_api.py"
 POSTGRES = "tests/postgres"
 
-# LogStore.transaction's body, and the same with no transaction at all (the rows are still
-# inserted together at the end, but each INSERT commits on its own).
+# Transactions.transaction's body, and the same with no transaction at all (the rows are
+# still inserted together at the end, but each INSERT commits on its own).
 _TRANSACTION = """\
         if self._depth == 0:
             self._begin()
@@ -43,17 +43,19 @@ _TRANSACTION = """\
         try:
             yield
             if self._depth == 1:
-                self._flush()
+                for holder in self._holders:
+                    holder.flush()
         except BaseException:
             self._depth -= 1
             if self._depth == 0:
-                self._heads.clear()
-                self._pending.clear()
+                for holder in self._holders:
+                    holder.forget(unwritten=True)
                 self._rollback()
             raise
         self._depth -= 1
         if self._depth == 0:
-            self._heads.clear()
+            for holder in self._holders:
+                holder.forget(unwritten=False)
             self._commit()
 """
 _NO_TRANSACTION = """\
@@ -61,12 +63,13 @@ _NO_TRANSACTION = """\
         try:
             yield
             if self._depth == 1:
-                self._flush()
+                for holder in self._holders:
+                    holder.flush()
         finally:
             self._depth -= 1
             if self._depth == 0:
-                self._heads.clear()
-                self._pending.clear()
+                for holder in self._holders:
+                    holder.forget(unwritten=True)
 """
 
 MUTANTS: list[Mutant] = [
@@ -81,7 +84,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "store-append-ahead-of-the-log",
-        "ledger/log_store.py",
+        "ledger/event_log.py",
         "if last_seq + 1 != expected_seq:",
         "if last_seq + 1 > expected_seq:",
         (f"{STORE}::test_an_append_expecting_a_seq_past_the_log_conflicts_and_writes_nothing",),
@@ -89,7 +92,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "store-update-trigger-narrowed",
-        "ledger/sqlite_file.py",
+        "ledger/sqlite_schema.py",
         '"CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "',
         '"CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE OF body, prev_hash, hash ON events "',
         (f"{STORE}::test_update_through_a_plain_connection_fails",),
@@ -317,9 +320,9 @@ MUTANTS: list[Mutant] = [
     # ------------------------------------------------------------------ store
     Mutant(
         "store-failed-transaction-leaves-rows-pending",
-        "ledger/log_store.py",
-        "                self._heads.clear()\n                self._pending.clear()\n",
-        "                self._heads.clear()\n",
+        "ledger/event_log.py",
+        "        if unwritten:\n            self._pending.clear()\n",
+        "        if unwritten:\n            pass\n",
         (f"{STORE}::test_a_transaction_of_several_appends_is_all_or_nothing",),
         "the rows of a failed transaction are written by the next one",
     ),
@@ -345,7 +348,7 @@ MUTANTS: list[Mutant] = [
         # docs/guarantees.md (crash consistency): without its transaction a command can
         # be half-written by a kill, and the crash test must say so
         "store-transaction-a-no-op",
-        "ledger/log_store.py",
+        "ledger/transactions.py",
         _TRANSACTION,
         _NO_TRANSACTION,
         (
@@ -521,7 +524,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "postgres-never-reconnects",
         "ledger/postgres_store.py",
-        "        if self._depth == 0 and self._owns_connection and (self.conn.broken or self.conn.closed):",
+        "        if self._depth == 0 and self.owns_connection and (self.conn.broken or self.conn.closed):",
         "        if False:",
         (
             "tests/service/test_postgres.py::test_serve_answers_again_once_its_connections_were_ended_and_says_503_meanwhile",
@@ -619,7 +622,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "postgres-match-not-locked",
         "ledger/postgres_store.py",
-        """        self._run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))""",
+        """        self.db.run("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema() || '.' || %s))", (LOCK_SPACE, match_id))""",
         "        pass",
         (
             f"{POSTGRES}/test_multi_host.py::test_a_slow_reader_never_blocks_a_writer_and_a_writer_blocks_only_its_own_match",
@@ -628,7 +631,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "postgres-truncate-allowed",
-        "ledger/postgres_database.py",
+        "ledger/postgres_schema.py",
         "CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events\n",
         "CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON matchledger_schema\n",
         (f"{POSTGRES}/test_schema.py::test_update_delete_and_truncate_fail_from_any_client",),
@@ -637,7 +640,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "postgres-schema-version-unchecked",
         "ledger/postgres_database.py",
-        "        if version != SCHEMA_VERSION:",
+        "        if version is not None and version > latest:",
         "        if False:",
         (f"{POSTGRES}/test_schema.py",),
         "tables of another layout are read as if they were this one's",

@@ -10,7 +10,7 @@ import pytest
 from conftest import invoke, play
 
 from matchledger import engine
-from matchledger.ledger.store import Store
+from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
 
 START = """
@@ -47,7 +47,7 @@ def everything_seen(db) -> dict[str, str]:
 
 def choices_seen(db) -> dict[str, object]:
     game = engine.get("lowest-unique")
-    store = Store(db)
+    store = open_store(db)
     try:
         state = Application(store).state("m1")
         return {p: game.choices(state, p) for p in ("ann", "cat", "dan")}

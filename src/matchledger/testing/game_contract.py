@@ -53,7 +53,7 @@ from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger import codec
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.events import StateCheckpointed, SubmissionRecorded, unsalted
-from matchledger.ledger.store import Store
+from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
 from matchledger.projections.fold import InMemoryMatch, Replayer, play, replay
 from matchledger.projections.rederive import rederive
@@ -201,7 +201,7 @@ class GameContract:
         sample = self.sample(seed)
         match = play(sample)
         match_id = sample.create.match_id
-        store = Store(tmp_path / "contract.db")
+        store = open_store(tmp_path / "contract.db")
         try:
             app = Application(store, clock=lambda: CLOCK)
             app.create(sample.create)
@@ -244,7 +244,7 @@ class GameContract:
             seq = index + 1  # the spliced event takes the seq of the submission it goes before
             state = replay(match_id, match.pairs(), upto=index)
             for label, illegal in illegal_submissions(state, events[index]).items():
-                store = Store(":memory:")
+                store = open_store(":memory:")
                 try:
                     store.append(
                         match_id, 1, events[:index] + [illegal] + events[index:], actor="host", recorded_at=CLOCK

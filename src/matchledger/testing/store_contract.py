@@ -1,6 +1,12 @@
 """The store contract, shipped for a back end's own tests (docs/testing.md): what every
 back end's store does, the same tests against each.
 
+A store is four parts (ledger/log_store.py), and the contract is one class per part:
+:class:`EventLogContract` (``store.log``), :class:`SnapshotCacheContract`
+(``store.snapshots``), :class:`CapabilityStoreContract` (``store.capability_store``) and
+:class:`ChangeFeedContract` (``store.changes``); :class:`StoreContract` runs them all,
+and checks that the store answers each part's methods as the part does.
+
 A back end kept anywhere runs it from its own test suite by giving a *harness* as the
 fixture ``backend``::
 
@@ -31,7 +37,8 @@ other client could, for what the store must refuse or survive:
 
 :class:`SQLiteHarness` and :class:`PostgresHarness` are the two built-in back ends'.
 The fixture ``store`` (a fresh store on the harness's main database, closed after the
-test) comes with the contract.  The tests carry the ids of the rows of matchledger's
+test) comes with the contract, and one fixture per part of it (``log``, ``snapshots``,
+``capability_store``, ``changes``).  The tests carry the ids of the rows of matchledger's
 docs/guarantees.md they decide (the ``guarantee`` marker, registered by matchledger's
 pytest plugin).
 """
@@ -46,8 +53,10 @@ import pytest
 
 from matchledger.ledger.codec import GENESIS_HASH, encode, envelope_hash
 from matchledger.ledger.errors import CorruptLog, LogConflict, UnknownMatch
+from matchledger.ledger.event_log import COLUMNS
 from matchledger.ledger.events import MatchCreated, NoteAdded
-from matchledger.ledger.store import COLUMNS, Store
+from matchledger.ledger.log_store import LogStore
+from matchledger.ledger.stores import open_store
 from matchledger.ledger.verify import verify_chain
 
 T = "2026-01-01T00:00:00.000000Z"
@@ -105,8 +114,8 @@ class SQLiteHarness:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
 
-    def open(self, database: str = "main") -> Store:
-        return Store(self._path(database))
+    def open(self, database: str = "main") -> LogStore:
+        return open_store(self._path(database))
 
     def plain(self, sql: str, *params, database: str = "main") -> list[tuple]:
         return self._execute([], sql, params, database)
@@ -155,10 +164,8 @@ class PostgresHarness:
 
         return psycopg.Error
 
-    def open(self, database: str = "main"):
-        from matchledger.ledger.postgres_store import PostgresStore
-
-        return PostgresStore(self.url_of(database))
+    def open(self, database: str = "main") -> LogStore:
+        return open_store(self.url_of(database))
 
     def plain(self, sql: str, *params, database: str = "main") -> list[tuple]:
         return self._execute([], sql, params, database)
@@ -189,12 +196,12 @@ class PostgresHarness:
             return rows
 
 
-# --------------------------------------------------------------------------- the contract
+# --------------------------------------------------------------------------- the contract, one class per part
 
 
-class StoreContract:
-    """The store contract; a subclass named ``Test...`` gives the fixture ``backend``
-    (a harness: see the module)."""
+class _OnABackEnd:
+    """The fixtures every part's contract shares: the harness (``backend``, which a
+    subclass named ``Test...`` gives: see the module) and a store on it."""
 
     @pytest.fixture
     def backend(self):
@@ -206,12 +213,20 @@ class StoreContract:
         yield store
         store.close()
 
+    @pytest.fixture
+    def log(self, store):
+        return store.log
+
+
+class EventLogContract(_OnABackEnd):
+    """The event log (``store.log``: ledger/event_log.py)."""
+
     # --------------------------------------------------------------------------- appending and reading
 
     @pytest.mark.guarantee("log.hash-chain")
-    def test_appended_events_read_back_as_rows_chained_from_the_genesis_hash(self, store):
-        appended = three_events(store)
-        rows = store.rows("m1")
+    def test_appended_events_read_back_as_rows_chained_from_the_genesis_hash(self, log):
+        appended = three_events(log)
+        rows = log.rows("m1")
         assert rows == appended
         assert [(r.match_id, r.seq, r.kind, r.actor, r.recorded_at) for r in rows] == [
             ("m1", 1, "MatchCreated", "host", T),
@@ -223,104 +238,105 @@ class StoreContract:
         assert [r.hash for r in rows] == [own_hash(r) for r in rows]
         assert verify_chain("m1", rows) == []
 
-    def test_events_are_the_decoded_pairs_of_the_rows(self, store):
-        three_events(store)
-        store.append("m1", 4, [NoteAdded(text="c")], actor="other", recorded_at="2026-01-02T00:00:00.000000Z")
-        assert store.events("m1") == [(1, CREATED), (2, NOTES[0]), (3, NOTES[1]), (4, NoteAdded(text="c"))]
-        assert store.rows("m1")[3].prev_hash == store.rows("m1")[2].hash
+    def test_events_are_the_decoded_pairs_of_the_rows(self, log):
+        three_events(log)
+        log.append("m1", 4, [NoteAdded(text="c")], actor="other", recorded_at="2026-01-02T00:00:00.000000Z")
+        assert log.events("m1") == [(1, CREATED), (2, NOTES[0]), (3, NOTES[1]), (4, NoteAdded(text="c"))]
+        assert log.rows("m1")[3].prev_hash == log.rows("m1")[2].hash
 
-    def test_reads_take_the_seqs_after_and_up_to_the_ones_given(self, store):
-        three_events(store)
-        assert [r.seq for r in store.rows("m1", after=1)] == [2, 3]
-        assert [r.seq for r in store.rows("m1", upto=2)] == [1, 2]
-        assert [r.seq for r in store.rows("m1", after=1, upto=2)] == [2]
-        assert store.events("m1", after=2) == [(3, NOTES[1])]
-        assert store.events("m1", after=3) == []  # nothing new is not an unknown match
+    def test_reads_take_the_seqs_after_and_up_to_the_ones_given(self, log):
+        three_events(log)
+        assert [r.seq for r in log.rows("m1", after=1)] == [2, 3]
+        assert [r.seq for r in log.rows("m1", upto=2)] == [1, 2]
+        assert [r.seq for r in log.rows("m1", after=1, upto=2)] == [2]
+        assert log.events("m1", after=2) == [(3, NOTES[1])]
+        assert log.events("m1", after=3) == []  # nothing new is not an unknown match
 
-    def test_any_client_reads_the_contract_columns_and_the_exact_hashed_body(self, store, backend):
-        rows = three_events(store)
+    def test_any_client_reads_the_contract_columns_and_the_exact_hashed_body(self, log, backend):
+        rows = three_events(log)
         plain = backend.plain(f"SELECT {', '.join(COLUMNS)} FROM events WHERE match_id = ? ORDER BY seq", "m1")
         assert plain == [tuple(getattr(row, column) for column in COLUMNS) for row in rows]
 
-    def test_matches_are_kept_apart(self, store):
-        three_events(store, "m1")
-        store.append("m2", 1, [CREATED], actor="host", recorded_at=T)
-        assert [r.seq for r in store.rows("m2")] == [1]
-        assert store.rows("m2")[0].prev_hash == GENESIS_HASH
-        assert store.rows("m2")[0].hash != store.rows("m1")[0].hash  # the match id is hashed
-        assert [r.seq for r in store.rows("m1")] == [1, 2, 3]
+    def test_matches_are_kept_apart(self, log):
+        three_events(log, "m1")
+        log.append("m2", 1, [CREATED], actor="host", recorded_at=T)
+        assert [r.seq for r in log.rows("m2")] == [1]
+        assert log.rows("m2")[0].prev_hash == GENESIS_HASH
+        assert log.rows("m2")[0].hash != log.rows("m1")[0].hash  # the match id is hashed
+        assert [r.seq for r in log.rows("m1")] == [1, 2, 3]
 
     # --------------------------------------------------------------------------- optimistic concurrency
 
     @pytest.mark.guarantee("concurrency.loser-told")
-    def test_an_append_expecting_a_seq_already_written_conflicts_and_writes_nothing(self, store):
-        three_events(store)
-        before = store.rows("m1")
+    def test_an_append_expecting_a_seq_already_written_conflicts_and_writes_nothing(self, log):
+        three_events(log)
+        before = log.rows("m1")
         with pytest.raises(
             LogConflict, match="match 'm1' moved on: expected to write seq 3 but the log already ends at seq 3"
         ):
-            store.append("m1", 3, [NoteAdded(text="late"), NoteAdded(text="later")], actor="host", recorded_at=T)
-        assert store.rows("m1") == before
-        assert store.head("m1") == (3, before[-1].hash)
+            log.append("m1", 3, [NoteAdded(text="late"), NoteAdded(text="later")], actor="host", recorded_at=T)
+        assert log.rows("m1") == before
+        assert log.head("m1") == (3, before[-1].hash)
 
     @pytest.mark.guarantee("concurrency.loser-told")
-    def test_an_append_expecting_a_seq_past_the_log_conflicts_and_writes_nothing(self, store):
-        three_events(store)
-        before = store.rows("m1")
+    def test_an_append_expecting_a_seq_past_the_log_conflicts_and_writes_nothing(self, log):
+        three_events(log)
+        before = log.rows("m1")
         with pytest.raises(LogConflict, match="expected to write seq 5 but the log already ends at seq 3"):
-            store.append("m1", 5, [NoteAdded(text="early")], actor="host", recorded_at=T)
+            log.append("m1", 5, [NoteAdded(text="early")], actor="host", recorded_at=T)
         with pytest.raises(
             LogConflict, match="match 'new' moved on: expected to write seq 2 but the log already ends at seq 0"
         ):
-            store.append("new", 2, [CREATED], actor="host", recorded_at=T)
-        assert store.rows("m1") == before
-        assert not store.has_match("new")
+            log.append("new", 2, [CREATED], actor="host", recorded_at=T)
+        assert log.rows("m1") == before
+        assert not log.has_match("new")
 
-    def test_the_next_seq_appends(self, store):
-        three_events(store)
-        [row] = store.append("m1", 4, [NoteAdded(text="next")], actor="host", recorded_at=T)
-        assert (row.seq, row.prev_hash) == (4, store.rows("m1")[2].hash)
-        assert store.append("m1", 5, [], actor="host", recorded_at=T) == []
-        assert store.head("m1") == (4, row.hash)
+    def test_the_next_seq_appends(self, log):
+        three_events(log)
+        [row] = log.append("m1", 4, [NoteAdded(text="next")], actor="host", recorded_at=T)
+        assert (row.seq, row.prev_hash) == (4, log.rows("m1")[2].hash)
+        assert log.append("m1", 5, [], actor="host", recorded_at=T) == []
+        assert log.head("m1") == (4, row.hash)
 
     # --------------------------------------------------------------------------- transactions
 
     @pytest.mark.parametrize("how", ["conflict", "caller error"])
     @pytest.mark.guarantee("log.atomic-command")
-    def test_a_transaction_of_several_appends_is_all_or_nothing(self, store, how):
-        three_events(store)
-        before = store.rows("m1")
+    def test_a_transaction_of_several_appends_is_all_or_nothing(self, log, how):
+        three_events(log)
+        before = log.rows("m1")
         with pytest.raises(LogConflict if how == "conflict" else CallerFailed):
-            with store.transaction():
-                store.append("m1", 4, [NoteAdded(text="ok")], actor="host", recorded_at=T)
-                store.append("m2", 1, [CREATED], actor="host", recorded_at=T)
-                store.append("m1", 5, [NoteAdded(text="ok too")], actor="host", recorded_at=T)
-                _fail(store, how)
-        assert store.rows("m1") == before
-        assert store.rows("m2") == [] and not store.has_match("m2")
-        assert store.head("m1") == (3, before[-1].hash)
+            with log.transaction():
+                log.append("m1", 4, [NoteAdded(text="ok")], actor="host", recorded_at=T)
+                log.append("m2", 1, [CREATED], actor="host", recorded_at=T)
+                log.append("m1", 5, [NoteAdded(text="ok too")], actor="host", recorded_at=T)
+                _fail(log, how)
+        assert log.rows("m1") == before
+        assert log.rows("m2") == [] and not log.has_match("m2")
+        assert log.head("m1") == (3, before[-1].hash)
         # and the store goes on from there, with nothing of the failed transaction left over
-        [row] = store.append("m1", 4, [NoteAdded(text="after")], actor="host", recorded_at=T)
-        assert store.rows("m1") == [*before, row] and store.match_ids() == ["m1"]
+        [row] = log.append("m1", 4, [NoteAdded(text="after")], actor="host", recorded_at=T)
+        assert log.rows("m1") == [*before, row] and log.match_ids() == ["m1"]
 
-    def test_a_transaction_sees_its_own_appends_and_writes_them_together(self, store):
-        three_events(store)
-        with store.transaction():
-            first = store.append("m1", 4, [NoteAdded(text="c")], actor="host", recorded_at=T)
-            second = store.append("m2", 1, [CREATED], actor="host", recorded_at=T)
-            assert store.has_match("m2")
-            assert store.head("m1") == (4, first[0].hash)
-            assert store.rows("m1", after=3) == first
-            assert store.match_ids() == ["m1", "m2"]
-        assert store.rows("m1", after=3) == first and store.rows("m2") == second
-        assert verify_chain("m1", store.rows("m1")) == []
+    def test_a_transaction_sees_its_own_appends_and_writes_them_together(self, log):
+        three_events(log)
+        with log.transaction():
+            first = log.append("m1", 4, [NoteAdded(text="c")], actor="host", recorded_at=T)
+            second = log.append("m2", 1, [CREATED], actor="host", recorded_at=T)
+            assert log.has_match("m2")
+            assert log.head("m1") == (4, first[0].hash)
+            assert log.rows("m1", after=3) == first
+            assert log.match_ids() == ["m1", "m2"]
+        assert log.rows("m1", after=3) == first and log.rows("m2") == second
+        assert verify_chain("m1", log.rows("m1")) == []
 
     # --------------------------------------------------------------------------- import
 
-    def test_imported_rows_are_written_exactly_as_they_were(self, store, backend):
-        three_events(store)
-        rows = store.rows("m1")
-        copy = backend.open("copy")
+    def test_imported_rows_are_written_exactly_as_they_were(self, log, backend):
+        three_events(log)
+        rows = log.rows("m1")
+        copied = backend.open("copy")
+        copy = copied.log
         try:
             copy.append_rows(rows)
             assert copy.rows("m1") == rows
@@ -328,12 +344,13 @@ class StoreContract:
             [after] = copy.append("m1", 4, [NoteAdded(text="c")], actor="host", recorded_at=T)
             assert after.prev_hash == rows[-1].hash
         finally:
-            copy.close()
+            copied.close()
 
-    def test_imported_rows_that_clash_conflict_naming_their_matches_and_write_nothing(self, store, backend):
-        three_events(store)
-        rows = store.rows("m1")
-        copy = backend.open("copy")
+    def test_imported_rows_that_clash_conflict_naming_their_matches_and_write_nothing(self, log, backend):
+        three_events(log)
+        rows = log.rows("m1")
+        copied = backend.open("copy")
+        copy = copied.log
         try:
             copy.append("m2", 1, [CREATED], actor="host", recorded_at=T)
             copy.append_rows(rows)
@@ -348,144 +365,161 @@ class StoreContract:
             assert [r.seq for r in copy.rows("m2")] == [1]
             assert copy.rows("m1") == rows
         finally:
-            copy.close()
+            copied.close()
 
     # --------------------------------------------------------------------------- what is stored
 
-    def test_match_ids_lists_every_match_in_order(self, store):
-        assert store.match_ids() == []
+    def test_match_ids_lists_every_match_in_order(self, log):
+        assert log.match_ids() == []
         for match_id in ("m2", "a-1", "m10"):
-            store.append(match_id, 1, [CREATED], actor="host", recorded_at=T)
-        assert store.match_ids() == ["a-1", "m10", "m2"]
+            log.append(match_id, 1, [CREATED], actor="host", recorded_at=T)
+        assert log.match_ids() == ["a-1", "m10", "m2"]
 
-    def test_has_match_and_head(self, store):
-        assert not store.has_match("m1") and store.head("m1") is None
-        rows = three_events(store)
-        assert store.has_match("m1") and not store.has_match("m2")
-        assert store.head("m1") == (3, rows[-1].hash)
+    def test_has_match_and_head(self, log):
+        assert not log.has_match("m1") and log.head("m1") is None
+        rows = three_events(log)
+        assert log.has_match("m1") and not log.has_match("m2")
+        assert log.head("m1") == (3, rows[-1].hash)
 
-    def test_reads_of_an_unknown_match(self, store):
-        three_events(store)
-        assert store.rows("zz") == []
-        assert store.head("zz") is None
-        assert not store.has_match("zz")
-        assert store.snapshot("zz", "rev") is None
+    def test_reads_of_an_unknown_match(self, log):
+        three_events(log)
+        assert log.rows("zz") == []
+        assert log.head("zz") is None
+        assert not log.has_match("zz")
         with pytest.raises(UnknownMatch, match="no match 'zz'"):
-            store.events("zz")
+            log.events("zz")
 
     # --------------------------------------------------------------------------- append-only
 
     @pytest.mark.parametrize("column", COLUMNS)
     @pytest.mark.guarantee("log.append-only")
-    def test_update_through_a_plain_connection_fails(self, store, backend, column):
-        three_events(store)
-        before = store.rows("m1")
+    def test_update_through_a_plain_connection_fails(self, log, backend, column):
+        three_events(log)
+        before = log.rows("m1")
         value = 99 if column == "seq" else "x"
         with pytest.raises(backend.refusal, match="append-only"):
             backend.plain(f"UPDATE events SET {column} = ? WHERE match_id = ? AND seq = ?", value, "m1", 2)
-        assert store.rows("m1") == before
+        assert log.rows("m1") == before
 
     @pytest.mark.parametrize("column", COLUMNS)
     @pytest.mark.guarantee("log.append-only")
-    def test_delete_through_a_plain_connection_fails(self, store, backend, column):
-        three_events(store)
-        before = store.rows("m1")
+    def test_delete_through_a_plain_connection_fails(self, log, backend, column):
+        three_events(log)
+        before = log.rows("m1")
         with pytest.raises(backend.refusal, match="append-only"):
             backend.plain(f"DELETE FROM events WHERE {column} = ?", getattr(before[1], column))
-        assert store.rows("m1") == before
+        assert log.rows("m1") == before
 
     # --------------------------------------------------------------------------- tampering
 
-    def test_a_body_that_is_not_utf8_is_still_read_and_verify_names_its_seq(self, store, backend):
-        three_events(store)
+    def test_a_body_that_is_not_utf8_is_still_read_and_verify_names_its_seq(self, log, backend):
+        three_events(log)
         backend.write_non_utf8_body("m1", 2)
-        rows = store.rows("m1")
+        rows = log.rows("m1")
         assert [r.seq for r in rows] == [1, 2, 3]
         assert "\ufffd" in rows[1].body
         [finding] = verify_chain("m1", rows)
         assert (finding.seq, finding.problem) == (2, "hash does not match the event's contents")
         with pytest.raises(CorruptLog, match="cannot read"):
-            store.events("m1")  # a replay refuses it rather than read a replaced text
+            log.events("m1")  # a replay refuses it rather than read a replaced text
 
-    # --------------------------------------------------------------------------- snapshots
 
-    def test_a_snapshot_is_read_back_for_its_revision_and_seqs(self, store):
-        rows = three_events(store)
-        store.save_snapshot("m1", 2, rows[1].hash, "rev1", b"\x00state")
-        assert store.snapshot("m1", "rev1") == (2, b"\x00state", rows[1].hash)
-        assert store.snapshot("m1", "rev1", upto=2) == (2, b"\x00state", rows[1].hash)
-        assert store.snapshot("m1", "rev1", upto=1) is None
-        assert store.snapshot("m1", "rev2") is None
-        assert store.snapshot("m2", "rev1") is None
+class SnapshotCacheContract(_OnABackEnd):
+    """The snapshot cache (``store.snapshots``: ledger/snapshot_cache.py), vouched for by the log."""
 
-    def test_a_snapshot_is_not_used_unless_its_event_keeps_its_hash(self, store, backend):
-        rows = three_events(store)
-        store.save_snapshot("m1", 2, "0" * 64, "rev1", b"forged")
-        assert store.snapshot("m1", "rev1") is None
-        store.save_snapshot("m1", 2, rows[1].hash, "rev1", b"state")
-        assert store.snapshot("m1", "rev1") is not None
+    @pytest.fixture
+    def snapshots(self, store):
+        return store.snapshots
+
+    def test_an_unknown_match_has_no_snapshot(self, log, snapshots):
+        three_events(log)
+        assert snapshots.snapshot("zz", "rev") is None
+
+    def test_a_snapshot_is_read_back_for_its_revision_and_seqs(self, log, snapshots):
+        rows = three_events(log)
+        snapshots.save_snapshot("m1", 2, rows[1].hash, "rev1", b"\x00state")
+        assert snapshots.snapshot("m1", "rev1") == (2, b"\x00state", rows[1].hash)
+        assert snapshots.snapshot("m1", "rev1", upto=2) == (2, b"\x00state", rows[1].hash)
+        assert snapshots.snapshot("m1", "rev1", upto=1) is None
+        assert snapshots.snapshot("m1", "rev2") is None
+        assert snapshots.snapshot("m2", "rev1") is None
+
+    def test_a_snapshot_is_not_used_unless_its_event_keeps_its_hash(self, log, snapshots, backend):
+        rows = three_events(log)
+        snapshots.save_snapshot("m1", 2, "0" * 64, "rev1", b"forged")
+        assert snapshots.snapshot("m1", "rev1") is None
+        snapshots.save_snapshot("m1", 2, rows[1].hash, "rev1", b"state")
+        assert snapshots.snapshot("m1", "rev1") is not None
         backend.tamper("UPDATE events SET hash = ? WHERE match_id = ? AND seq = ?", "f" * 64, "m1", 2)
-        assert store.snapshot("m1", "rev1") is None
+        assert snapshots.snapshot("m1", "rev1") is None
 
-    def test_saving_a_snapshot_replaces_the_one_before(self, store):
-        rows = three_events(store)
-        store.save_snapshot("m1", 2, rows[1].hash, "rev1", b"old")
-        store.save_snapshot("m1", 3, rows[2].hash, "rev2", b"new")
-        assert store.snapshot("m1", "rev2") == (3, b"new", rows[2].hash)
-        assert store.snapshot("m1", "rev1") is None
+    def test_saving_a_snapshot_replaces_the_one_before(self, log, snapshots):
+        rows = three_events(log)
+        snapshots.save_snapshot("m1", 2, rows[1].hash, "rev1", b"old")
+        snapshots.save_snapshot("m1", 3, rows[2].hash, "rev2", b"new")
+        assert snapshots.snapshot("m1", "rev2") == (3, b"new", rows[2].hash)
+        assert snapshots.snapshot("m1", "rev1") is None
 
-    def test_a_snapshot_is_written_with_the_transaction_it_belongs_to(self, store):
-        three_events(store)
+    def test_a_snapshot_is_written_with_the_transaction_it_belongs_to(self, store, log, snapshots):
+        three_events(log)
         with pytest.raises(CallerFailed):
             with store.transaction():
-                [row] = store.append("m1", 4, [NoteAdded(text="c")], actor="host", recorded_at=T)
-                store.save_snapshot("m1", 4, row.hash, "rev1", b"state")
+                [row] = log.append("m1", 4, [NoteAdded(text="c")], actor="host", recorded_at=T)
+                snapshots.save_snapshot("m1", 4, row.hash, "rev1", b"state")
                 raise CallerFailed
-        assert store.snapshot("m1", "rev1") is None
-        assert store.head("m1")[0] == 3
+        assert snapshots.snapshot("m1", "rev1") is None
+        assert log.head("m1")[0] == 3
 
-    # --------------------------------------------------------------------------- capabilities (the service's tokens)
+
+class CapabilityStoreContract(_OnABackEnd):
+    """The capability store (``store.capability_store``: ledger/capability_store.py)."""
+
+    @pytest.fixture
+    def capability_store(self, store):
+        return store.capability_store
 
     @pytest.mark.guarantee("service.tokens-hashed")
-    def test_a_capability_is_kept_by_the_hash_of_its_token_and_read_back(self, store, backend):
-        three_events(store)
+    def test_a_capability_is_kept_by_the_hash_of_its_token_and_read_back(self, log, capability_store, backend):
+        three_events(log)
         kept = _capability("t" * 32)
         auditor = _capability("a" * 32, role="auditor", participant=None, can_submit=False)
-        store.save_capability(kept)
-        store.save_capability(auditor)
-        assert store.capability(kept.token_hash) == kept and kept.active
-        assert store.capability(auditor.token_hash) == auditor
-        assert store.capability(_capability("u" * 32).token_hash) is None
+        capability_store.save_capability(kept)
+        capability_store.save_capability(auditor)
+        assert capability_store.capability(kept.token_hash) == kept and kept.active
+        assert capability_store.capability(auditor.token_hash) == auditor
+        assert capability_store.capability(_capability("u" * 32).token_hash) is None
         # the token itself is nowhere: not in any column of the table, not in the log
         stored = backend.plain("SELECT * FROM capabilities")
         assert len(stored) == 2 and not any("t" * 32 in str(value) for row in stored for value in row)
-        assert [row.kind for row in store.rows("m1")] == ["MatchCreated", "NoteAdded", "NoteAdded"]
+        assert [row.kind for row in log.rows("m1")] == ["MatchCreated", "NoteAdded", "NoteAdded"]
 
-    def test_revoking_a_capability_stamps_it_once(self, store):
+    def test_revoking_a_capability_stamps_it_once(self, capability_store):
         kept = _capability("t" * 32)
-        store.save_capability(kept)
-        revoked = store.revoke_capability(kept.token_hash, "2026-01-02T00:00:00.000000Z")
+        capability_store.save_capability(kept)
+        revoked = capability_store.revoke_capability(kept.token_hash, "2026-01-02T00:00:00.000000Z")
         assert revoked.revoked_at == "2026-01-02T00:00:00.000000Z" and not revoked.active
-        assert store.capability(kept.token_hash) == revoked
-        again = store.revoke_capability(kept.token_hash, "2026-01-03T00:00:00.000000Z")
+        assert capability_store.capability(kept.token_hash) == revoked
+        again = capability_store.revoke_capability(kept.token_hash, "2026-01-03T00:00:00.000000Z")
         assert again.revoked_at == "2026-01-02T00:00:00.000000Z"  # the first revocation stands
-        assert store.revoke_capability(_capability("u" * 32).token_hash, T) is None
+        assert capability_store.revoke_capability(_capability("u" * 32).token_hash, T) is None
 
     @pytest.mark.guarantee("service.links-listed")
-    def test_every_capability_issued_is_listed_oldest_first_by_match_or_all(self, store, backend):
-        assert store.capabilities() == [] and store.capabilities("m1") == []  # nobody was ever invited
+    def test_every_capability_issued_is_listed_oldest_first_by_match_or_all(self, capability_store, backend):
+        assert (
+            capability_store.capabilities() == [] and capability_store.capabilities("m1") == []
+        )  # nobody was ever invited
         first = _capability("t" * 32, created_at="2026-01-01T00:00:00.000000Z")
         auditor = _capability(
             "a" * 32, role="auditor", participant=None, can_submit=False, created_at="2026-01-02T00:00:00.000000Z"
         )
         other = _capability("o" * 32, match_id="m2", created_at="2026-01-03T00:00:00.000000Z")
         for capability in (other, auditor, first):
-            store.save_capability(capability)
-        store.revoke_capability(auditor.token_hash, "2026-01-04T00:00:00.000000Z")
-        revoked = store.capability(auditor.token_hash)
-        assert store.capabilities() == [first, revoked, other]
-        assert store.capabilities("m1") == [first, revoked]
-        assert store.capabilities("m9") == []
+            capability_store.save_capability(capability)
+        capability_store.revoke_capability(auditor.token_hash, "2026-01-04T00:00:00.000000Z")
+        revoked = capability_store.capability(auditor.token_hash)
+        assert capability_store.capabilities() == [first, revoked, other]
+        assert capability_store.capabilities("m1") == [first, revoked]
+        assert capability_store.capabilities("m9") == []
         # a row written past the store (as a hostile tool would) is listed like any other
         backend.plain(
             "INSERT INTO capabilities (token_hash, match_id, role, participant, can_submit, created_at, revoked_at) "
@@ -498,55 +532,113 @@ class StoreContract:
             "2026-01-05T00:00:00.000000Z",
             None,
         )
-        assert [c.token_hash for c in store.capabilities("m1")] == [first.token_hash, auditor.token_hash, "p" * 64]
+        assert [c.token_hash for c in capability_store.capabilities("m1")] == [
+            first.token_hash,
+            auditor.token_hash,
+            "p" * 64,
+        ]
 
-    def test_a_store_that_never_issued_a_capability_finds_none(self, store):
-        three_events(store)
-        assert store.capability(_capability("t" * 32).token_hash) is None
-        assert store.revoke_capability(_capability("t" * 32).token_hash, T) is None
+    def test_a_store_that_never_issued_a_capability_finds_none(self, log, capability_store):
+        three_events(log)
+        assert capability_store.capability(_capability("t" * 32).token_hash) is None
+        assert capability_store.revoke_capability(_capability("t" * 32).token_hash, T) is None
 
-    def test_a_capability_saved_in_a_failed_transaction_is_not_kept(self, store):
-        three_events(store)
+    def test_a_capability_saved_in_a_failed_transaction_is_not_kept(self, store, log, capability_store):
+        three_events(log)
         kept = _capability("t" * 32)
         with pytest.raises(CallerFailed):
             with store.transaction():
-                store.save_capability(kept)
+                capability_store.save_capability(kept)
                 raise CallerFailed
-        assert store.capability(kept.token_hash) is None
+        assert capability_store.capability(kept.token_hash) is None
+
+
+class ChangeFeedContract(_OnABackEnd):
+    """The change feed (``store.changes``: ledger/change_feed.py)."""
+
+    @pytest.fixture
+    def changes(self, store):
+        return store.changes
 
     @pytest.mark.guarantee("service.live")
-    def test_data_version_changes_when_another_store_commits_and_only_then(self, store, backend):
+    def test_data_version_changes_when_another_store_commits_and_only_then(self, log, changes, backend):
         """What the service's live pages poll: a cheap number that moves once anything was
         committed through another connection (the command line's, another process's)."""
-        three_events(store)
+        three_events(log)
         other = backend.open()
         try:
-            before = store.data_version()
-            assert store.data_version() == before  # nothing committed elsewhere
-            other.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
-            after = store.data_version()
+            before = changes.data_version()
+            assert changes.data_version() == before  # nothing committed elsewhere
+            other.log.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
+            after = changes.data_version()
             assert after != before
-            assert store.data_version() == after
+            assert changes.data_version() == after
         finally:
             other.close()
 
     @pytest.mark.guarantee("service.live")
-    def test_data_version_moves_when_a_transaction_commits_after_a_later_one(self, store, backend):
+    def test_data_version_moves_when_a_transaction_commits_after_a_later_one(self, log, changes, backend):
         """The service keeps tokens' grants while data_version stands still: a revocation
         whose transaction began first but commits last must still move it."""
         if getattr(backend, "one_writer_at_a_time", False):
             pytest.skip(f"{backend.name} lets one writer in at a time: a commit cannot overtake another's")
-        three_events(store)
+        three_events(log)
         first, second = backend.open(), backend.open()
         try:
-            with first.transaction():
-                first.append("m1", 4, [NoteAdded(text="began first")], actor="host", recorded_at=T)
-                assert len(first.rows("m1")) == 4  # written (not yet committed), so its transaction has begun
-                second.append("m2", 1, [CREATED], actor="host", recorded_at=T)  # begun and committed meanwhile
-                before = store.data_version()
-                assert store.data_version() == before
-            assert store.data_version() != before
-            assert [r.seq for r in store.rows("m1")] == [1, 2, 3, 4]
+            with first.log.transaction():
+                first.log.append("m1", 4, [NoteAdded(text="began first")], actor="host", recorded_at=T)
+                assert len(first.log.rows("m1")) == 4  # written (not yet committed), so its transaction has begun
+                second.log.append("m2", 1, [CREATED], actor="host", recorded_at=T)  # begun and committed meanwhile
+                before = changes.data_version()
+                assert changes.data_version() == before
+            assert changes.data_version() != before
+            assert [r.seq for r in log.rows("m1")] == [1, 2, 3, 4]
         finally:
             first.close()
             second.close()
+
+    def test_moved_since_says_whether_another_store_committed_since_a_position(self, log, changes, backend):
+        three_events(log)
+        position = changes.data_version()
+        assert not changes.moved_since(position)
+        other = backend.open()
+        try:
+            other.log.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
+        finally:
+            other.close()
+        assert changes.moved_since(position)
+        assert not changes.moved_since(changes.data_version())
+
+
+class StoreContract(EventLogContract, SnapshotCacheContract, CapabilityStoreContract, ChangeFeedContract):
+    """The whole store contract: every part's, and the store answering for its parts (a
+    subclass named ``Test...`` gives the fixture ``backend``: see the module)."""
+
+    def test_the_store_answers_each_parts_methods_as_the_part_does(self, store):
+        rows = three_events(store)
+        assert store.log.rows("m1") == store.rows("m1") == rows
+        assert store.head("m1") == store.log.head("m1") == (3, rows[-1].hash)
+        assert store.match_ids() == store.log.match_ids() == ["m1"]
+        assert store.has_match("m1") and store.events("m1") == store.log.events("m1")
+        store.save_snapshot("m1", 3, rows[-1].hash, "rev", b"state")
+        assert store.snapshots.snapshot("m1", "rev") == store.snapshot("m1", "rev") == (3, b"state", rows[-1].hash)
+        kept = _capability("t" * 32)
+        store.save_capability(kept)
+        assert store.capability_store.capability(kept.token_hash) == store.capability(kept.token_hash) == kept
+        assert store.capabilities("m1") == store.capability_store.capabilities("m1") == [kept]
+        assert store.revoke_capability(kept.token_hash, T) == store.capability_store.capability(kept.token_hash)
+        assert store.data_version() == store.changes.data_version()
+
+    def test_one_transaction_of_the_store_spans_its_parts(self, store):
+        rows = three_events(store)
+        kept = _capability("t" * 32)
+        with pytest.raises(CallerFailed):
+            with store.transaction():
+                assert store.in_transaction and store.log.in_transaction
+                [row] = store.log.append("m1", 4, [NoteAdded(text="c")], actor="host", recorded_at=T)
+                store.snapshots.save_snapshot("m1", 4, row.hash, "rev", b"state")
+                store.capability_store.save_capability(kept)
+                raise CallerFailed
+        assert not store.in_transaction
+        assert store.rows("m1") == rows
+        assert store.snapshot("m1", "rev") is None and store.capability(kept.token_hash) is None

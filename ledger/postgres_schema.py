@@ -1,0 +1,63 @@
+"""What a matchledger PostgreSQL database holds: the same ``events`` table as SQLite's,
+with triggers refusing UPDATE, DELETE and TRUNCATE, the snapshot cache, the service's
+links, a ``jsonb`` view for queries, and ``matchledger_schema``, the version of it all.
+
+These texts are what a write makes (:mod:`.migrations` runs them) and what every open
+checks our tables against (:mod:`.postgres_database`).  Plain text: importing it loads
+no driver.
+"""
+
+from __future__ import annotations
+
+#: Where the schema's version is kept: one row, one number (:mod:`.migrations`).
+VERSION_TABLE = "CREATE TABLE matchledger_schema (version integer NOT NULL)"
+
+#: The service's tokens, by hash (ledger/capabilities.py): made with the tables, so that
+#: a host role granted rights on it (docs/deploy.md) can invite; a database made before
+#: it existed gets it from its first invitation.
+CAPABILITIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL, "
+    "role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text)"
+)
+
+#: The tables, the trigger function and the view (the version table aside).
+TABLES = f"""
+CREATE TABLE events (
+    match_id text COLLATE "C" NOT NULL,
+    seq bigint NOT NULL,
+    kind text NOT NULL,
+    body text NOT NULL,
+    recorded_at text NOT NULL,
+    actor text NOT NULL,
+    prev_hash text NOT NULL,
+    hash text NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE FUNCTION matchledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'events are append-only: % is not allowed', TG_OP;
+END
+$$;
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    FOR EACH ROW EXECUTE FUNCTION matchledger_append_only();
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION matchledger_append_only();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION matchledger_append_only();
+CREATE TABLE snapshots (
+    match_id text COLLATE "C" PRIMARY KEY,
+    seq bigint NOT NULL,
+    hash text NOT NULL,
+    revision text NOT NULL,
+    body bytea NOT NULL
+);
+{CAPABILITIES_TABLE};
+CREATE VIEW events_json AS
+    SELECT match_id, seq, kind, body::jsonb AS body, recorded_at, actor, prev_hash, hash FROM events;
+"""
+# The jsonb form is a view, not a stored column or an index: casting to jsonb refuses
+# some JSON that is valid text (a "\\u0000" escape), and a stored column would then make
+# a valid log fail to import; it would also cost every append.
+
+#: The body of our trigger function: one rewritten (to let UPDATE through) is refused.
+APPEND_ONLY_SOURCE = TABLES.split("AS $$", 1)[1].split("$$", 1)[0]

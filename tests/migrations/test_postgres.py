@@ -1,0 +1,208 @@
+"""PostgreSQL tables of every earlier layout (tests/migrations/layouts.py) are read as they
+are and written by this matchledger, every event's bytes and hash as they were and verify
+passing; a migration runs by the first write, once, under the schema's lock, never by a
+read, and one that fails (or that a host role may not run) leaves the tables as they
+were.  (Tables of a newer version: tests/postgres/test_schema.py.)"""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+
+from matchledger.ledger import migrations
+from matchledger.ledger.errors import UnwritableDatabase
+from matchledger.ledger.events import NoteAdded
+from matchledger.ledger.migrations import Migration
+from matchledger.ledger.postgres_urls import printable_url
+from matchledger.ledger.stores import open_store
+from tests.helpers import invoke
+from tests.postgres.support import plain, relations
+
+from .layouts import POSTGRES_LAYOUTS
+from .support import verdicts, verified
+
+T = "2026-01-01T00:00:00.000000Z"
+OURS = [
+    "capabilities",
+    "capabilities_pkey",
+    "events",
+    "events_json",
+    "events_pkey",
+    "matchledger_append_only",
+    "matchledger_schema",
+    "snapshots",
+    "snapshots_pkey",
+]
+
+
+def postgres_database(url: str, layout: str, tables: dict[str, list[tuple]]) -> None:
+    """Tables of ``layout`` holding ``tables``' rows (those of a table the layout lacks
+    are left out), as that release left them."""
+    with psycopg.connect(url) as conn:
+        conn.execute(POSTGRES_LAYOUTS[layout][1])
+        held = {name for (name,) in conn.execute("SELECT relname FROM pg_class WHERE relkind = 'r'")}
+        for table, rows in tables.items():
+            if table in held and rows:
+                marks = ", ".join(["%s"] * len(rows[0]))
+                if table == "capabilities":  # SQLite keeps can_submit as 0 or 1
+                    rows = [(*row[:4], bool(row[4]), *row[5:]) for row in rows]
+                with conn.cursor() as cursor:
+                    cursor.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+
+def table_rows(url: str) -> dict[str, list[tuple]]:
+    found = {}
+    for table in ("events", "snapshots", "capabilities"):
+        if table in relations(url):
+            found[table] = [
+                tuple(bytes(value) if isinstance(value, memoryview) else value for value in row)
+                for row in plain(url, f"SELECT * FROM {table} ORDER BY 1, 2")
+            ]
+    return found
+
+
+def version(url: str) -> list[tuple]:
+    return plain(url, "SELECT version FROM matchledger_schema")
+
+
+@pytest.fixture(params=list(POSTGRES_LAYOUTS))
+def earlier(request, postgres_url, season):
+    postgres_database(postgres_url, request.param, season)
+    return postgres_url
+
+
+def test_every_earlier_layout_is_of_a_version_this_matchledger_reads():
+    assert migrations.postgres_version() == 1
+    assert [m.version for m in migrations.POSTGRES_MIGRATIONS] == [1]
+    assert {version for version, _script in POSTGRES_LAYOUTS.values()} <= {1}
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(earlier, season):
+    made, before = relations(earlier), table_rows(earlier)
+    assert verified(earlier) == verdicts(season)
+    for args in (("status", "g3"), ("log", "amend5"), ("invite", "--list"), ("export", "amend5")):
+        invoke(earlier, *args)
+    assert (relations(earlier), table_rows(earlier), version(earlier)) == (made, before, [(1,)])
+    assert before["events"] == season["events"]
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_this_matchledger_writes_each_earlier_layout_and_keeps_every_event(earlier, season):
+    invoke(earlier, "note", "g3", "after the upgrade")
+    invoke(earlier, "invite", "amend5", "--auditor")  # the links' table, made where it is missing
+    after = table_rows(earlier)
+    assert after["events"][: len(season["events"])] == season["events"]  # every byte, every hash
+    assert [row[2] for row in after["events"][len(season["events"]) :]] == ["NoteAdded"]
+    assert verified(earlier) == verdicts(season, g3=1)
+    assert (relations(earlier), version(earlier)) == (OURS, [(migrations.postgres_version(),)])
+
+
+# --------------------------------------------------------------------------- the mechanism, with a second version
+
+
+def second_version(monkeypatch, step=None) -> list[int]:
+    """Add a migration 2 of this test's own (``step``, or one that comments on the
+    events table); the versions it migrated databases from."""
+    calls = []
+
+    def comment(conn):
+        calls.append(conn.execute("SELECT max(version) FROM matchledger_schema").fetchone()[0])
+        conn.execute("COMMENT ON TABLE events IS 'migrated'")
+        threading.Event().wait(0.05)  # long enough for other writers to arrive meanwhile
+
+    migration = Migration(2, "test", step or comment)
+    monkeypatch.setattr(migrations, "POSTGRES_MIGRATIONS", (*migrations.POSTGRES_MIGRATIONS, migration))
+    return calls
+
+
+def comment(url: str) -> list[tuple]:
+    return plain(url, "SELECT obj_description('events'::regclass, 'pg_class')")
+
+
+@pytest.fixture
+def one(postgres_url):
+    """Tables of version 1, with a match."""
+    invoke(postgres_url, "new", "toy", "m1", "--players", "a,b")
+    return postgres_url
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_a_read_of_the_version_before_does_not_migrate(one, monkeypatch):
+    calls = second_version(monkeypatch)
+    invoke(one, "status", "m1")
+    open_store(one, read_only=True).close()
+    assert (version(one), comment(one), calls) == ([(1,)], [(None,)], [])
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_writers_at_once_migrate_the_tables_once(one, monkeypatch):
+    calls = second_version(monkeypatch)
+    errors, start = [], threading.Barrier(4)
+
+    def first_write(n: int) -> None:
+        try:
+            start.wait()
+            store = open_store(one)
+            store.append(f"w{n}", 1, [NoteAdded(text="hello")], actor="host", recorded_at=T)
+            store.close()
+        except Exception as exc:  # any failure of the guarantee
+            errors.append(exc)
+
+    threads = [threading.Thread(target=first_write, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert (calls, version(one), comment(one)) == ([1], [(2,)], [("migrated",)])
+    assert open_store(one, read_only=True).match_ids() == ["m1", "w0", "w1", "w2", "w3"]
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_a_migration_that_fails_leaves_the_tables_as_they_were(one, monkeypatch):
+    def failing(conn):
+        conn.execute("COMMENT ON TABLE events IS 'half'")
+        conn.execute("SELECT no_such_function()")
+
+    second_version(monkeypatch, failing)
+    made = relations(one)
+    result = invoke(one, "note", "m1", "x", expect=1)
+    assert "no_such_function" in result.output and result.output.count("\n") == 1
+    assert (relations(one), version(one), comment(one)) == (made, [(1,)], [(None,)])
+    assert [row[1] for row in plain(one, "SELECT match_id, seq FROM events")] == [1]
+
+
+@pytest.fixture
+def host_role(postgres_server):
+    """A role that may read and append, as docs/deploy.md grants (tests/postgres/test_roles.py)."""
+    role = f"host_{postgres_server._new_name('r')}"
+    with postgres_server.admin() as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD 'host-Pa55'")
+    yield role
+    with postgres_server.admin(postgres_server.tests_database) as conn:
+        conn.execute(f"DROP OWNED BY {role} CASCADE")
+        conn.execute(f"DROP ROLE {role}")
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_a_host_role_that_may_not_alter_the_tables_is_told_their_owner_migrates_them(one, host_role, monkeypatch):
+    from tests.postgres.test_roles import GRANTS
+
+    schema = one.rsplit("%3D", 1)[1]
+    plain(one, GRANTS.format(schema=schema, role=host_role))
+    host = one.replace("postgresql://postgres@", f"postgresql://{host_role}:host-Pa55@")
+    second_version(monkeypatch)
+    assert verified(host) == ["m1: ok (1 event"]  # a read goes on
+    with pytest.raises(UnwritableDatabase) as refused:
+        open_store(host)
+    assert str(refused.value).startswith(
+        f"cannot migrate the tables of {printable_url(host)!r} from matchledger schema version 1 to 2: must be owner"
+    )
+    assert str(refused.value).endswith("; a role that may alter them (their owner) migrates them with its first write")
+    assert (version(one), comment(one)) == ([(1,)], [(None,)])
+    invoke(one, "init")  # the owner's write
+    assert (version(one), comment(one)) == ([(2,)], [("migrated",)])
+    invoke(host, "note", "m1", "then the host's")
