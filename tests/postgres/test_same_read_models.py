@@ -16,6 +16,7 @@ import pytest
 
 from matchledger.ledger.postgres_urls import printable_url
 from matchledger.projections.application import Application
+from matchledger.projections.read_models import IN_EVERY_VIEW
 from tests.behaviour_dump import jobs
 from tests.behaviour_dump.dumped import participants_of, recorded_seqs
 from tests.behaviour_dump.session import FIXED_TIME, FIXTURES, Session
@@ -42,12 +43,9 @@ RESCORE = {
 }
 
 
-MODELS = ("status", "scores", "outcome", "reveals")
-
-
 def read_everything(session: Session, closes: list[int]) -> None:
     names = participants_of(session)
-    for model in MODELS:
+    for model in IN_EVERY_VIEW:
         for view in ([], ["--public"], *(["--as", name] for name in names)):
             session.run(model, "m", *view, "--json")
         for view in ([], ["--public"]):

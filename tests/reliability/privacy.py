@@ -33,9 +33,8 @@ from matchledger.ledger.codec import encode
 from matchledger.ledger.events import MatchCreated
 from matchledger.projections.fold import InMemoryMatch, Replayer
 from matchledger.projections.presentation.games import presentation_module
+from matchledger.projections.read_models import IN_EVERY_VIEW, read_model
 from matchledger.projections.views import all_read_models
-
-MODELS = ("status", "scores", "outcome", "reveals")
 
 
 def dumps(data) -> str:
@@ -49,8 +48,8 @@ def viewer_models(state, viewer: str) -> dict[str, str]:
     seen = {k: dumps(v) for k, v in models.items() if k.endswith(":public") or k == f"knowledge:{viewer}"}
     views: list[View] = [View("public")] + ([as_participant(viewer)] if viewer != "public" else [])
     for view in views:
-        for name in MODELS:
-            data = getattr(game, name)(state, view)
+        for name in IN_EVERY_VIEW:
+            data = read_model(game, name, state, view)
             seen[f"{name}:{view.label()}"] = dumps(data)
             # Only a game's own text: the generic text is a function of the JSON compared above.
             own = presentation_module(state.game, "text")

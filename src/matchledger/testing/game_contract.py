@@ -56,11 +56,11 @@ from matchledger.ledger.events import StateCheckpointed, SubmissionRecorded, uns
 from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
 from matchledger.projections.fold import InMemoryMatch, Replayer, play, replay
+from matchledger.projections.read_models import IN_EVERY_VIEW, read_model
 from matchledger.projections.rederive import rederive
 from matchledger.projections.verification import verify_stored
 from matchledger.testing import choices_contract
 
-MODELS = ("status", "scores", "outcome", "reveals")
 CLOCK = "2024-01-01T12:00:00.000000Z"
 
 
@@ -71,8 +71,8 @@ def read_models(state) -> dict[str, bytes]:
     game = engine.get(state.game)
     models = {}
     for view in [HOST, PUBLIC] + [as_participant(p) for p in state.participants]:
-        for name in MODELS:
-            models[f"{name}:{view.label()}"] = getattr(game, name)(state, view)
+        for model in IN_EVERY_VIEW:
+            models[f"{model}:{view.label()}"] = read_model(game, model, state, view)
     for participant in state.participants:
         models[f"knowledge:{participant}"] = game.knowledge(state, participant)
     for player in state.players:
