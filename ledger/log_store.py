@@ -216,7 +216,7 @@ class LogStore(ABC):
 
     def unknown_match(self, match_id: str) -> UnknownMatch:
         """The error for a match this store does not hold (the one place it is worded)."""
-        return UnknownMatch(f"no match {match_id!r} in {self.location!r}")
+        return UnknownMatch(match_id, self.location)
 
     def events(self, match_id: str, *, after: int = 0, upto: int | None = None) -> list[tuple[int, Event]]:
         """Decoded (seq, event) pairs; raises UnknownMatch for a match with no events."""

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from msgspec import Struct, structs
 
-from .errors import CorruptLog, DatabaseBusy, ForeignDatabase, MatchledgerError, UnwritableDatabase
+from .errors import CorruptLog, DatabaseBusy, ForeignDatabase, MatchledgerError, NoDatabase, UnwritableDatabase
 
 #: SQLite's ``application_id`` of a matchledger database: "MLDG" in ASCII.
 APPLICATION_ID = 0x4D4C4447
@@ -123,7 +123,7 @@ def open_for_reading(path: str, lock_timeout: float) -> sqlite3.Connection:
     """A read-only connection to the matchledger database at ``path``."""
     header = _header(path)
     if header is None:
-        raise CorruptLog(f"no database at {path!r} (run `matchledger init` or `new` first)")
+        raise NoDatabase(path)
     if not header:
         raise _refused(path, "it is empty")
     if not _marked(path, header):
@@ -150,7 +150,7 @@ def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3
     header = _header(path)
     new = not header
     if header is None and not create:
-        raise CorruptLog(f"no database at {path!r} (run `matchledger init` or `new` first)")
+        raise NoDatabase(path)
     if new and not create:
         raise _refused(path, "it is empty")
     if new and not Path(path).absolute().parent.is_dir():

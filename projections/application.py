@@ -29,8 +29,10 @@ from matchledger.ledger.errors import (
     CorruptLog,
     GameNotInstalled,
     IllegalMove,
+    InvalidParameter,
     LogConflict,
     MalformedInput,
+    OutsideLog,
     VerificationFailed,
 )
 from matchledger.ledger.events import (
@@ -96,6 +98,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     abandoned: int | None = None  # the seq of the event that abandoned it
     head: tuple[int, str] | None = None  # (seq, hash), once the chain is checked
     problem: str | None = None  # why the match cannot be read (its chain does not verify)
+    error: Any = None  # the error that says so, for a front door to word (never in to_json)
     not_installed: str | None = None  # why it cannot be read here: its game is not installed
 
     def to_json(self) -> dict:
@@ -182,7 +185,7 @@ class Application:
             try:
                 cursor = self.reader.cursor(match_id)
             except (VerificationFailed, CorruptLog) as exc:
-                summaries.append(MatchSummary(match_id, problem=str(exc)))
+                summaries.append(MatchSummary(match_id, problem=str(exc), error=exc))
                 continue
             except GameNotInstalled as exc:  # listed, and nothing the matter with its log
                 summaries.append(MatchSummary(match_id, exc.game, not_installed=str(exc)))
@@ -230,13 +233,13 @@ class Application:
         return self.view_heads(match_id).head(PUBLIC)
 
     def check_at(self, match_id: str, at: int | None) -> None:
-        """``--at SEQ`` must name an event of the match."""
+        """``at`` must name an event of the match."""
         head = self.store.head(match_id)
         if head is None:
             raise self.store.unknown_match(match_id)
         last = head[0]
         if at is not None and not 1 <= at <= last:
-            raise MalformedInput(f"--at {at} is outside match {match_id!r} (events 1 to {last})")
+            raise OutsideLog(match_id, at, last)
 
     def game_of(self, state: MatchState):
         return engine.get(state.game)
@@ -344,9 +347,8 @@ class Application:
             raise IllegalMove(f"no {word} of {match_id!r} is closed yet: there is nothing to send")
         round_no = closed[-1] if round_no is None else round_no
         if round_no not in closed:
-            raise MalformedInput(
-                f"--round {round_no}: {word} {round_no} of {match_id!r} is not closed ({word}s closed: {_spans(closed)})"
-            )
+            problem = f"{word} {round_no} of {match_id!r} is not closed ({word}s closed: {_spans(closed)})"
+            raise InvalidParameter("round", round_no, problem)
         seq = self._closed_at(match_id, round_no, at)
         state = self.state(match_id, seq)
         game = self.game_of(state)
@@ -592,9 +594,9 @@ class Application:
         with ``can_submit``, their own submissions), or with ``auditor`` the whole log.
         The token is returned once; only its hash is kept."""
         if auditor == (participant is not None):
-            raise MalformedInput("invite either a participant (--as NAME) or an auditor (--auditor)")
+            raise MalformedInput("a link is either a participant's or an auditor's: name one of the two")
         if auditor and can_submit:
-            raise MalformedInput("--submit is for a participant; an auditor reads only")
+            raise MalformedInput("an auditor's link reads only: only a participant's may submit")
         state = self.state(match_id)
         if participant is not None:
             participant = resolve_view(state, participant=participant).participant

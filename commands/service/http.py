@@ -268,6 +268,8 @@ class Service:
         """The receipt's row; LinkClosed if ``link`` was revoked before it was written."""
         try:
             return await self.writer.submit(match_id, participant, tokens, link=link)
+        except LinkClosed:
+            raise  # a matchledger error too, but the caller's to answer
         except TooManySubmissions as exc:
             raise Refused(429, str(exc)) from None
         except MatchledgerError as exc:

@@ -44,12 +44,12 @@ SUBMISSIONS_PER_ROUND = 20
 _STOP = object()
 
 
-class LinkClosed(Exception):
+class LinkClosed(MatchledgerError, PermissionError):
     """The link a submission came through no longer lets it be recorded (revoked, most
     likely, while the request was under way)."""
 
 
-class TooManySubmissions(Exception):
+class TooManySubmissions(MatchledgerError, RuntimeError):
     """A participant who already has ``SUBMISSIONS_PER_ROUND`` submissions in the round."""
 
 

@@ -6,6 +6,7 @@ host reads stays exactly what it was."""
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 
 import pytest
@@ -239,8 +240,10 @@ def test_a_script_line_carries_the_same_words_and_exit_code(db, tmp_path):
     )
 
 
-def test_a_read_the_chain_does_not_vouch_for_names_the_command_that_tells_more(db, tmp_path):
-    copy = tmp_path / "tampered.db"
+@pytest.fixture(scope="module")
+def tampered(db, tmp_path_factory):
+    """A copy of ``db`` whose event p1:2 was edited behind the chain's back."""
+    copy = tmp_path_factory.mktemp("tampered") / "tampered.db"
     with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
         source.backup(target)
     conn = sqlite3.connect(copy)
@@ -248,9 +251,25 @@ def test_a_read_the_chain_does_not_vouch_for_names_the_command_that_tells_more(d
     conn.execute("UPDATE events SET actor = 'mallory' WHERE match_id = 'p1' AND seq = 2")
     conn.commit()
     conn.close()
-    result = invoke(copy, "status", "p1", expect=3)
-    line = _error_line(result)
+    return copy
+
+
+REFUSED_READ = (
+    "]; the log of 'p1' does not verify, so nothing from it is shown or decided (`matchledger verify p1` tells more)"
+)
+
+
+def test_a_read_the_chain_does_not_vouch_for_names_the_command_that_tells_more(tampered):
+    line = _error_line(invoke(tampered, "status", "p1", expect=3))
     assert line.startswith("Error: p1 seq 2: hash does not match the event's contents [hash: recorded ")
-    assert line.endswith(
-        "]; the log of 'p1' does not verify, so nothing from it is shown or decided (`matchledger verify p1` tells more)"
-    )
+    assert line.endswith(REFUSED_READ)
+
+
+def test_list_words_a_match_that_does_not_verify_as_a_read_of_it_does(tampered):
+    result = invoke(tampered, "list", expect=3)
+    [finding] = [line for line in result.stderr.splitlines() if line.startswith("FINDING ")]
+    assert finding.startswith("FINDING p1 seq 2: hash does not match") and finding.endswith(REFUSED_READ)
+    [listed] = [
+        entry for entry in json.loads(invoke(tampered, "list", "--json", expect=3).stdout) if "problem" in entry
+    ]
+    assert listed["match"] == "p1" and listed["problem"] == finding.removeprefix("FINDING ")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from matchledger.ledger.errors import MatchledgerError, VerificationFailed
+from matchledger.ledger.errors import MalformedInput, MatchledgerError, VerificationFailed
 
 from .extension import PinnedHistoryExtension
 from .history import History, replay_history
@@ -35,7 +35,7 @@ def _node_id(session: pytest.Session, path: Path) -> str:
         return path.as_posix()
 
 
-class NotAHistory(Exception):
+class NotAHistory(MalformedInput):
     """A file given as a history that is not one (the message says why)."""
 
 
