@@ -43,7 +43,7 @@ PACKAGES = (
 OUTSIDE = {
     # the HTTP door's answer (a status and a problem to send), as Starlette's HTTPException
     # is the HTTP layer's own: the domain raises its errors and the door maps them to one
-    "matchledger.commands.service.errors.Refused",
+    "matchledger.commands.service.problems.Refused",
     # the contract suite's stand-in for whatever a caller's own code raises inside a store
     # transaction: a matchledger error would test less than "any exception rolls back"
     "matchledger.testing.store_contract.CallerFailed",
