@@ -127,7 +127,10 @@ class ParameterError(MatchledgerError, ValueError):
 
     def _named(self, parameter: str, game: str | None = None) -> None:
         self.parameter, self.game = parameter, game
-        MatchledgerError.__init__(self, self.worded(parameter.replace("_", " ")))  # in words: "from round"
+        # in words: "from round"; what is not a parameter's name (a phrase) is left as it is
+        MatchledgerError.__init__(
+            self, self.worded(parameter.replace("_", " ") if parameter.isidentifier() else parameter)
+        )
 
     def worded(self, name: str) -> str:
         """The message, with the parameter called ``name``."""

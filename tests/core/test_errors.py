@@ -199,3 +199,12 @@ def test_exit_codes_are_the_command_lines_not_the_errors():
     assert cli_errors.exit_code(errors.VerificationFailed("verify found 1 discrepancy")) == 3
     assert cli_errors.exit_code(errors.OutsideLog("m1", 9, 3)) == 1
     assert cli_errors.exit_code(DatabaseBusy("busy")) == 1
+
+
+def test_an_errors_own_words_name_a_parameter_in_words_and_leave_a_phrase_as_it_is():
+    assert str(errors.InvalidParameter("from_round", 9, "lca has 3 rounds")) == "from round 9: lca has 3 rounds"
+    phrase = "the outcome: the reason of an award to 'bob_x'"
+    assert str(errors.InvalidParameter(phrase, "a\nb", "one line", shown="'a\\nb'")) == f"{phrase} 'a\\nb': one line"
+    assert cli_errors.message(errors.InvalidParameter("from_round", 9, "lca has 3 rounds")).startswith(
+        "--from-round 9:"
+    )
