@@ -128,9 +128,11 @@ def test_errors_carry_their_facts_as_fields():
 
 
 def _samples() -> list[MatchledgerError]:
-    """One error of each kind that carries fields."""
+    """One error of each kind that carries fields, and the database errors (OSErrors)."""
     finding = Finding("m1", 2, "hash does not match the event's contents")
     return [
+        DatabaseBusy("database 'm.db' is busy"),  # an OSError: rebuilt without errno and strerror
+        UnwritableDatabase("cannot write to 'm.db'"),
         UnknownMatch("m1", "m.db"),
         errors.GameNotInstalled("m1", "chess", ["lca"]),
         errors.VerificationFailed("verify found 1 discrepancy", [finding]),
