@@ -71,6 +71,12 @@ WORDED = [
     (["knowledge", "r1", "--as", "zed"], "--as 'zed': not a participant of 'r1' (participants: ann, bob, cat)", 1),
     (["status", "nomatch"], "no match 'nomatch' in '{db}'", 1),
     (["messages", "r1"], "no round of 'r1' is closed yet: there is nothing to send", 1),
+    # a file's own refusal, not taken for bad JSON (an input error is a ValueError too)
+    (
+        ["outcome", "g2", "--announced", "no-such-file.json"],
+        "cannot read announced outcome 'no-such-file.json': No such file or directory",
+        1,
+    ),
     (["messages", "r2", "--round", "5"], "--round 5: round 5 of 'r2' is not closed (rounds closed: 1)", 1),
     (["verify", "r1", "--receipt", "bad"], "--receipt must be SEQ:HASH with a 64-digit hex hash, got 'bad'", 2),
     (
