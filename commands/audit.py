@@ -14,6 +14,7 @@ from matchledger.projections.presentation.text import generic_text, table
 from matchledger.projections.presentation.wording import json_text, options_text, plural
 from matchledger.projections.receipts import parse_receipt
 
+from .errors import message
 from .files import input_path
 from .options import PublishedHead, at_option, key_values, usage_error
 from .output import emit_json, say
@@ -87,7 +88,7 @@ def verify_cmd(match_id, all_matches, head, jobs, receipts, as_json):
     try:
         receipts = [parse_receipt(text) for text in receipts]
     except MalformedInput as exc:
-        raise usage_error(str(exc)) from None
+        raise usage_error(message(exc)) from None
     application = app()
     if all_matches:
         reports = list(

@@ -1,6 +1,7 @@
 """`matchledger`: the entry point: global options, the command table, and turning every
 error into one line on stderr and an exit code (1 for rules and input errors, 2 for usage
-errors, 3 for findings); no traceback reaches a user, and no error message carries an
+errors, 3 for findings), worded with the command line's flags and commands
+(:mod:`.errors`); no traceback reaches a user, and no error message carries an
 unprintable character (a stored name or a typed argument holding one is escaped)."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import click
 
 from matchledger.ledger.errors import MatchledgerError
 
-from . import colour, logs
+from . import colour, errors, logs
 from .lazy import LazyGroup
 from .session import Session
 
@@ -256,9 +257,10 @@ class CommandLine(LazyGroup):
             try:
                 return super().invoke(ctx)
             except MatchledgerError as exc:
-                logs.log().info("command_failed", error=type(exc).__name__, message=str(exc))
-                error = click.ClickException(str(exc))
-                error.exit_code = exc.exit_code
+                text = errors.message(exc)
+                logs.log().info("command_failed", error=type(exc).__name__, message=text)
+                error = click.ClickException(text)
+                error.exit_code = errors.exit_code(exc)
                 raise error from None
 
 

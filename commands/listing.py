@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import click
+import msgspec
 
 from matchledger.ledger.errors import Unavailable, VerificationFailed
 from matchledger.projections.presentation.text import table
 
+from .errors import message
 from .output import emit_json, say
 from .session import app
 
@@ -39,7 +41,7 @@ def list_cmd(as_json, games):
     """
     if games:
         return _list_games(as_json)
-    summaries = app().list_matches()
+    summaries = [_worded(summary) for summary in app().list_matches()]
     if as_json:
         emit_json([summary.to_json() for summary in summaries])
     elif not summaries:
@@ -59,6 +61,13 @@ def list_cmd(as_json, games):
             f"{len(missing)} of {len(summaries)} matches are of games not installed here ({games}): "
             f"{', '.join(summary.match for summary in missing)}"
         )
+
+
+def _worded(summary):
+    """``summary`` with its problem in the command line's words."""
+    if summary.error is None:
+        return summary
+    return msgspec.structs.replace(summary, problem=message(summary.error))
 
 
 def _row(summary) -> dict:

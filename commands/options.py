@@ -14,6 +14,7 @@ import click
 from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES
 
+from .errors import message
 from .files import read_text
 
 
@@ -52,7 +53,7 @@ class PublishedHead(click.ParamType):
         try:
             return parse_head(value)
         except MalformedInput as exc:
-            self.fail(str(exc), param, ctx)
+            self.fail(message(exc), param, ctx)
 
 
 def _one_view(ctx: click.Context, param: click.Parameter, value):
@@ -107,8 +108,9 @@ def key_values(pairs: tuple[str, ...], flag: str) -> dict[str, str]:
 def load_json_object(text: str, what: str) -> dict:
     from matchledger.ledger.codec import decode_json  # only a command that reads a JSON file needs it
 
+    source = read_text(text, what, ANNOUNCED_FILE_MAX_BYTES)  # refused as it is, not as JSON
     try:
-        payload = decode_json(read_text(text, what, ANNOUNCED_FILE_MAX_BYTES))
+        payload = decode_json(source)
     except ValueError as exc:
         raise MalformedInput(f"{what} {text!r} is not valid JSON: {exc}") from None
     if not isinstance(payload, dict):

@@ -25,7 +25,7 @@ class CreateMatch(msgspec.Struct, frozen=True):
     setup: dict[str, Any] = msgspec.field(default_factory=dict)
 
     def __post_init__(self):
-        check_tokens([*self.options, *self.options.values()], "--option")
+        check_tokens([*self.options, *self.options.values()], "option")
 
 
 class RecordContract(msgspec.Struct, frozen=True):
@@ -54,7 +54,7 @@ class CloseRound(msgspec.Struct, frozen=True):
 
     def __post_init__(self):
         if self.reason:
-            check_text(self.reason, "--reason")
+            check_text(self.reason, "reason")
 
 
 class Reopen(msgspec.Struct, frozen=True):
@@ -63,7 +63,7 @@ class Reopen(msgspec.Struct, frozen=True):
     reason: str
 
     def __post_init__(self):
-        check_text(self.reason, "--reason")
+        check_text(self.reason, "reason")
 
 
 class Abandon(msgspec.Struct, frozen=True):
@@ -72,7 +72,7 @@ class Abandon(msgspec.Struct, frozen=True):
     reason: str
 
     def __post_init__(self):
-        check_text(self.reason, "--reason")
+        check_text(self.reason, "reason")
 
 
 class Amend(msgspec.Struct, frozen=True):
@@ -82,8 +82,8 @@ class Amend(msgspec.Struct, frozen=True):
     reason: str
 
     def __post_init__(self):
-        check_tokens([self.option, self.value], "--option")
-        check_text(self.reason, "--reason")
+        check_tokens([self.option, self.value], "option")
+        check_text(self.reason, "reason")
 
 
 class RecordOutcome(msgspec.Struct, frozen=True):
@@ -100,7 +100,7 @@ class Void(msgspec.Struct, frozen=True):
     reopen: bool = False
 
     def __post_init__(self):
-        check_text(self.reason, "--reason")
+        check_text(self.reason, "reason")
 
 
 class Correct(msgspec.Struct, frozen=True):
@@ -111,7 +111,7 @@ class Correct(msgspec.Struct, frozen=True):
 
     def __post_init__(self):
         check_tokens(self.tokens)
-        check_text(self.reason, "--reason")
+        check_text(self.reason, "reason")
 
 
 class AddNote(msgspec.Struct, frozen=True):

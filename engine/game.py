@@ -34,7 +34,17 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput
+from matchledger.ledger.errors import (
+    AmendmentTooLate,
+    CorruptLog,
+    IllegalMove,
+    InvalidParameter,
+    MalformedInput,
+    MatchFinished,
+    MatchledgerError,
+    MissingReason,
+    OutcomeShape,
+)
 from matchledger.ledger.events import (
     ContractRecorded,
     Event,
@@ -188,6 +198,8 @@ class Game:
             raise MalformedInput(f"unknown option {key!r} for {self.name} (options: {known})")
         try:
             return spec.parse(text)
+        except MatchledgerError:
+            raise  # already worded (a matchledger error is a ValueError too)
         except ValueError as exc:
             raise MalformedInput(f"option {key}={text!r}: {exc}") from None
 
@@ -256,13 +268,12 @@ class Game:
     def require_open(self, state: MatchState) -> None:
         """Refuse anything more once the match is over, saying what can still be done."""
         if state.finished or self.play_is_over(state):
-            raise IllegalMove(
-                f"match {state.match_id!r} is finished; nothing more can be recorded ({self.way_back(state)})"
-            )
+            raise MatchFinished(state.match_id, **self.way_back(state))
 
-    def way_back(self, state: MatchState) -> str:
-        """How the host takes back the end of a finished match (for the refusal)."""
-        return "it cannot be reopened"
+    def way_back(self, state: MatchState) -> dict[str, Any]:
+        """How the host takes back the end of a finished match, as the fields of the
+        refusal (:class:`MatchFinished`): none here, it cannot be reopened."""
+        return {}
 
     def submission_to_undo(self, state: MatchState, seq: int, verb: str) -> Submission:
         """The submission recorded at ``seq``, which the host asks to be ``verb``
@@ -295,7 +306,7 @@ class Game:
     @decides(Abandon)
     def decide_abandon(self, state: MatchState, cmd: Abandon) -> list[Event]:
         if not cmd.reason.strip():
-            raise MalformedInput("abandoning a match needs a --reason")
+            raise MissingReason("abandoning a match")
         return [MatchAbandoned(reason=cmd.reason)]
 
     @decides(Amend)
@@ -307,20 +318,17 @@ class Game:
         if spec.fixed_because is not None:
             raise IllegalMove(f"{cmd.option} cannot be amended: {spec.fixed_because}")
         if cmd.from_round < state.round:
-            raise IllegalMove(
-                f"--from-round {cmd.from_round}: {unit} {cmd.from_round} is already over; amendments take "
-                f"effect from the open {unit} ({state.round}) on"
-            )
+            raise AmendmentTooLate(cmd.from_round, unit, state.round)
         last = self.last_round()
         if last is not None and cmd.from_round > last:
-            raise MalformedInput(f"--from-round {cmd.from_round}: {self.name} has {last} rounds")
+            raise InvalidParameter("from_round", cmd.from_round, f"{self.name} has {last} rounds")
         if spec.last_round_used is not None and cmd.from_round > spec.last_round_used:
             raise IllegalMove(
                 f"{cmd.option} is only read when {unit} {spec.last_round_used} closes; an amendment from "
                 f"{unit} {cmd.from_round} would change nothing"
             )
         if not cmd.reason.strip():
-            raise MalformedInput("an amendment needs a --reason")
+            raise MissingReason("an amendment")
         return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]
 
     @decides(RecordOutcome)
@@ -402,9 +410,7 @@ class Game:
         if self.announcement_shapes is not None:
             self.announcement_shapes.check_outcome(state, outcome)
         elif not isinstance(outcome, dict) or "standings" not in outcome:
-            raise MalformedInput(
-                "an announced outcome is a JSON object in the shape of `outcome --json` (with 'standings')"
-            )
+            raise OutcomeShape()
 
     def check_recorded(self, seq: int, check: Callable[[], None]) -> None:
         """Run ``check`` on an announcement a log holds: one of another shape (from an

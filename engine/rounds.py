@@ -19,7 +19,18 @@ from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 
-from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import (
+    EveryoneMustSubmit,
+    IllegalMove,
+    MalformedInput,
+    MissingReason,
+    NothingToForce,
+    OutOfReach,
+    ReopenBlocked,
+    RevivalRefused,
+    RoundNeedsReopening,
+    SubmissionsMissing,
+)
 from matchledger.ledger.events import (
     ContractRecorded,
     Event,
@@ -114,11 +125,8 @@ class RoundsGame(Game):
             return []
         return state.canonical(p for p in state.participants if state.current_submission(state.round, p) is None)
 
-    def way_back(self, state: MatchState) -> str:
-        return (
-            f"`reopen {state.match_id} --reason TEXT` reopens round {state.round - 1}, and `void`/`correct` "
-            "with --reopen take back one of its submissions"
-        )
+    def way_back(self, state: MatchState) -> dict[str, Any]:
+        return {"reopenable_round": state.round - 1}
 
     def closing(self, state: MatchState) -> Closing:
         """Close the open round (without changing ``state``): the one path every close
@@ -166,27 +174,20 @@ class RoundsGame(Game):
 
     def check_missing(self, state: MatchState, cmd: CloseRound) -> list[str]:
         """Who has not submitted, when the host may close the round all the same:
-        nobody (a plain close), or with --force and a reason where the rules let a
+        nobody (a plain close), or by force and with a reason where the rules let a
         missing submission count as none.  Refused otherwise, naming them."""
         missing = self.waiting_for(state)
-        where = f"round {state.round} of {state.match_id!r}"
         if cmd.force and not cmd.reason.strip():
-            raise MalformedInput("a forced close needs a --reason (kept in the log)")
+            raise MissingReason("a forced close", kept=True)
         if cmd.force and not missing:
-            raise IllegalMove(f"every participant has submitted in {where}; close it without --force")
+            raise NothingToForce(state.match_id, state.round)
         if not missing:
             return []
         if self.ALL_MUST_SUBMIT is not None:
-            even = ", not even with --force (every participant must submit)" if cmd.force else ""
-            raise IllegalMove(
-                f"{self.ALL_MUST_SUBMIT}: {where} cannot close{even}; no submission from {', '.join(missing)}"
-            )
+            raise EveryoneMustSubmit(self.ALL_MUST_SUBMIT, state.match_id, state.round, missing, forced=cmd.force)
         self.check_can_close(state)  # the game's own refusal comes before the host's safety net
         if not cmd.force:
-            raise IllegalMove(
-                f"{where} cannot close; no submission from {', '.join(missing)}. Record theirs, or close "
-                f"anyway with `close {state.match_id} --force --reason TEXT` ({self.WITHOUT_SUBMISSION})"
-            )
+            raise SubmissionsMissing(state.match_id, state.round, missing, self.WITHOUT_SUBMISSION)
         return missing
 
     @decides(CloseRound)
@@ -241,16 +242,10 @@ class RoundsGame(Game):
             return target, []
         last_closed = state.round - 1
         if target.round != last_closed:
-            raise IllegalMove(
-                f"submission {seq} belongs to round {target.round}; only the open round "
-                f"({state.round if state.round <= self.ROUNDS else 'none'}) or, with --reopen, the last closed "
-                f"round ({last_closed}) can be corrected"
-            )
+            open_round = state.round if state.round <= self.ROUNDS else None
+            raise OutOfReach(seq, target.round, open_round, last_closed)
         if not reopen:
-            raise IllegalMove(
-                f"submission {seq} belongs to round {target.round}, which is closed; add --reopen to supersede "
-                f"that round's announcements (the round must then be closed again)"
-            )
+            raise RoundNeedsReopening(seq, target.round)
         self.check_reopenable(state)
         return target, [RoundReopened(round=target.round, reason=reason)]
 
@@ -268,17 +263,13 @@ class RoundsGame(Game):
         if not live:
             return
         live.sort(key=lambda submission: submission.seq)
-        listed = ", ".join(f"seq {submission.seq} ({submission.participant})" for submission in live)
-        raise IllegalMove(
-            f"round {state.round} of {state.match_id!r} holds submissions ({listed}); round {state.round - 1} "
-            f"cannot be reopened under them. Void each first (`void {state.match_id} SEQ --reason TEXT`), "
-            "then reopen"
-        )
+        held = [(submission.seq, submission.participant) for submission in live]
+        raise ReopenBlocked(state.match_id, state.round, held)
 
     @decides(Reopen)
     def decide_reopen(self, state: MatchState, cmd: Reopen) -> list[Event]:
         if not cmd.reason.strip():
-            raise MalformedInput("reopening a round needs a --reason (kept in the log)")
+            raise MissingReason("reopening a round", kept=True)
         if state.round == 1:
             raise IllegalMove(f"no round of {state.match_id!r} is closed yet; round 1 is open")
         self.check_reopenable(state)
@@ -287,7 +278,7 @@ class RoundsGame(Game):
     @decides(Void)
     def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
         if not cmd.reason.strip():
-            raise MalformedInput("a void needs a --reason")
+            raise MissingReason("a void")
         target, before = self._correctable(state, cmd.seq, "voided", cmd.reopen, cmd.reason)
         events = before + [SubmissionVoided(target_seq=cmd.seq, reason=cmd.reason)]
         self.check_revived(state, target, events)
@@ -325,16 +316,12 @@ class RoundsGame(Game):
                 finally:
                     state.voided.discard(target.seq)
         except (IllegalMove, MalformedInput) as exc:
-            raise IllegalMove(
-                f"voiding {target.seq} would make {revived.participant}'s submission {revived.seq} "
-                f"({' '.join(revived.tokens)}) count again, which the rules refuse now: {exc}. Void {revived.seq} "
-                f"first (then nothing counts again), or `correct {target.seq}` with tokens the rules accept"
-            ) from None
+            raise RevivalRefused(target.seq, revived.participant, revived.seq, revived.tokens, exc) from None
 
     @decides(Correct)
     def decide_correct(self, state: MatchState, cmd: Correct) -> list[Event]:
         if not cmd.reason.strip():
-            raise MalformedInput("a correction needs a --reason")
+            raise MissingReason("a correction")
         target, before = self._correctable(state, cmd.seq, "corrected", cmd.reopen, cmd.reason)
         if before:  # validate against the match as it will stand once the round is reopened
             state = copy.deepcopy(state)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import UnknownParticipant, UnknownViewer
 from matchledger.ledger.events import (
     OutcomeAnnounced,
     RoundClosed,
@@ -120,15 +120,15 @@ class MatchState:
                 result[participant] = submission
         return result
 
-    def require_participant(self, name: str, flag: str | None = None) -> str:
+    def require_participant(self, name: str, parameter: str | None = None) -> str:
         """The one participant check: ``name`` itself when it is a participant of this
-        match.  ``flag``: the option that named it, for the message (``--as``)."""
+        match.  ``parameter``: the one that named it to choose a view (``as``), which
+        makes a name that is none bad input rather than a rules error."""
         if name in self.participants:
             return name
-        listing = ", ".join(self.participants)
-        if flag is not None:
-            raise MalformedInput(f"{flag} {name!r}: not a participant of {self.match_id!r} (participants: {listing})")
-        raise IllegalMove(f"{name!r} is not a participant of {self.match_id!r} (participants: {listing})")
+        if parameter is not None:
+            raise UnknownViewer(self.match_id, name, self.participants, parameter)
+        raise UnknownParticipant(self.match_id, name, self.participants)
 
     def canonical(self, names) -> list[str]:
         """``names`` in the order every list shown to anyone uses: players, then the

@@ -22,7 +22,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, NamedTuple
 
-from matchledger.ledger.errors import CorruptLog, IllegalMove, MalformedInput, MatchledgerError
+from matchledger.ledger.errors import (
+    CorruptLog,
+    IllegalMove,
+    MatchledgerError,
+    MissingReason,
+    NoRoundsToReopen,
+    NoRoundToReopenForVoid,
+    TurnNotCorrectable,
+)
 from matchledger.ledger.events import Event, OutcomeAnnounced, SubmissionRecorded, SubmissionVoided, TurnResolved
 
 from .commands import CloseRound, Correct, RecordContract, Reopen, Submit, Void
@@ -78,10 +86,9 @@ class TurnsGame(Game):
             return []
         return [state.g.current]
 
-    def way_back(self, state: MatchState) -> str:
+    def way_back(self, state: MatchState) -> dict[str, Any]:
         last = self.last_turn_submission(state)
-        where = "SEQ" if last is None else str(last.seq)
-        return f"`void {state.match_id} {where} --reason TEXT` takes back its last turn"
+        return {"turns": True, "last_turn_seq": None if last is None else last.seq}
 
     def last_turn_submission(self, state: MatchState) -> Submission | None:
         """The submission of the last resolved turn (None before the first)."""
@@ -135,10 +142,7 @@ class TurnsGame(Game):
 
     @decides(Reopen)
     def decide_reopen(self, state: MatchState, cmd: Reopen) -> list[Event]:
-        raise IllegalMove(
-            f"{self.name} has no rounds to reopen: a turn is resolved as soon as it is submitted, and "
-            f"`void {state.match_id} SEQ --reason TEXT` takes back the last one"
-        )
+        raise NoRoundsToReopen(self.name, state.match_id)
 
     @decides(RecordContract)
     def decide_contract(self, state: MatchState, cmd: RecordContract) -> list[Event]:
@@ -148,11 +152,9 @@ class TurnsGame(Game):
     def decide_void(self, state: MatchState, cmd: Void) -> list[Event]:
         """Take back the last turn: voiding its submission."""
         if not cmd.reason.strip():
-            raise MalformedInput("taking back a turn needs a --reason (kept in the log)")
+            raise MissingReason("taking back a turn", kept=True)
         if cmd.reopen:
-            raise MalformedInput(
-                f"{self.name} has no rounds to reopen: drop --reopen; `void` alone takes back the last turn"
-            )
+            raise NoRoundToReopenForVoid(self.name)
         target = self.submission_to_undo(state, cmd.seq, "voided")
         last = self.last_turn_submission(state)
         if target.seq in state.voided:
@@ -167,11 +169,7 @@ class TurnsGame(Game):
     @decides(Correct)
     def decide_correct(self, state: MatchState, cmd: Correct) -> list[Event]:
         target = self.submission_to_undo(state, cmd.seq, "corrected")
-        raise IllegalMove(
-            f"submission {cmd.seq} is {self.name} turn {target.round}, resolved when it was submitted; a turn "
-            f"cannot be corrected, but the last one can be taken back (`void {state.match_id} SEQ --reason "
-            "TEXT`) and submitted again"
-        )
+        raise TurnNotCorrectable(self.name, state.match_id, cmd.seq, target.round)
 
     # ------------------------------------------------------------------ folding
 

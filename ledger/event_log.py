@@ -102,7 +102,7 @@ class EventLog(ABC):
 
     def unknown_match(self, match_id: str) -> UnknownMatch:
         """The error for a match this log does not hold (the one place it is worded)."""
-        return UnknownMatch(f"no match {match_id!r} in {self.location!r}")
+        return UnknownMatch(match_id, self.location)
 
 
 class ChainedLog(EventLog):

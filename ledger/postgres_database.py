@@ -29,12 +29,14 @@ from psycopg import errors as pg_errors
 
 from . import migrations
 from .errors import (
+    ConnectionLost,
     CorruptLog,
     DatabaseBusy,
     DatabaseUnavailable,
     ForeignDatabase,
     LogConflict,
     MatchledgerError,
+    NoDatabase,
     UnwritableDatabase,
 )
 from .postgres_schema import APPEND_ONLY_SOURCE
@@ -183,7 +185,7 @@ class Database:
         if not versioned and not events:
             if create and not self.read_only:
                 return 0
-            raise CorruptLog(f"no matchledger tables in {self.location!r} (run `matchledger init` or `new` first)")
+            raise NoDatabase(self.location, tables=True)
         if not versioned or not events:
             why = (
                 "its events table is not matchledger's (it has no matchledger_schema table)"
@@ -242,10 +244,7 @@ class Database:
             return UnwritableDatabase(f"cannot write to {self.location!r}: {reason}")
         lost = isinstance(exc, psycopg.OperationalError) and exc.sqlstate is None
         if lost or isinstance(exc, (pg_errors.AdminShutdown, pg_errors.CrashShutdown, pg_errors.CannotConnectNow)):
-            return DatabaseUnavailable(
-                f"lost the connection to {self.location!r} ({reason}); a command in progress may not have been "
-                "recorded: `matchledger log` shows what was"
-            )
+            return ConnectionLost(self.location, reason)
         return CorruptLog(f"cannot use {self.location!r}: {reason}")
 
     def _reason(self, exc: psycopg.Error) -> str:

@@ -35,7 +35,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from . import migrations
-from .errors import CorruptLog, DatabaseBusy, ForeignDatabase, MatchledgerError, UnwritableDatabase
+from .errors import CorruptLog, DatabaseBusy, ForeignDatabase, MatchledgerError, NoDatabase, UnwritableDatabase
 from .sqlite_schema import APPLICATION_ID, SCHEMA, TRIGGERS
 
 #: Tables SQLite itself makes and keeps (`ANALYZE`'s statistics): data for its query
@@ -112,7 +112,7 @@ def open_for_reading(path: str, lock_timeout: float) -> sqlite3.Connection:
     """A read-only connection to the matchledger database at ``path``."""
     header = _header(path)
     if header is None:
-        raise CorruptLog(f"no database at {path!r} (run `matchledger init` or `new` first)")
+        raise NoDatabase(path)
     if not header:
         raise _refused(path, "it is empty")
     if not _marked(path, header):
@@ -141,7 +141,7 @@ def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3
     header = _header(path)
     new = not header
     if header is None and not create:
-        raise CorruptLog(f"no database at {path!r} (run `matchledger init` or `new` first)")
+        raise NoDatabase(path)
     if new and not create:
         raise _refused(path, "it is empty")
     if new and not Path(path).absolute().parent.is_dir():

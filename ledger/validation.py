@@ -2,7 +2,9 @@
 
 Each check raises :class:`MalformedInput` naming the rule and quoting the value (its
 ``repr``, so a control character shows as an escape); the engine and the application
-call them where a value enters, before anything is written.
+call them where a value enters, before anything is written.  A check of what was given
+for a parameter (``reason``, ``option``) names the parameter as a field, for each door
+to word (:class:`InvalidParameter`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .codec import encode
-from .errors import MalformedInput
+from .errors import InvalidActor, InvalidParameter, InvalidToken, MalformedInput, TooManyTokens
 from .limits import (
     ACTOR_MAX_LENGTH,
     JSON_MAX_DEPTH,
@@ -84,27 +86,25 @@ def check_distinct_names(names: Iterable[str]) -> None:
 def check_actor(actor: Any) -> str:
     """Who records events: 1 to ACTOR_MAX_LENGTH printable characters."""
     if not isinstance(actor, str) or not actor or len(actor) > ACTOR_MAX_LENGTH or not actor.isprintable():
-        raise MalformedInput(
-            f"actor {quoted(actor)} (--actor, MATCHLEDGER_ACTOR or $USER): the actor is 1 to {ACTOR_MAX_LENGTH} "
-            "printable characters, with no control characters"
-        )
+        raise InvalidActor(actor, quoted(actor), ACTOR_MAX_LENGTH)
     return actor
 
 
 def check_text(text: Any, what: str) -> str:
-    """A note or a reason: printable (no control characters, no line breaks), at most
-    TEXT_MAX_LENGTH characters."""
+    """A note or a reason (``what``: the parameter that gives it): printable (no control
+    characters, no line breaks), at most TEXT_MAX_LENGTH characters."""
     if not isinstance(text, str):
-        raise MalformedInput(f"{what} {quoted(text)}: expected text")
+        raise InvalidParameter(what, text, "expected text", shown=quoted(text))
     if len(text) > TEXT_MAX_LENGTH:
-        raise MalformedInput(f"{what} {quoted(text)}: at most {TEXT_MAX_LENGTH} characters")
+        raise InvalidParameter(what, text, f"at most {TEXT_MAX_LENGTH} characters", shown=quoted(text))
     if not text.isprintable():
-        raise MalformedInput(f"{what} {quoted(text)}: one line of printable text, with no control characters")
+        raise InvalidParameter(what, text, "one line of printable text, with no control characters", shown=quoted(text))
     return text
 
 
 def check_tokens(tokens: Iterable[Any], what: str = "submission") -> None:
-    """At most TOKENS_MAX tokens, each printable and at most TOKEN_MAX_LENGTH characters."""
+    """At most TOKENS_MAX tokens, each printable and at most TOKEN_MAX_LENGTH characters
+    (``what``: the parameter that gives them)."""
     tokens = list(tokens)
     if len(tokens) <= TOKENS_MAX:  # the common case, in one pass; anything else is worded below
         for token in tokens:
@@ -113,11 +113,11 @@ def check_tokens(tokens: Iterable[Any], what: str = "submission") -> None:
         else:
             return
     if len(tokens) > TOKENS_MAX:
-        raise MalformedInput(f"{what} of {len(tokens)} tokens: at most {TOKENS_MAX}")
+        raise TooManyTokens(what, len(tokens), TOKENS_MAX)
     for token in tokens:
         if not isinstance(token, str) or len(token) > TOKEN_MAX_LENGTH or not token.isprintable():
-            raise MalformedInput(
-                f"{what} token {quoted(token)}: a token is at most {TOKEN_MAX_LENGTH} printable characters"
+            raise InvalidToken(
+                what, token, f"a token is at most {TOKEN_MAX_LENGTH} printable characters", shown=quoted(token)
             )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from msgspec.structs import astuple
 
 from .codec import GENESIS_HASH, canonical_problem, decode_event, encode, envelope_hash
-from .errors import CorruptLog, MalformedInput
+from .errors import CorruptLog, MalformedHead, MalformedInput
 from .log_store import StoredEvent
 
 
@@ -72,7 +72,7 @@ def parse_head(text: str) -> tuple[int, str]:
         or not digest
         or any(c not in "0123456789abcdef" for c in digest)
     ):
-        raise MalformedInput(f"{text!r} is not SEQ:HASH (a seq and a hex hash, as `head` prints them)")
+        raise MalformedHead(text)
     if int(seq_text) < 1:
         raise MalformedInput(f"{text!r}: events are numbered from 1")
     if not HEAD_PREFIX_MIN_DIGITS <= len(digest) <= 64:

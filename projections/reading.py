@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from matchledger.engine.state import MatchState
 from matchledger.ledger.codec import GENESIS_HASH
-from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError, VerificationFailed
+from matchledger.ledger.errors import CorruptLog, MatchledgerError, OutsideLog, UnverifiedLog, VerificationFailed
 from matchledger.ledger.events import MatchCreated, StateCheckpointed
 from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
@@ -102,7 +102,7 @@ class Reader:
         if head is None:
             raise self.store.unknown_match(match_id)
         if not 1 <= at <= head[0]:
-            raise MalformedInput(f"--at {at} is outside match {match_id!r} (events 1 to {head[0]})")
+            raise OutsideLog(match_id, at, head[0])
         cursor = self._start(match_id, at)
         self._reached(match_id, cursor.seq, at)
         return cursor.state
@@ -225,11 +225,7 @@ class Reader:
 
 def refusal(match_id: str, finding: Finding) -> VerificationFailed:
     """What a read raises instead of showing what the chain does not vouch for."""
-    return VerificationFailed(
-        f"{finding.describe()}; the log of {match_id!r} does not verify, so nothing from it "
-        f"is shown or decided (`matchledger verify {match_id}` tells more)",
-        [finding],
-    )
+    return UnverifiedLog(match_id, finding)
 
 
 def _decoded_checkpoint(row: StoredEvent) -> StateCheckpointed | None:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from matchledger import engine
 from matchledger.engine.state import HOST
-from matchledger.ledger.errors import CorruptLog, MalformedInput, MatchledgerError
+from matchledger.ledger.errors import CorruptLog, MalformedInput, MalformedReceipt, MatchledgerError
 from matchledger.ledger.store import StoredEvent
 from matchledger.ledger.verify import Finding, parse_head, verify_chain
 
@@ -37,7 +37,7 @@ def parse_receipt(text: str) -> tuple[int, str]:
     except MalformedInput:
         seq, digest = 0, ""
     if len(digest) != 64:  # a receipt is the whole hash, never a prefix of it
-        raise MalformedInput(f"--receipt must be SEQ:HASH with a 64-digit hex hash, got {text!r}")
+        raise MalformedReceipt(text)
     return seq, digest
 
 

@@ -205,7 +205,7 @@ def _creation_finding(match_id: str, seq: int, game, created: MatchCreated, body
         return Finding(match_id, seq, f"MatchCreated is refused by the rules: {exc}")
     if created.salt:
         made = salted(made, created.salt)
-    return _difference(match_id, seq, created, made, body, "MatchCreated differs from what `new` records")
+    return _difference(match_id, seq, created, made, body, "MatchCreated differs from what creating the match records")
 
 
 def in_recorded_shape(event: Event, expected: Event) -> Event:
@@ -308,7 +308,7 @@ def _checkpoint_finding(
             match_id,
             seq,
             f"the stored snapshot after event {event.seq} is not the one this checkpoint vouches for (reads "
-            "ignore it; `matchledger checkpoint` replaces it)",
+            "ignore it; a new checkpoint replaces it)",
             "digest",
             snapshots.digest(snapshot_body),
             event.digest,
@@ -332,7 +332,7 @@ def _snapshot_finding(match_id: str, seq: int) -> Finding:
         match_id,
         seq,
         "the stored snapshot after this event holds another state than the log gives, and reads start "
-        "from it (run `matchledger checkpoint` to replace it)",
+        "from it (a new checkpoint replaces it)",
     )
 
 

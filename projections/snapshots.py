@@ -34,7 +34,7 @@ import msgspec
 
 from matchledger import engine
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.errors import MalformedInput, MatchledgerError
 
 FORMAT = 1
 
@@ -45,7 +45,7 @@ _CORE_PACKAGE = "matchledger.engine"
 _CORE_MODULES = ("matchledger.ledger.events", "matchledger.ledger.upcasters", "matchledger.projections.fold", __name__)
 
 
-class SnapshotUnusable(Exception):
+class SnapshotUnusable(MatchledgerError, RuntimeError):
     """A stored snapshot cannot be used (the caller replays from the start instead)."""
 
 

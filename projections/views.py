@@ -7,7 +7,7 @@ import msgspec
 
 from matchledger import engine
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View, as_participant
-from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.errors import ExclusiveParameters
 from matchledger.ledger.events import (
     ContractRecorded,
     Event,
@@ -30,13 +30,13 @@ from .read_models import IN_EVERY_VIEW, ReadModel, read_model
 def resolve_view(state: MatchState, *, public: bool = False, participant: str | None = None) -> View:
     """The host's view, the public's, or that of ``participant`` (who must be one)."""
     if public and participant is not None:
-        raise MalformedInput("give either --public or --as PARTICIPANT, not both")
+        raise ExclusiveParameters("public", "as")
     if public:
         return PUBLIC
     if (
         participant is not None
     ):  # an empty name too: a wrapper passing an empty variable gets an error, never the host's view
-        return as_participant(state.require_participant(participant, flag="--as"))
+        return as_participant(state.require_participant(participant, parameter="as"))
     return HOST
 
 

@@ -44,6 +44,8 @@ import httptools
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
+from matchledger.ledger.errors import MalformedInput
+
 #: Bytes a request's head may take (nginx's default is 4 lines of 8 KiB; a browser
 #: sends one or two).
 HEAD_BYTES_MAX = 32 * 1024
@@ -87,7 +89,7 @@ TIMEOUT = _closing(b"408 Request Timeout")
 TOO_MANY = _closing(b"503 Service Unavailable", b"retry-after: 5")
 
 
-class _HeadTooLarge(Exception):
+class _HeadTooLarge(MalformedInput):
     """Raised in a parser callback: the parser stops where it is."""
 
 

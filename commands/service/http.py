@@ -1,7 +1,8 @@
 """The HTTP front door: routes, tokens, answers and errors (docs/design.md, "Service").
 
 Each handler parses what it is given, calls the one application (through ``Reads`` and
-the ``Writer``) and renders; nothing here knows a rule of a game.  Every answer carries
+the ``Writer``) and renders; nothing here knows a rule of a game.  A refusal is answered
+as an RFC 9457 problem (``problems.py``), or on a page as a page that says it.  Every answer carries
 the security headers and is logged with its path's token redacted (``guard.py``).
 """
 
@@ -27,10 +28,10 @@ from matchledger.projections.presentation.printable import printable
 
 from . import pages
 from .connections import TIMED_OUT
-from .errors import Refused, refused
 from .forms import FIELD_MAX, form_html, is_over, tokens_from_form
 from .live import Live
 from .openapi import openapi
+from .problems import PROBLEM_JSON, Refused, refused
 from .reads import Reads, to_json
 from .writes import LinkClosed, TooManySubmissions, Writer, receipt_json
 
@@ -130,7 +131,7 @@ class Service:
 
     async def refusal(self, request: Request, exc: Refused) -> Response:
         if self._is_api(request) or request.url.path.endswith(("/events", "/export", "/choices")):
-            return json_answer(to_json({"error": exc.message}), exc.status, exc.headers)
+            return Response(exc.body(), exc.status, exc.headers, media_type=PROBLEM_JSON)
         title = {403: "This link opens nothing", 404: "Not found"}.get(exc.status, "Not possible")
         response = html_answer(pages.message_page(title, exc.message), exc.status)
         response.headers.update(exc.headers)
@@ -186,7 +187,12 @@ class Service:
         if text is None:
             return None
         if not _seq_shaped(text):
-            raise Refused(400, f"?at must be an event's seq (a whole number from 1), got {text[:40]!r}")
+            raise Refused(
+                400,
+                f"?at must be an event's seq (a whole number from 1), got {text[:40]!r}",
+                kind="malformed-input",
+                members={"parameter": "at"},
+            )
         return int(text)
 
     # ------------------------------------------------------------------ the JSON API
@@ -268,8 +274,10 @@ class Service:
         """What was recorded; LinkClosed if ``link`` was revoked before it was written."""
         try:
             return await self.writer.submit(match_id, participant, tokens, link=link)
+        except LinkClosed:
+            raise  # a matchledger error too, but the caller's to answer
         except TooManySubmissions as exc:
-            raise Refused(429, str(exc)) from None
+            raise Refused(429, str(exc), kind="too-many-submissions", members={"match": match_id}) from None
         except MatchledgerError as exc:
             raise refused(exc, match_id=match_id, rules=True) from None
 

@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Callable
 
 from matchledger.ledger.errors import MatchledgerError
 
-from .errors import Refused, refused
+from .problems import Refused, refused
 from .reads import Reads, to_json
 
 #: Seconds between two looks at the store while pages are open.

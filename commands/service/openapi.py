@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-_ERROR = {"$ref": "#/components/responses/Error"}
+from .problems import PROBLEM_JSON, PROBLEM_KINDS, TYPE_PREFIX
+
+_ERROR = {"$ref": "#/components/responses/Problem"}
 _MATCH = {
     "name": "match",
     "in": "path",
@@ -24,7 +26,7 @@ _AT = {
     "schema": {"type": "integer", "minimum": 1},
     "description": "The match as it stood after event SEQ (the CLI's --at): the seq of an event this viewer may "
     "know of (one their log lists: a public event, or for a participant also their own submissions); any other "
-    "seq is one and the same 400, which names no head.",
+    "seq is one and the same 400 (`urn:matchledger:problem:outside-view`), which names no head.",
 }
 _TOKEN = [{"token": []}]
 _LINK = {
@@ -220,7 +222,34 @@ def openapi(base_url: str) -> dict:
                         },
                     },
                 },
-                "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+                "Problem": {
+                    "type": "object",
+                    "description": "An RFC 9457 problem (application/problem+json). `error` repeats `detail` for the "
+                    'clients of the `{"error": MESSAGE}` answers of earlier releases; the other members are the '
+                    "error's fields that are safe to show.",
+                    "required": ["type", "title", "status", "detail", "error"],
+                    "properties": {
+                        "type": {
+                            "type": "string",
+                            "format": "uri",
+                            "description": "The kind of problem: `about:blank` (the status says all), or one of "
+                            + ", ".join(f"`{TYPE_PREFIX}{kind}`" for kind in PROBLEM_KINDS)
+                            + ".",
+                        },
+                        "title": {"type": "string", "description": "The kind of problem, in a few words."},
+                        "status": {"type": "integer", "description": "The HTTP status of the answer."},
+                        "detail": {"type": "string", "description": "What happened this time."},
+                        "error": {"type": "string", "description": "The same text as `detail`."},
+                        "match": {"type": "string", "description": "The match the request named."},
+                        "parameter": {
+                            "type": "string",
+                            "description": "The parameter whose value is refused: `at` (the query's), `tokens` "
+                            "(the submission's).",
+                        },
+                        "at": {"type": "integer", "description": "The `at` that was sent."},
+                        "seq": {"type": "integer", "description": "The first seq where the log does not verify."},
+                    },
+                },
                 "Nothing": {
                     "type": "object",
                     "required": ["none"],
@@ -287,13 +316,13 @@ def openapi(base_url: str) -> dict:
                 },
             },
             "responses": {
-                "Error": _json(
-                    "400 bad input, 401 no token or one that opens nothing here, 403 a token without that right, "
-                    "404 no such match, 409 the log does not verify or moved on, 422 the rules refuse the submission, "
-                    "429 the participant has made as many submissions in the round as a link may, "
+                "Problem": {
+                    "description": "400 bad input, 401 no token or one that opens nothing here, 403 a token without "
+                    "that right, 404 no such match, 409 the log does not verify or moved on, 422 the rules refuse "
+                    "the submission, 429 the participant has made as many submissions in the round as a link may, "
                     "503 the ledger is busy or its database cannot be reached.",
-                    {"$ref": "#/components/schemas/Error"},
-                )
+                    "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+                }
             },
         },
     }

@@ -41,7 +41,7 @@ import msgspec
 
 from matchledger.engine.state import PUBLIC, View, as_participant
 from matchledger.ledger.capabilities import AUDITOR, Capability, well_formed
-from matchledger.ledger.errors import MalformedInput, MatchledgerError
+from matchledger.ledger.errors import MatchledgerError, OutsideView
 from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.projections.application import Application, LogReading
 from matchledger.projections.public_head import ViewHeads
@@ -254,7 +254,7 @@ class Reads:
             whose = (
                 "the public" if view.is_public else (view.participant if view.participant is not None else "this view")
             )
-            raise MalformedInput(f"?at={at} is not the seq of an event {whose} may know of in match {match_id!r}")
+            raise OutsideView(match_id, at, whose)
 
     def _answer(self, key: tuple, match_id: str, view: View, make: Callable[[], object]):
         stamp = self.view_head(match_id, view)

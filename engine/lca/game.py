@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import IllegalMove, MissingSetup, UnexpectedSetup
 
 from . import announcements, submissions, views
 from .actions import ActionsResult, resolve_actions
@@ -58,9 +58,9 @@ class LcaGame(RoundsGame):
         setup = dict(cmd.setup or {})
         extra = sorted(k for k in setup if k != "studio")
         if extra:
-            raise MalformedInput(f"lca takes only --studio FILE, not {', '.join('--' + k for k in extra)}")
+            raise UnexpectedSetup(self.name, extra, ["studio"])
         if "studio" not in setup or setup["studio"] is None:
-            raise MalformedInput("lca needs --studio FILE")
+            raise MissingSetup(self.name, "studio")
         text = setup["studio"]
         if isinstance(text, (list, tuple)):  # already a list of rows (normalized form)
             text = "\n".join(str(row) for row in text)

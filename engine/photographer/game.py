@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import ExclusiveParameters, IllegalMove, MalformedInput, UnexpectedSetup
 
 from ..commands import CreateMatch
 from ..options import OptionSpec, parse_bool
@@ -63,7 +63,7 @@ class PhotographerGame(TurnsGame):
             fixed_because="the deck was built for it at creation",
         ),
         "hand_scored": OptionSpec(
-            "hand_scored", False, parse_bool, "the host enters the results with `outcome --announced` (none computed)"
+            "hand_scored", False, parse_bool, "the host enters the results as announced (none computed)"
         ),
     }
 
@@ -80,13 +80,11 @@ class PhotographerGame(TurnsGame):
         setup = dict(cmd.setup or {})
         unknown = sorted(set(setup) - {"seed", "deck"})
         if unknown:
-            raise MalformedInput(
-                f"photographer takes --seed N or --deck FILE, not {', '.join(repr(k) for k in unknown)}"
-            )
+            raise UnexpectedSetup(self.name, unknown, ["seed", "deck"])
         n = len(cmd.players)
         trigger = options["end_trigger"]
         if "seed" in setup and "deck" in setup:
-            raise MalformedInput("give either --seed or --deck, not both")
+            raise ExclusiveParameters("seed", "deck", game=self.name)
         if "seed" in setup:
             seed = parse_seed(setup["seed"])
             return list(cmd.players), {"seed": seed, "deck": deck_from_seed(seed, n, trigger)}

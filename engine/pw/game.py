@@ -13,7 +13,7 @@ from . import announcements, views
 from .explain import explain
 from .model import PWState, RoundResult, public_order
 from .resolve import resolve
-from .validation import check_setup, check_submission, parse_contract
+from .validation import NAME, check_setup, check_submission, parse_contract
 
 if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the game
     import random
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the
 
 
 class ParallelWorlds(RoundsGame):
-    name = "pw"
+    name = NAME
     views = views  # the read models: this package's views module
     announcement_shapes = announcements  # the types of what it announces
     STATE_TYPE = PWState

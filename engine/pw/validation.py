@@ -6,11 +6,21 @@ from collections import Counter
 from typing import Any
 
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import IllegalMove, MalformedInput
+from matchledger.ledger.errors import (
+    IllegalMove,
+    IncompleteSetup,
+    InvalidParameter,
+    MalformedInput,
+    MissingSetup,
+    UnexpectedSetup,
+)
 from matchledger.ledger.validation import check_name
 
 from .model import PWState
 from .notation import TYPES, Action, Guess, parse_token, split_tokens
+
+#: The game these rules are (its name, as its errors and declaration give it).
+NAME = "pw"
 
 MAIN_CONTRACTS = ("diversity", "generosity", "espionage")
 
@@ -22,23 +32,22 @@ def check_setup(players: list[str], setup: dict[str, Any]) -> dict[str, Any]:
     """Exactly {"pairs": {player: guest}}: one guest per player, distinct, no guest a player."""
     extra = sorted(set(setup) - {"pairs"})
     if extra:
-        raise MalformedInput(
-            f"pw takes only --pair PLAYER=GUEST; unexpected set-up {', '.join(repr(k) for k in extra)}"
-        )
+        raise UnexpectedSetup(NAME, extra, ["pairs"])
     pairs = setup.get("pairs")
     if not pairs:
-        raise MalformedInput("pw needs --pair PLAYER=GUEST for every player")
+        raise MissingSetup(NAME, "pairs", "for every player")
     if not isinstance(pairs, dict):
         raise MalformedInput(f"pw pairs must map player to guest, got {pairs!r}")
     for player, guest in pairs.items():
         if player not in players:
-            raise MalformedInput(f"--pair {player}={guest}: {player!r} is not a listed player ({', '.join(players)})")
+            problem = f"{player!r} is not a listed player ({', '.join(players)})"
+            raise InvalidParameter("pairs", f"{player}={guest}", problem, game=NAME)
         check_name(guest, "guest name")
         if guest in players:
-            raise MalformedInput(f"--pair {player}={guest}: guest {guest!r} is also a player")
+            raise InvalidParameter("pairs", f"{player}={guest}", f"guest {guest!r} is also a player", game=NAME)
     for player in players:
         if player not in pairs:
-            raise MalformedInput(f"player {player!r} has no guest (add --pair {player}=GUEST)")
+            raise IncompleteSetup(NAME, "pairs", f"player {player!r} has no guest", f"{player}=GUEST")
     seen: dict[str, str] = {}
     for player, guest in pairs.items():
         if guest in seen:

@@ -42,12 +42,12 @@ from .writes import DECISION_ATTEMPTS, Writes
 SUBMISSIONS_PER_ROUND = 20
 
 
-class LinkClosed(Exception):
+class LinkClosed(MatchledgerError, PermissionError):
     """The link a submission came through no longer lets it be recorded (revoked, most
     likely, while the request was under way)."""
 
 
-class TooManySubmissions(Exception):
+class TooManySubmissions(MatchledgerError, RuntimeError):
     """A participant who already has ``SUBMISSIONS_PER_ROUND`` submissions in the round."""
 
 
@@ -81,9 +81,9 @@ class Access:
         self, match_id: str, *, participant: str | None = None, auditor: bool = False, can_submit: bool = False
     ) -> tuple[str, Capability]:
         if auditor == (participant is not None):
-            raise MalformedInput("invite either a participant (--as NAME) or an auditor (--auditor)")
+            raise MalformedInput("a link is either a participant's or an auditor's: name one of the two")
         if auditor and can_submit:
-            raise MalformedInput("--submit is for a participant; an auditor reads only")
+            raise MalformedInput("an auditor's link reads only: only a participant's may submit")
         state = self._queries.state(match_id)
         if participant is not None:
             participant = resolve_view(state, participant=participant).participant

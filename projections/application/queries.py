@@ -11,7 +11,14 @@ from collections.abc import Iterable, Iterator
 
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.codec import decode_json
-from matchledger.ledger.errors import CorruptLog, GameNotInstalled, IllegalMove, MalformedInput, VerificationFailed
+from matchledger.ledger.errors import (
+    CorruptLog,
+    GameNotInstalled,
+    IllegalMove,
+    InvalidParameter,
+    OutsideLog,
+    VerificationFailed,
+)
 from matchledger.ledger.events import Event, OutcomeAnnounced, RoundClosed, StateCheckpointed, TurnResolved
 from matchledger.ledger.log_store import StoredEvent
 
@@ -44,7 +51,7 @@ class Queries:
             try:
                 cursor = reader.cursor(match_id)
             except (VerificationFailed, CorruptLog) as exc:
-                summaries.append(MatchSummary(match_id, problem=str(exc)))
+                summaries.append(MatchSummary(match_id, problem=str(exc), error=exc))
                 continue
             except GameNotInstalled as exc:  # listed, and nothing the matter with its log
                 summaries.append(MatchSummary(match_id, exc.game, not_installed=str(exc)))
@@ -126,7 +133,7 @@ class Queries:
             raise store.unknown_match(match_id)
         last = head[0]
         if at is not None and not 1 <= at <= last:
-            raise MalformedInput(f"--at {at} is outside match {match_id!r} (events 1 to {last})")
+            raise OutsideLog(match_id, at, last)
 
     # ------------------------------------------------------------------ read models
 
@@ -222,9 +229,8 @@ class Queries:
             raise IllegalMove(f"no {word} of {match_id!r} is closed yet: there is nothing to send")
         round_no = closed[-1] if round_no is None else round_no
         if round_no not in closed:
-            raise MalformedInput(
-                f"--round {round_no}: {word} {round_no} of {match_id!r} is not closed ({word}s closed: {_spans(closed)})"
-            )
+            problem = f"{word} {round_no} of {match_id!r} is not closed ({word}s closed: {_spans(closed)})"
+            raise InvalidParameter("round", round_no, problem)
         seq = _closed_at(events, round_no)
         if seq != state.last_seq:
             state = replay(match_id, events, upto=seq)

@@ -76,6 +76,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     abandoned: int | None = None  # the seq of the event that abandoned it
     head: tuple[int, str] | None = None  # (seq, hash), once the chain is checked
     problem: str | None = None  # why the match cannot be read (its chain does not verify)
+    error: Any = None  # the error that says so, for a front door to word (never in to_json)
     not_installed: str | None = None  # why it cannot be read here: its game is not installed
 
     def to_json(self) -> dict:

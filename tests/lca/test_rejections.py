@@ -36,12 +36,12 @@ def test_setup_is_normalized_to_rows():
 @pytest.mark.parametrize(
     "setup, error, needle",
     [
-        ({}, MalformedInput, "lca needs --studio FILE"),
+        ({}, MalformedInput, "lca needs the setup parameter 'studio'"),
         ({"studio": "...\n..\n"}, MalformedInput, "line 2"),
         ({"studio": "...\n.x.\n"}, MalformedInput, "'x'"),
         ({"studio": "\n\n"}, MalformedInput, "empty"),
         ({"studio": "...\n\n...\n"}, MalformedInput, "line 2 is empty"),
-        ({"studio": "...", "seed": 3}, MalformedInput, "--seed"),
+        ({"studio": "...", "seed": 3}, MalformedInput, "not 'seed'"),
     ],
 )
 def test_bad_setup_rejected(setup, error, needle):
@@ -203,7 +203,9 @@ def test_round3_rejections(tokens, error, needle):
 
 def test_closing_after_round_3_and_amending_a_closed_round_rejected():
     m = round3()
-    rejected(m, Amend("filming_lights_divisor", "1", 2, "too late"), IllegalMove, "--from-round 2")
+    rejected(
+        m, Amend("filming_lights_divisor", "1", 2, "too late"), IllegalMove, "from round 2: round 2 is already over"
+    )
     close(m)
     assert m.state.finished
     rejected(m, CloseRound(), IllegalMove, "finished")

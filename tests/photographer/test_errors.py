@@ -92,7 +92,7 @@ def test_no_close_reopen_correct_contract_or_end_trigger_amend_and_only_the_last
         m.do(RecordContract("ann", ["lights"]))
     with pytest.raises(IllegalMove, match="end_trigger cannot be amended"):
         m.do(Amend("end_trigger", "sunset", 5, "why"))
-    with pytest.raises(IllegalMove, match="--from-round 1: turn 1 is already over"):
+    with pytest.raises(IllegalMove, match="from round 1: turn 1 is already over"):
         m.do(Amend("wind_required", "false", 1, "why"))
     with pytest.raises(MalformedInput, match="unknown option 'speed'"):
         m.do(Amend("speed", "1", 3, "why"))

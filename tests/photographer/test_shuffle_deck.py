@@ -129,7 +129,7 @@ def test_sunset_deck_rules():
     "setup, message",
     [
         ({}, "photographer needs a seed or a deck"),
-        ({"seed": 1, "deck": "x"}, "either --seed or --deck, not both"),
+        ({"seed": 1, "deck": "x"}, "either seed or deck, not both"),
         ({"studio": "x"}, "not 'studio'"),
         ({"seed": -1}, "seed -1 is not a whole number"),
         ({"seed": "abc"}, "seed 'abc' is not a whole number"),

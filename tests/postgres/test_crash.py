@@ -22,6 +22,7 @@ import time
 import click
 import pytest
 
+from matchledger.commands.errors import exit_code
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.stores import open_store
@@ -93,7 +94,7 @@ def _child(url: str, scenario: str, script: str, fd: int) -> None:
             os.write(fd, f"{i}\n".encode())
             i += 1
     except MatchledgerError as exc:
-        os.write(fd, f"error {exc.exit_code} {str(exc).splitlines()[0]}\n".encode())
+        os.write(fd, f"error {exit_code(exc)} {str(exc).splitlines()[0]}\n".encode())
     except click.ClickException as exc:
         os.write(fd, f"error {exc.exit_code} {exc.format_message().splitlines()[0]}\n".encode())
 

@@ -26,7 +26,7 @@ def test_participants_are_players_as_listed_then_guests_by_name():
 @pytest.mark.parametrize(
     "setup, fragment",
     [
-        ({}, "--pair"),
+        ({}, "the setup parameter 'pairs' for every player"),
         ({"pairs": {"ann": "zed", "bob": "yul"}}, "'cat' has no guest"),
         ({"pairs": {"ann": "zed", "bob": "zed", "cat": "xio"}}, "guest 'zed' is paired with both 'ann' and 'bob'"),
         ({"pairs": {"ann": "bob", "bob": "yul", "cat": "xio"}}, "guest 'bob' is also a player"),

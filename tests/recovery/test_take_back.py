@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matchledger import engine
+from matchledger.commands.errors import message
 from matchledger.engine.commands import Submit, Void
 from matchledger.engine.photographer.sample import random_turn
-from matchledger.ledger.errors import IllegalMove
+from matchledger.ledger.errors import IllegalMove, MatchFinished
 from matchledger.projections.fold import InMemoryMatch, replay
 from matchledger.projections.rederive import rederive
 from matchledger.projections.views import all_read_models
@@ -106,10 +107,12 @@ def test_a_finished_photographer_match_says_how_to_take_back_its_last_turn(tmp_p
     match = played(5, 400)
     assert match.state.finished
     last = GAME.last_turn_submission(match.state)
-    with pytest.raises(
-        IllegalMove, match=f"is finished; nothing more can be recorded \\(`void m1 {last.seq} --reason TEXT`"
-    ):
+    with pytest.raises(MatchFinished) as refused:
         GAME.decide(match.state, Submit("ann", ["take", "1", "left", "1"]))
+    assert (refused.value.turns, refused.value.last_turn_seq) == (True, last.seq)
+    assert message(refused.value).endswith(
+        f"nothing more can be recorded (`void m1 {last.seq} --reason TEXT` takes back its last turn)"
+    )
 
 
 @pytest.mark.guarantee("safety.take-back-views")

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import click
 
+from matchledger.commands.errors import exit_code
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.stores import open_store
@@ -83,7 +84,7 @@ def _worker(db: str, w: int, attempts: int, barrier, out: str) -> None:
                             "match": match,
                             "texts": texts,
                             "outcome": "conflict",
-                            "exit": exc.exit_code,
+                            "exit": exit_code(exc),
                             "message": str(exc),
                         }
                     )

@@ -84,8 +84,16 @@ def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, db, 
         query = {} if at is None else {"at": at}
         answer = server.client.get(f"/api/v1/matches/{match}/public", params=query)
         if at is not None and at not in public_seqs:  # an event the public may not know of, or none
+            detail = f"at={at} is not the seq of an event the public may know of in match {match!r}"
             assert answer.status_code == 400 and answer.json() == {
-                "error": f"?at={at} is not the seq of an event the public may know of in match {match!r}"
+                "type": "urn:matchledger:problem:outside-view",
+                "title": "Not an event this viewer may know of",
+                "status": 400,
+                "detail": detail,
+                "error": detail,
+                "match": match,
+                "parameter": "at",
+                "at": at,
             }
             continue
         assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
@@ -282,18 +290,35 @@ def test_a_revoked_links_open_stream_ends_before_it_sends_anything_new(tmp_path)
 # --------------------------------------------------------------------------- every error code
 
 
-def test_errors_are_json_with_their_codes(server, links):
+def test_errors_are_problem_details_with_their_codes(server, links):
     get = server.client.get
-    assert (get("/api/v1/matches/zz/public").status_code, get("/api/v1/matches/zz/public").json()) == (
+    unknown = get("/api/v1/matches/zz/public")
+    assert (unknown.status_code, unknown.headers["content-type"], unknown.json()) == (
         404,
-        {"error": "no match 'zz'"},
+        "application/problem+json",
+        {
+            "type": "urn:matchledger:problem:unknown-match",
+            "title": "No such match",
+            "status": 404,
+            "detail": "no match 'zz'",
+            "error": "no match 'zz'",
+            "match": "zz",
+        },
     )
     assert get("/api/v1/matches/zz/head").status_code == 404
-    assert get("/api/v1/nothing").json() == {"error": "not found"}
+    assert get("/api/v1/nothing").json() == {
+        "type": "about:blank",
+        "title": "Not Found",
+        "status": 404,
+        "detail": "not found",
+        "error": "not found",
+    }
     assert server.client.delete("/api/v1/matches/m1/public").status_code == 405
     for bad in ("abc", "0", "-1", "99999"):
         answer = get("/api/v1/matches/m1/public", params={"at": bad})
-        assert answer.status_code == 400 and answer.json()["error"], bad
+        assert answer.status_code == 400 and answer.headers["content-type"] == "application/problem+json", bad
+        problem = answer.json()
+        assert problem["error"] == problem["detail"] and problem["status"] == 400 and problem["parameter"] == "at"
     assert get("/m/zz").status_code == 404 and "text/html" in get("/m/zz").headers["content-type"]
 
 

@@ -111,6 +111,7 @@ def test_the_choices_are_published_as_json_to_the_participant_alone(server, db, 
     assert offers(data["choices"], ["B2", "E2", "H2"]) and not offers(data["choices"], ["B2", "C2", "H2"])  # apart
     assert server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").status_code == 403
     assert (
-        server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").headers["content-type"] == "application/json"
+        server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").headers["content-type"]
+        == "application/problem+json"
     )
     assert server.client.get("/api/v1/matches/m3/choices", headers=bearer(links["m2"])).status_code == 401

@@ -65,9 +65,10 @@ def test_a_submission_whose_body_comes_after_the_revocation_is_refused_and_write
             host(db, "revoke", token)
             held.send(body)
             status, answer = held.answer()
+    refusal = "this token does not open this match: it is unknown, revoked or for another match"
     assert (status, json.loads(answer)) == (
         401,
-        {"error": "this token does not open this match: it is unknown, revoked or for another match"},
+        {"type": "about:blank", "title": "Unauthorized", "status": 401, "detail": refusal, "error": refusal},
     )
     assert head_seq(db) == 1
 

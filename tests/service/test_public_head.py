@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from matchledger.commands.service.problems import refused
 from matchledger.commands.service.reads import Reads
 from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.ledger.capabilities import Capability
@@ -175,7 +176,7 @@ def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head
                     call(at)
                     found[(name, at)] = "shown"
                 except MalformedInput as exc:
-                    found[(name, at)] = str(exc)
+                    found[(name, at)] = refused(exc, match_id="m1").message  # as the service words it
         return found
 
     found = asyncio.run(scenario())
@@ -185,7 +186,7 @@ def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head
         seqs = public if name == "public" else cats
         whose = "the public" if name == "public" else "cat"
         assert answer == (
-            "shown" if at in seqs else f"?at={at} is not the seq of an event {whose} may know of in match 'm1'"
+            "shown" if at in seqs else f"at={at} is not the seq of an event {whose} may know of in match 'm1'"
         )
 
 

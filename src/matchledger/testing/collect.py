@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from matchledger.ledger.errors import MatchledgerError, VerificationFailed
+from matchledger.ledger.errors import MalformedInput, MatchledgerError, VerificationFailed
 
 from .extension import PinnedHistoryExtension
 from .history import History, replay_history
@@ -61,7 +61,7 @@ def _url_node_id(url: str) -> str:
     return source_name(url).replace("::", ":0:")
 
 
-class NotAHistory(Exception):
+class NotAHistory(MalformedInput):
     """A file given as a history that is not one (the message says why)."""
 
 

@@ -228,7 +228,7 @@ class GameContract:
             for seq in range(1, len(pairs) + 1):
                 expected = replay(match_id, pairs, upto=seq)
                 at = app.state(match_id, at=seq)
-                assert at == expected, f"--at {seq} is not the replay of the first {seq} events"
+                assert at == expected, f"the match at seq {seq} is not the replay of the first {seq} events"
                 assert read_models(at) == read_models(expected)
         finally:
             store.close()

@@ -23,6 +23,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from matchledger.ledger import errors
+
 BIN_VARIABLE = "MATCHLEDGER_PG_BIN"
 _PREFIX = "matchledger-pg-"
 _OWNER = "owner.pid"  # the process that made the cluster, beside its data folder
@@ -35,7 +37,7 @@ host all all 127.0.0.1/32 scram-sha-256
 """
 
 
-class Unavailable(Exception):
+class Unavailable(errors.Unavailable):
     """No PostgreSQL server can be started here; the message says why."""
 
 
