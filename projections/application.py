@@ -575,12 +575,16 @@ class Application:
         here) part: both chains verified, read models rebuilt from the first event."""
         other = self if other_db is None else Application(open_store(other_db, read_only=True))
         sides = []
-        for application, match_id in ((self, match_a), (other, match_b)):
-            rows = application.store.rows(match_id)
-            if not rows:
-                application.head(match_id)
-            chain = verify_chain(match_id, rows)
-            sides.append(Side(match_id, application.location, rows, chain))
+        try:
+            for application, match_id in ((self, match_a), (other, match_b)):
+                rows = application.store.rows(match_id)
+                if not rows:
+                    application.head(match_id)
+                chain = verify_chain(match_id, rows)
+                sides.append(Side(match_id, application.location, rows, chain))
+        finally:
+            if other is not self:  # the other database was opened for this comparison alone
+                other.store.close()
         return compare(*sides)
 
     # ------------------------------------------------------------------ capabilities (the service's links)
