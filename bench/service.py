@@ -124,6 +124,7 @@ def process(argv: list[str]):
         except subprocess.TimeoutExpired:
             started.kill()
             started.wait()
+        started.stdout.close()
 
 
 def serve(db: Path, poll: float | None = None, *options: str):

@@ -4,7 +4,7 @@ reads (naming the flags and commands they type) and the exit code.
 The core raises errors with fields and neutral words (``ledger/errors.py``); this is
 where they become what the command line has always printed: ``--at 99 is outside
 match 'm1' (events 1 to 3)``, a way back spelled as the command to type.  An error with
-nothing door-specific about it is printed as it is.  Exit codes (DESIGN.md, "Command
+nothing door-specific about it is printed as it is.  Exit codes (docs/design.md, "Command
 line"): 1 for a rules or input error, 3 when the log does not verify (a finding); click
 gives 2 to usage errors.
 """

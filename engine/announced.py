@@ -38,10 +38,13 @@ Names = Annotated[list[str], Meta(max_length=PARTICIPANTS_MAX)]
 
 
 class Announced(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Base of every announcement type: a field the game does not announce is refused."""
+    """Base of every announcement type: a field the game does not announce is refused.
+
+    Each subclass says ``frozen=True`` again: msgspec inherits it, but a type checker
+    reads it from each class's own line."""
 
 
-class Award(Announced, kw_only=True):
+class Award(Announced, kw_only=True, frozen=True):
     """One award of an outcome (lca, pw): shards with a ToL, a shard onto one, shards to
     the inventory, a mark, an EC."""
 
@@ -51,7 +54,7 @@ class Award(Announced, kw_only=True):
     reason: str
 
 
-class OutcomeHead(Announced, kw_only=True):
+class OutcomeHead(Announced, kw_only=True, frozen=True):
     """What every ``outcome --json`` starts with; a host may leave it out."""
 
     match: str | UnsetType = UNSET
@@ -59,7 +62,7 @@ class OutcomeHead(Announced, kw_only=True):
     finished: bool | UnsetType = UNSET
 
 
-class Standing(Announced, Generic[ScoresT]):
+class Standing(Announced, Generic[ScoresT], frozen=True):
     """A line of the final table: a player, their rank, their total and the game's scores."""
 
     participant: str
@@ -68,7 +71,7 @@ class Standing(Announced, Generic[ScoresT]):
     scores: ScoresT
 
 
-class ContractResult(Announced, kw_only=True):
+class ContractResult(Announced, kw_only=True, frozen=True):
     """One contract and whether it succeeded (lca, pw): ``target``, the player a pw
     Sabotage Pact names."""
 
@@ -82,7 +85,7 @@ class ContractResult(Announced, kw_only=True):
 ContractResults = Annotated[list[ContractResult], Meta(max_length=2 * PARTICIPANTS_MAX)]
 
 
-class Outcome(OutcomeHead, Generic[StandingT], kw_only=True):
+class Outcome(OutcomeHead, Generic[StandingT], kw_only=True, frozen=True):
     """``outcome --json``: the final table, the awards and the contract results (which
     an outcome recorded before they were announced, or entered by a host, may lack)."""
 

@@ -67,7 +67,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from matchledger.ledger.errors import MalformedInput
 
@@ -106,7 +106,7 @@ def chebyshev(a, b) -> int:
 # --------------------------------------------------------------------------- the shape
 
 
-def _fail(problem: str) -> None:
+def _fail(problem: str) -> NoReturn:
     raise MalformedInput(f"a choices description {problem}")
 
 

@@ -106,7 +106,7 @@ class Decision:
 def decides(command_type: type) -> Callable:
     """Marks the method that decides commands of ``command_type``."""
 
-    def mark(method: Callable) -> Callable:
+    def mark(method: Any) -> Callable:  # Any: a function object takes the mark as an attribute
         method.decides = command_type
         return method
 
@@ -117,7 +117,7 @@ def applies(event_type: type) -> Callable:
     """Marks the method that folds events of ``event_type`` into a state:
     ``method(self, state, seq, event, work)``."""
 
-    def mark(method: Callable) -> Callable:
+    def mark(method: Any) -> Callable:  # Any: a function object takes the mark as an attribute
         method.applies = event_type
         return method
 
@@ -128,7 +128,7 @@ def rederives(event_type: type) -> Callable:
     """Marks the method that folds an announcement of ``event_type`` and returns what
     the engine itself would have recorded in its place: ``method(self, state, seq, event)``."""
 
-    def mark(method: Callable) -> Callable:
+    def mark(method: Any) -> Callable:  # Any: a function object takes the mark as an attribute
         method.rederives = event_type
         return method
 
@@ -212,7 +212,7 @@ class Game:
             check_name(name)
         check_distinct_names(players)
 
-    def create(self, cmd: CreateMatch) -> list[Event]:
+    def create(self, cmd: CreateMatch) -> list[MatchCreated]:
         self.check_players(cmd.players)
         options = self.parse_options(cmd.options)
         participants, setup = self.build_setup(cmd, options)
@@ -332,7 +332,7 @@ class Game:
         return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]
 
     @decides(RecordOutcome)
-    def decide_record_outcome(self, state: MatchState, cmd: RecordOutcome) -> list[Event]:
+    def decide_record_outcome(self, state: MatchState, cmd: RecordOutcome) -> Decision:
         if not self.play_is_over(state):
             raise IllegalMove(f"{state.match_id!r} is still being played; results come after its last round or turn")
         if state.outcome is not None:
@@ -374,32 +374,31 @@ class Game:
         an event that only follows from another's decision (a resolved turn, a computed
         outcome) or records no decision (a checkpoint).  Re-derivation decides it
         against the state before ``event`` and compares."""
-        kind = type(event)
-        if kind is SubmissionRecorded:
+        if type(event) is SubmissionRecorded:
             if event.round != state.round:
                 unit = self.ROUND_WORD
                 now = f"every {unit} is over" if self.play_is_over(state) else f"{unit} {state.round} is the one open"
                 raise IllegalMove(f"a submission by {event.participant!r} for {unit} {event.round}, but {now}")
             return Submit(event.participant, list(event.tokens))
-        if kind is RoundClosed:
+        if type(event) is RoundClosed:
             announced = None if event.source == "computed" else {"public": event.public, "private": event.private}
             forced = event.reason is not msgspec.UNSET
-            return CloseRound(announced, force=forced, reason=event.reason if forced else "")
-        if kind is OutcomeAnnounced:
+            return CloseRound(announced, force=forced, reason=event.reason if event.reason is not msgspec.UNSET else "")
+        if type(event) is OutcomeAnnounced:
             return None if event.source == "computed" else RecordOutcome(event.outcome)
-        if kind is ContractRecorded:
+        if type(event) is ContractRecorded:
             return RecordContract(event.participant, list(event.contracts))
-        if kind is RoundReopened:
+        if type(event) is RoundReopened:
             return Reopen(event.reason)
-        if kind is SubmissionVoided:
+        if type(event) is SubmissionVoided:
             return Void(event.target_seq, event.reason)
-        if kind is SubmissionCorrected:
+        if type(event) is SubmissionCorrected:
             return Correct(event.target_seq, list(event.tokens), event.reason)
-        if kind is NoteAdded:
+        if type(event) is NoteAdded:
             return AddNote(event.text)
-        if kind is MatchAbandoned:
+        if type(event) is MatchAbandoned:
             return Abandon(event.reason)
-        if kind is RuleAmended:
+        if type(event) is RuleAmended:
             spec = self.OPTIONS.get(event.option)
             value = str(event.value) if spec is None else spec.text(event.value)
             return Amend(event.option, value, event.from_round, event.reason)

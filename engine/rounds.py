@@ -197,7 +197,7 @@ class RoundsGame(Game):
             check_json(cmd.announced, f"the announcement of round {state.round}", ANNOUNCED_FILE_MAX_BYTES)
             self.check_round_announcement(state, state.round, cmd.announced)
         missing = self.check_missing(state, cmd)
-        forced = {"reason": cmd.reason, "missing": missing} if missing else {}
+        forced: dict[str, Any] = {"reason": cmd.reason, "missing": missing} if missing else {}
         closing = self.closing(state)
         if cmd.announced is None:
             closed = RoundClosed(round=closing.round, public=closing.public, private=closing.private, **forced)
@@ -215,7 +215,7 @@ class RoundsGame(Game):
         if closing.round == self.ROUNDS and closed.source == "computed":
             outcome, public_outcome = self.final_outcome(self._after_close(state, closed, closing.result))
             events.append(OutcomeAnnounced(outcome=outcome, public=public_outcome))
-        rules = [None] * len(events)
+        rules: list[Event | None] = [None] * len(events)
         if closed.source != "computed":  # what the rules announce, for re-derivation to compare
             rules[0] = RoundClosed(round=closing.round, public=closing.public, private=closing.private, **forced)
         return Decision(events, [closing.result] + [CHECKED] * (len(events) - 1), rules)
@@ -301,6 +301,7 @@ class RoundsGame(Game):
                 for event in events:
                     self.apply(after, after.last_seq + 1, event)
                 revived = after.current_submission(target.round, target.participant)
+                assert revived is not None  # an earlier submission of theirs counts again (checked above)
                 self.parse_submission(
                     after, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq
                 )
@@ -310,12 +311,14 @@ class RoundsGame(Game):
                 state.voided.add(target.seq)
                 try:
                     revived = state.current_submission(target.round, target.participant)
+                    assert revived is not None  # an earlier submission of theirs counts again (checked above)
                     self.parse_submission(
                         state, revived.participant, revived.round, list(revived.tokens), replacing=revived.seq
                     )
                 finally:
                     state.voided.discard(target.seq)
         except (IllegalMove, MalformedInput) as exc:
+            assert revived is not None  # the refusal is of the submission that counts again
             raise RevivalRefused(target.seq, revived.participant, revived.seq, revived.tokens, exc) from None
 
     @decides(Correct)
@@ -345,7 +348,9 @@ class RoundsGame(Game):
     def _rederive_close(self, state: MatchState, seq: int, event: RoundClosed) -> Event:
         closing = self.closing(state)
         # Why the host forced a close is theirs to say; who was missing, the rules'.
-        forced = {} if event.reason is msgspec.UNSET else {"reason": event.reason, "missing": self.waiting_for(state)}
+        forced: dict[str, Any] = (
+            {} if event.reason is msgspec.UNSET else {"reason": event.reason, "missing": self.waiting_for(state)}
+        )
         if event.round == closing.round:
             state.last_seq = seq
             self._store_close(state, event, closing.result)

@@ -40,7 +40,7 @@ class View:
         return self.kind == "public"
 
     def label(self) -> str:
-        return self.participant if self.kind == "participant" else self.kind
+        return self.participant if self.kind == "participant" and self.participant is not None else self.kind
 
 
 HOST = View("host")
@@ -120,7 +120,7 @@ class MatchState:
                 result[participant] = submission
         return result
 
-    def require_participant(self, name: str, parameter: str | None = None) -> str:
+    def require_participant(self, name: str | None, parameter: str | None = None) -> str:
         """The one participant check: ``name`` itself when it is a participant of this
         match.  ``parameter``: the one that named it to choose a view (``as``), which
         makes a name that is none bad input rather than a rules error."""

@@ -159,7 +159,9 @@ class TurnsGame(Game):
         last = self.last_turn_submission(state)
         if target.seq in state.voided:
             raise IllegalMove(f"submission {cmd.seq} (turn {target.round}) is already taken back")
-        if last is None or target.seq != last.seq:
+        # a submission that still counts is a resolved turn's: there is a last turn
+        assert last is not None
+        if target.seq != last.seq:
             raise IllegalMove(
                 f"submission {cmd.seq} is turn {target.round}; only the last turn can be taken back; "
                 f"turn {last.round} at seq {last.seq} is the last"

@@ -12,7 +12,7 @@ so the ledger needs no knowledge of any game.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Union
+from typing import Any, Union, get_args
 
 import msgspec
 
@@ -168,7 +168,7 @@ AnyEvent = Union[  # noqa: UP007 (one name per line reads better than a 20-term 
     MatchAbandoned,
 ]
 
-EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(AnyEvent)}
 
 #: Events that carry announcements the engine can re-derive on replay.
 ANNOUNCEMENTS = (RoundClosed, TurnResolved, OutcomeAnnounced)

@@ -15,6 +15,26 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+# --------------------------------------------------------------------------- pytest in pytest
+
+#: What pytest-xdist tells the processes it runs tests in.
+XDIST_WORKER_VARIABLES = ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
+
+
+@pytest.fixture(autouse=True)
+def _pytester_runs_alone(request):
+    """A project run by ``pytester`` is a pytest of its own, as its author runs it, not
+    a worker of this run: plugins that read the worker's environment (syrupy locks the
+    snapshot files it writes, and leaves the locks beside them) must not see it."""
+    if "pytester" in request.fixturenames:
+        with pytest.MonkeyPatch.context() as patch:
+            for name in XDIST_WORKER_VARIABLES:
+                patch.delenv(name, raising=False)
+            yield
+    else:
+        yield
+
+
 # --------------------------------------------------------------------------- PostgreSQL
 
 #: Set (CI sets it where the server binaries are installed) to fail, not skip, when the
@@ -24,9 +44,11 @@ REQUIRE_POSTGRES = "MATCHLEDGER_REQUIRE_POSTGRES"
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    """The session's throwaway PostgreSQL server (one for every test that needs one),
-    stopped and removed at the end whatever happened; a test using it skips, saying
-    why, where no server can be started."""
+    """The session's throwaway PostgreSQL server (one for every test that needs one; one
+    per worker process under pytest-xdist, each on a free port and in a folder of its
+    own, with database and schema names that carry the worker's pid), stopped and
+    removed at the end whatever happened; a test using it skips, saying why, where no
+    server can be started."""
     from matchledger.testing.postgres_server import ThrowawayServer, Unavailable
 
     try:

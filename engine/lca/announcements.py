@@ -4,7 +4,7 @@ checks of :mod:`matchledger.engine.announced` run through them."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from msgspec import UNSET, Meta, UnsetType
 
@@ -33,55 +33,55 @@ Level = Annotated[int, Meta(ge=0, le=BRIGHTNESS_CAP)]
 CONTRACTS = (*CHOICES, SUPREMACY)
 
 
-class LightsPublic(Announced):
+class LightsPublic(Announced, frozen=True):
     lights: Cells
     brightness: Annotated[dict[str, Level], Meta(max_length=STUDIO_MAX_SIDE * STUDIO_MAX_SIDE)]
 
 
-class LightsNotice(Announced):
+class LightsNotice(Announced, frozen=True):
     lights: Cells
     lights_score: int
 
 
-class CamerasPublic(Announced):
+class CamerasPublic(Announced, frozen=True):
     cameras: Cells
 
 
-class CameraNotice(Announced):
+class CameraNotice(Announced, frozen=True):
     camera_score: int
 
 
-class ActionsPublic(Announced):
+class ActionsPublic(Announced, frozen=True):
     """Nothing is public when Round 3 closes."""
 
 
-class ActionNotice(Announced):
+class ActionNotice(Announced, frozen=True):
     action_score: int
     filming_score: int
 
 
-class LightsRound(Announced, kw_only=True):
+class LightsRound(Announced, kw_only=True, frozen=True):
     public: LightsPublic
     private: dict[str, LightsNotice]
     round: int | UnsetType = UNSET
 
 
-class CamerasRound(Announced, kw_only=True):
+class CamerasRound(Announced, kw_only=True, frozen=True):
     public: CamerasPublic
     private: dict[str, CameraNotice]
     round: int | UnsetType = UNSET
 
 
-class ActionsRound(Announced, kw_only=True):
+class ActionsRound(Announced, kw_only=True, frozen=True):
     public: ActionsPublic
     private: dict[str, ActionNotice]
     round: int | UnsetType = UNSET
 
 
-ROUNDS = {1: LightsRound, 2: CamerasRound, 3: ActionsRound}
+ROUNDS: dict[int, type[Announced]] = {1: LightsRound, 2: CamerasRound, 3: ActionsRound}
 
 
-class Scores(Announced):
+class Scores(Announced, frozen=True):
     lights: int
     camera: int
     action: int
@@ -105,7 +105,7 @@ def check_round(state: MatchState, round_no: int, announcement: dict) -> None:
     shape = ROUNDS.get(round_no)
     if shape is None:
         raise MalformedInput(f"{what}: lca has rounds 1 to 3")
-    entry = conform(announcement, shape, what)
+    entry: Any = conform(announcement, shape, what)  # the shape of round_no, which a type cannot follow
     check_round_number(entry.round, round_no, what)
     members(entry.private, state.players, f"{what}, private", "player")
     studio = state.g.studio

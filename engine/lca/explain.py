@@ -43,7 +43,7 @@ def placement_lines(state: MatchState, g, p: str) -> list[dict]:
     if p not in subs:
         return [line(0, "L2: a player with no submission at close places nothing", f"{p} submitted no lights")]
     priorities = {q: [parse_cell(t) for t in sub.tokens] for q, sub in subs.items()}
-    placed = {q: [] for q in priorities}
+    placed: dict[str, list] = {q: [] for q in priorities}
     occupied: set = set()
     lines = []
     for k in range(len(priorities[p])):

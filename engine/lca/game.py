@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
@@ -44,8 +45,8 @@ class LcaState:
 
 class LcaGame(RoundsGame):
     name = "lca"
-    views = views  # the read models: this package's views module
-    announcement_shapes = announcements  # the types of what it announces
+    views: ClassVar[ModuleType] = views  # the read models: this package's views module
+    announcement_shapes: ClassVar[ModuleType] = announcements  # the types of what it announces
     STATE_TYPE = LcaState
     ROUNDS = ROUNDS
     MIN_PLAYERS = 2
@@ -97,13 +98,25 @@ class LcaGame(RoundsGame):
         if round_no == 1:
             return resolve_lights(g.studio, state.players, self._cells(state, 1), options["lights_light_lights"])
         if round_no == 2:
-            return resolve_cameras(state.players, self._cells(state, 2), g.lights, g.studio)
+            # g.lights is None only in a log that closes Round 2 before Round 1: the fold
+            # reports the error this raises as the event that cannot be replayed
+            return resolve_cameras(state.players, self._cells(state, 2), g.lights, g.studio)  # type: ignore[arg-type]
         if round_no == 3:
             actions = resolve_actions(
-                g.studio, state.players, self._cells(state, 3), g.lights.owner, options["diamond_center_must_be_empty"]
+                g.studio,
+                state.players,
+                self._cells(state, 3),
+                g.lights.owner,  # type: ignore[union-attr]  # as in Round 2: only an out-of-order log
+                options["diamond_center_must_be_empty"],
             )
             # filming is scored at Round 3's close, under Round 3's ruleset
-            filming = resolve_filming(state.players, g.lights, g.cameras, actions, options["filming_lights_divisor"])
+            filming = resolve_filming(
+                state.players,
+                g.lights,  # type: ignore[arg-type]  # as in Round 2: only an out-of-order log
+                g.cameras,  # type: ignore[arg-type]
+                actions,
+                options["filming_lights_divisor"],
+            )
             return (actions, filming)
         raise IllegalMove(f"lca has 3 rounds, not {round_no}")
 

@@ -131,7 +131,7 @@ def resolve_lights(
     owner = {cell: p for p, cells in placed_all.items() for cell in cells}
     light_set = frozenset(owner)
     reach = {cell: light_reach(studio, light_set, cell, lights_light_lights) for cell in sorted(owner)}
-    count = Counter(chain.from_iterable(reach.values()))
+    count: dict[Cell, int] = Counter(chain.from_iterable(reach.values()))
     lit_by = {
         p: frozenset().union(*(reach[c] for c in cells)) if cells else frozenset() for p, cells in placed_all.items()
     }

@@ -74,7 +74,7 @@ def sample(
     elif scale == "largest":
         from matchledger.ledger.limits import PARTICIPANTS_MAX
 
-        from .playable import STUDIO_MAX_SIDE
+        from .spec import STUDIO_MAX_SIDE
 
         players = longest_names(PARTICIPANTS_MAX, "p")
         n_players, studio = len(players), _floor(STUDIO_MAX_SIDE)

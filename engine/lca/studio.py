@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from matchledger.ledger.errors import IllegalMove, MalformedInput
 
@@ -123,6 +124,8 @@ def _is_comment(line: str) -> bool:
 class Studio:
     rows: tuple[str, ...]
     walls: frozenset[Cell] = field(default=frozenset(), compare=False, repr=False)
+    if TYPE_CHECKING:  # set by __post_init__: shared by every studio of a map, never a field (nor in a snapshot)
+        _tables: _Tables = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         tables = TABLES[self.rows]

@@ -3,6 +3,8 @@ fields; nothing is copied from the host's dict and trimmed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from matchledger.engine.state import MatchState, View, as_participant
 
 from . import endgame
@@ -48,7 +50,7 @@ def category_scores(state: MatchState) -> dict[str, dict[str, int]]:
 
 
 def _score_row(p: str, cats: dict[str, int]) -> dict:
-    row = {"participant": p}
+    row: dict[str, Any] = {"participant": p}
     for cat in endgame.CATEGORIES:
         if cat in cats:
             row[cat] = int(cats[cat])
@@ -147,6 +149,7 @@ def _pick(source: dict, keys) -> dict:
 
 def _public_outcome(state: MatchState) -> dict:
     """Allow-listed copy of the recorded public outcome."""
+    assert state.outcome is not None  # called once an outcome is recorded
     recorded = state.outcome.public
     standings = [
         {

@@ -10,7 +10,7 @@ from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import MalformedInput
 
 
-class Scores(Announced):
+class Scores(Announced, frozen=True):
     rows: int
     blurred: int
     missing: int

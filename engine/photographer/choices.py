@@ -10,6 +10,8 @@ makes the wind optional.  End phase (P7): the wind alone.
 
 from __future__ import annotations
 
+from typing import Any
+
 from matchledger.engine.choices import closed, nothing
 from matchledger.engine.state import MatchState
 
@@ -34,7 +36,7 @@ def choices(game, state: MatchState, participant: str) -> dict:
         wind = _wind(hand, 0, wind_min)
         prompt = "End phase: wind one card (positions from 1 at the bottom)"
         return {"prompt": prompt, "parts": [wind], "constraints": [], "typed": "wind 1:2"}
-    take = []
+    take: list[dict[str, Any]] = []
     for row, places in enumerate(g.table, start=1):
         cards = len(places) - places.count(None)
         for end in ENDS:

@@ -14,6 +14,7 @@ the deck was built for it at creation.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from matchledger.ledger.errors import ExclusiveParameters, IllegalMove, MalformedInput, UnexpectedSetup
@@ -48,8 +49,8 @@ class PhotographerGame(TurnsGame):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int | None] = 4
     STATE_TYPE = PhotoState
-    views = views
-    announcement_shapes = announcements  # the types of what it announces
+    views: ClassVar[ModuleType] = views
+    announcement_shapes: ClassVar[ModuleType] = announcements  # the types of what it announces
     OPTIONS: ClassVar[dict[str, OptionSpec]] = {
         "wind_required": OptionSpec("wind_required", True, parse_bool, "P4: a turn must wind one card"),
         "row_points": OptionSpec(

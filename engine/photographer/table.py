@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import FACE_UP_COLUMNS, GOOD_SHOT_LENGTH, HAND_SIZE, SUNSET, TABLE_COLUMNS, TABLE_ROWS, colours_for
-from .state import PhotoState
+from .state import PhotoState, Place
 
 
 def face_up_at(column_index: int) -> bool:
@@ -20,7 +22,7 @@ def deal(players: list[str], deck: list[str]) -> PhotoState:
     n = len(players)
     rest = list(deck)
     rows = TABLE_ROWS[n]
-    table = []
+    table: list[list[Place]] = []
     for _ in range(rows):
         table.append([(rest.pop(0), face_up_at(c)) for c in range(TABLE_COLUMNS)])
     hands = {}
@@ -49,7 +51,9 @@ def take(g: PhotoState, row: int, end: str, count: int) -> list[tuple[str, bool]
     chosen = columns[:count] if end == "left" else columns[::-1][:count]
     taken = []
     for c in chosen:
-        taken.append(places[c])
+        card = places[c]
+        assert card is not None  # chosen among the row's cards
+        taken.append(card)
         places[c] = None
     return taken
 
@@ -63,7 +67,7 @@ def check(g: PhotoState) -> dict:
 
     Returns {"refill": [(row, col, card, face_up)], "end": None | "deck_empty" | "sunset"}.
     """
-    result = {"refill": [], "end": None}
+    result: dict[str, Any] = {"refill": [], "end": None}
     on_table = 0  # g.table_count(), inlined
     for places in g.table:
         on_table += len(places) - places.count(None)

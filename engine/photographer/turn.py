@@ -26,6 +26,7 @@ def validate(g: PhotoState, participant: str, move: Move, wind_required: bool) -
         raise IllegalMove(f"it is {current}'s turn to {what}, not {participant}'s")
     hand_size = len(g.hands[participant])
     if g.phase == "main":
+        assert move.take is not None  # parsed for the main phase, a move takes (notation.parse)
         row, end, count = move.take
         if not 1 <= row <= g.n_rows:
             raise IllegalMove(f"row '{row}' is outside the {g.n_rows}-row table (rows 1-{g.n_rows})")
@@ -45,7 +46,7 @@ def validate(g: PhotoState, participant: str, move: Move, wind_required: bool) -
     if frm < hand_size and to <= hand_size:
         return  # a legal wind (the messages below are only built for an illegal one)
     text = f"{frm}:{to}"
-    after = f" after taking {move.take[2]}" if g.phase == "main" else ""
+    after = f" after taking {count}" if g.phase == "main" else ""
     if frm == hand_size:
         raise IllegalMove(
             f"wind '{text}': position {frm} is the top card of the {hand_size}-card hand{after}; "
@@ -91,6 +92,7 @@ def resolve(g: PhotoState, turn: int, participant: str, move: Move) -> tuple[dic
     wind = move.wind
     wind_text = None if wind is None else WIND_TEXT[wind]
     if g.phase == "main":
+        assert move.take is not None  # validated for the main phase, a move takes (validate)
         row, end, count = move.take
         taken = take(g, row - 1, end, count)
         for card, _face_up in taken:

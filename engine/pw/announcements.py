@@ -32,58 +32,58 @@ from .endgame import SABOTAGE
 from .notation import TYPES
 from .validation import MAIN_CONTRACTS
 
-Type = Literal[TYPES]
+Type = Literal[TYPES]  # type: ignore[valid-type]  # each of TYPES, as msgspec reads it; mypy wants them spelt out
 #: What a contract result may name (rules, "Contracts"); a Sabotage Pact names its target.
 CONTRACTS = (*MAIN_CONTRACTS, SABOTAGE)
 #: A participant submits two actions a round: at most two Learn or Watch results.
 Two = Meta(max_length=2)
 
 
-class LearnedAction(Announced, kw_only=True):
+class LearnedAction(Announced, kw_only=True, frozen=True):
     type: Type
     target: str
     predict: Type | UnsetType = UNSET
 
 
-class Learned(Announced):
+class Learned(Announced, frozen=True):
     target: str
     actions: Annotated[list[LearnedAction], Two]
 
 
-class Watched(Announced):
+class Watched(Announced, frozen=True):
     target: str
     seen: Names
 
 
-class Notice(Announced):
+class Notice(Announced, frozen=True):
     own_points: int
     partner_points: int
     learn: Annotated[list[Learned], Two]
     watch: Annotated[list[Watched], Two]
 
 
-class Public(Announced):
+class Public(Announced, frozen=True):
     type_counts: dict[Type, Count]
 
 
-class Round(Announced, kw_only=True):
+class Round(Announced, kw_only=True, frozen=True):
     public: Public
     private: dict[str, Notice]
     round: int | UnsetType = UNSET
 
 
-class Scores(Announced):
+class Scores(Announced, frozen=True):
     player: int
     guest: int
 
 
-class PairStanding(Standing[Scores]):
+class PairStanding(Standing[Scores], frozen=True):
     """A pair's line: the player, and their guest."""
 
     guest: str
 
 
-class PublicOutcome(OutcomeHead, kw_only=True):
+class PublicOutcome(OutcomeHead, kw_only=True, frozen=True):
     """At the end the public learns the awards and the contract results, and nothing
     else (an outcome recorded before contract results were announced lacks them)."""
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
@@ -23,8 +24,8 @@ if TYPE_CHECKING:  # only named in annotations: a sampler is not loaded with the
 
 class ParallelWorlds(RoundsGame):
     name = NAME
-    views = views  # the read models: this package's views module
-    announcement_shapes = announcements  # the types of what it announces
+    views: ClassVar[ModuleType] = views  # the read models: this package's views module
+    announcement_shapes: ClassVar[ModuleType] = announcements  # the types of what it announces
     STATE_TYPE = PWState
     ROUNDS = 3
     OPTIONS = {}

@@ -103,7 +103,7 @@ SPLIT: Memo[str, Action | Guess] = Memo(_split_one, limit=8192)
 
 def _is_normal(item: Action | Guess, token: str, participants: list[str]) -> bool:
     """Whether ``token`` is the normalized spelling of ``item``, every name in it a participant's."""
-    if item.__class__ is Guess:
+    if isinstance(item, Guess):  # the two are final: the same as item.__class__ is Guess
         return item.guessed in participants and item.partner in participants and item.token() == token
     if item.type not in TYPES or item.type == "guess" or item.target not in participants:
         return False

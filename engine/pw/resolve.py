@@ -121,7 +121,7 @@ def resolve(state: MatchState, round_no: int) -> RoundResult:
 
 
 def _learned(action: Action) -> dict:
-    item = {"type": action.type, "target": action.target}
+    item: dict[str, str | None] = {"type": action.type, "target": action.target}
     if action.type == "predict":
         item["predict"] = action.predict
     return item

@@ -113,7 +113,10 @@ def check_submission(
     guesses: list[Guess] = []
     for token in tokens:
         item = parse_token(token, state.participants)
-        (guesses if item.__class__ is Guess else actions).append(item)
+        if isinstance(item, Guess):
+            guesses.append(item)
+        else:
+            actions.append(item)
 
     # W1: exactly two actions.
     if len(actions) != 2:

@@ -121,8 +121,7 @@ def status(state: MatchState, view: View) -> dict:
         return base
     if view.is_public:
         return base
-    me = view.participant
-    state.require_participant(me)
+    me = state.require_participant(view.participant)
     base["guests"] = sorted(g.guest_of.values())
     base["participant"] = me
     base["role"] = g.role[me]
@@ -142,8 +141,7 @@ def scores(state: MatchState, view: View) -> dict:
         }
     if view.is_public:
         return {**_head(state), "participants": []}
-    me = view.participant
-    state.require_participant(me)
+    me = state.require_participant(view.participant)
     own, partner = last_notice_points(state, me)
     return {
         **_head(state),
@@ -175,7 +173,7 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
             }
             for i, p in enumerate(ranked, start=1)
         ]
-        contracts = end.contracts if done else []
+        contracts = end.contracts if done and end is not None else []  # done: end is computed above
         return {**_head(state), "finished": done, "standings": standings, "awards": awards, "contracts": contracts}
     result = {
         **_head(state),
@@ -185,8 +183,7 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
     }
     if view.is_public:
         return result
-    me = view.participant
-    state.require_participant(me)
+    me = state.require_participant(view.participant)
     own, partner = last_notice_points(state, me)
     result["participant"] = me
     result["own_points"] = own
@@ -195,15 +192,14 @@ def outcome(state: MatchState, view: View, end: Endgame | None = None) -> dict:
 
 
 def reveals(state: MatchState, view: View) -> dict:
-    if not view.is_host and not view.is_public:
-        state.require_participant(view.participant)
+    viewer = None if view.is_host or view.is_public else state.require_participant(view.participant)
     rounds = []
     for r in sorted(state.announcements):
         entry = {"round": r, "public": public_round(state, r)}
         if view.is_host:
             entry["private"] = {p: notice(state, r, p) for p in state.participants}
-        elif not view.is_public:
-            entry["private"] = {view.participant: notice(state, r, view.participant)}
+        elif viewer is not None:
+            entry["private"] = {viewer: notice(state, r, viewer)}
         rounds.append(entry)
     result = {**_head(state), "rounds": rounds}
     if finished(state):

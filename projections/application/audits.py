@@ -64,11 +64,15 @@ class Audits:
         here = self._wiring.store
         there = here if other_db is None else open_store(other_db, read_only=True)
         sides = []
-        for store, match_id in ((here, match_a), (there, match_b)):
-            rows = store.rows(match_id)
-            if not rows:
-                raise store.unknown_match(match_id)
-            sides.append(Side(match_id, store.location, rows, verify_chain(match_id, rows)))
+        try:
+            for store, match_id in ((here, match_a), (there, match_b)):
+                rows = store.rows(match_id)
+                if not rows:
+                    raise store.unknown_match(match_id)
+                sides.append(Side(match_id, store.location, rows, verify_chain(match_id, rows)))
+        finally:
+            if there is not here:  # the other database was opened for this comparison alone
+                there.close()
         return compare(*sides)
 
     def rescore(self, match_id: str, options: dict[str, str]) -> Rescored:

@@ -103,6 +103,7 @@ def test_a_real_install_puts_only_matchledger_into_site_packages(tmp_path):
         assert "No module named" in imports(layer).stderr
     demo = target / "matchledger" / "commands" / "demo" / "demo.txt"
     assert demo.is_file()  # package data travels with the package
+    assert (target / "matchledger" / "py.typed").is_file()  # and the mark that its annotations are for checkers
 
 
 # --------------------------------------------------------------------------- the sdist and the licence

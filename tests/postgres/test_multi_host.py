@@ -17,7 +17,6 @@ import pytest
 
 from matchledger.ledger.errors import DatabaseBusy, LogConflict
 from matchledger.ledger.events import MatchCreated, NoteAdded
-from matchledger.ledger.stores import open_store
 from tests.helpers import REPO, invoke
 from tests.reliability.eight_writers import record_at_once
 
@@ -33,8 +32,8 @@ def test_eight_processes_each_with_its_own_connection_record_at_once(postgres_ur
 
 
 @pytest.mark.guarantee("postgres.no-long-locks")
-def test_a_slow_reader_never_blocks_a_writer_and_a_writer_blocks_only_its_own_match(postgres_url):
-    store = open_store(postgres_url, lock_timeout=0.5)
+def test_a_slow_reader_never_blocks_a_writer_and_a_writer_blocks_only_its_own_match(postgres_url, opened):
+    store = opened(postgres_url, lock_timeout=0.5)
     for match in ("m1", "m2"):
         store.append(match, 1, [CREATED], actor="h", recorded_at=T)
     # a reader in the middle of a long transaction, having read the whole match
@@ -44,10 +43,10 @@ def test_a_slow_reader_never_blocks_a_writer_and_a_writer_blocks_only_its_own_ma
         store.append("m1", 2, [NoteAdded(text="while reading")], actor="h", recorded_at=T)  # not blocked
         assert len(reader.execute("SELECT body FROM events WHERE match_id = 'm1'").fetchall()) == 1  # its snapshot
     # a writer in the middle of its command holds that match only
-    other = open_store(postgres_url, lock_timeout=0.5)
+    other = opened(postgres_url, lock_timeout=0.5)
     with store.transaction():
         store.append("m1", 3, [NoteAdded(text="held")], actor="h", recorded_at=T)
-        assert open_store(postgres_url, read_only=True).head("m1")[0] == 2  # readers see the last commit, at once
+        assert opened(postgres_url, read_only=True).head("m1")[0] == 2  # readers see the last commit, at once
         other.append("m2", 2, [NoteAdded(text="elsewhere")], actor="h2", recorded_at=T)  # another match goes on
         with pytest.raises(DatabaseBusy, match="busy"):
             other.append("m1", 3, [NoteAdded(text="same match")], actor="h2", recorded_at=T)
@@ -79,7 +78,7 @@ def _host(db: str, name: str, own: str, notes: int, said: list) -> None:
 
 
 @pytest.mark.guarantee("postgres.multi-host")
-def test_two_hosts_run_a_match_each_and_share_a_third_then_the_season_moves_to_sqlite(postgres_url, tmp_path):
+def test_two_hosts_run_a_match_each_and_share_a_third_then_the_season_moves_to_sqlite(postgres_url, tmp_path, opened):
     said: list = []
     env = dict(os.environ, MATCHLEDGER_DB=postgres_url, MATCHLEDGER_ACTOR="ann-host")
     subprocess.run(
@@ -97,7 +96,7 @@ def test_two_hosts_run_a_match_each_and_share_a_third_then_the_season_moves_to_s
     for host in hosts:
         host.join()
     assert [entry for entry in said if entry[1] == "failed"] == []
-    store = open_store(postgres_url, read_only=True)
+    store = opened(postgres_url, read_only=True)
     texts = {match: [r.event().text for r in store.rows(match) if r.kind == "NoteAdded"] for match in store.match_ids()}
     assert sorted(texts) == ["ann-own", "bob-own", "shared"]
     assert texts["ann-own"] == [f"ann {i}" for i in range(4)] and texts["bob-own"] == [f"bob {i}" for i in range(4)]

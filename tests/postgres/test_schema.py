@@ -4,6 +4,7 @@ open, and nothing made or changed by a read or a refusal."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import psycopg
@@ -82,12 +83,12 @@ def test_the_first_write_makes_the_contract_table_with_the_exact_hashed_bodies_a
     ["UPDATE events SET body = body", "DELETE FROM events WHERE seq = 2", "TRUNCATE events", "TRUNCATE events CASCADE"],
 )
 @pytest.mark.guarantee("postgres.append-only")
-def test_update_delete_and_truncate_fail_from_any_client(postgres_url, statement):
+def test_update_delete_and_truncate_fail_from_any_client(postgres_url, statement, opened):
     rows = recorded(postgres_url)
     operation = statement.split()[0]
     with pytest.raises(psycopg.errors.RaiseException, match=f"events are append-only: {operation} is not allowed"):
         plain(postgres_url, statement)
-    assert open_store(postgres_url, read_only=True).rows("m1") == rows
+    assert opened(postgres_url, read_only=True).rows("m1") == rows
 
 
 @pytest.mark.parametrize("command", [["status", "m1"], ["verify", "--all"], ["note", "m1", "hello"]])
@@ -110,14 +111,13 @@ def test_init_makes_the_tables_once_and_is_a_write(postgres_url):
 
 
 @pytest.mark.guarantee("postgres.schema")
-def test_writers_making_the_tables_at_once_make_them_once(postgres_url):
+def test_writers_making_the_tables_at_once_make_them_once(postgres_url, opened):
     errors = []
 
     def first_write(n: int) -> None:
         try:
-            store = open_store(postgres_url)
-            store.append(f"m{n}", 1, [CREATED], actor="host", recorded_at=T)
-            store.close()
+            with contextlib.closing(open_store(postgres_url)) as store:
+                store.append(f"m{n}", 1, [CREATED], actor="host", recorded_at=T)
         except Exception as exc:  # any failure of the guarantee
             errors.append(exc)
 
@@ -128,7 +128,7 @@ def test_writers_making_the_tables_at_once_make_them_once(postgres_url):
         thread.join()
     assert errors == []
     assert plain(postgres_url, "SELECT version FROM matchledger_schema") == [(SCHEMA_VERSION,)]
-    assert open_store(postgres_url, read_only=True).match_ids() == [f"m{n}" for n in range(6)]
+    assert opened(postgres_url, read_only=True).match_ids() == [f"m{n}" for n in range(6)]
 
 
 @pytest.mark.parametrize(
@@ -172,9 +172,9 @@ def test_a_database_not_encoded_in_utf8_is_refused(postgres_server):
         postgres_server.drop_database(name)
 
 
-def test_a_read_only_store_cannot_write(postgres_url):
+def test_a_read_only_store_cannot_write(postgres_url, opened):
     recorded(postgres_url)
-    store = open_store(postgres_url, read_only=True)
+    store = opened(postgres_url, read_only=True)
     with pytest.raises(Exception, match="cannot write to .*read-only transaction"):
         store.append("m1", 3, [NoteAdded(text="x")], actor="host", recorded_at=T)
     with pytest.raises(CorruptLog, match="no matchledger tables"):

@@ -92,6 +92,8 @@ def _worker(db: str, w: int, attempts: int, barrier, out: str) -> None:
                     log.append({"match": match, "texts": texts, "outcome": "ok", "seqs": [r.seq for r in rows]})
         except Exception as exc:  # anything else is a failure of the guarantee
             log.append({"match": match, "outcome": "error", "error": f"{type(exc).__name__}: {exc}"})
+    if not via_cli:
+        store.close()
     with open(out, "w") as handle:
         json.dump(log, handle)
 
@@ -119,7 +121,7 @@ def record_at_once(db: str, folder: Path, attempts: int) -> None:
     for p in procs:
         p.join(timeout=600)
     assert [p.exitcode for p in procs] == [0] * WORKERS
-    results = [entry for out in outs for entry in json.load(open(out))]
+    results = [entry for out in outs for entry in json.loads(Path(out).read_text())]
 
     errors = [r for r in results if r["outcome"] == "error"]
     assert errors == []  # never "database is locked", never anything but ok or a conflict

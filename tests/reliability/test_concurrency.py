@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +80,6 @@ def test_a_writer_waits_for_the_lock_instead_of_failing(tmp_path):
         waiter.start()
         time.sleep(0.3)  # the waiter now queues on the lock (not asserted: no timed checks)
     waiter.join(timeout=60)
-    assert open(out).read() == "ok"
+    assert Path(out).read_text() == "ok"
     assert [r.seq for r in holder.rows("m")] == [1, 2]
     holder.close()

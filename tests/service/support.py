@@ -62,15 +62,22 @@ class Server:
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=self._log, cwd=folder, env={**os.environ, **(env or {})}
         )
-        self.announced = self._first_line()
+        try:
+            self.announced = self._first_line()
+        except BaseException:  # it did not start as it should: nothing of it may outlive the test
+            self.process.kill()
+            self.process.wait()
+            self.process.stdout.close()
+            self._log.close()
+            raise
         self.url = self.announced.split(" on ", 1)[1].split()[0].rstrip(";")
         self.client = httpx.Client(base_url=self.url, timeout=30)
 
     def _first_line(self) -> str:
-        selector = selectors.DefaultSelector()
-        selector.register(self.process.stdout, selectors.EVENT_READ)
-        if not selector.select(START_SECONDS):
-            self.process.kill()
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            ready = selector.select(START_SECONDS)
+        if not ready:
             raise AssertionError(f"serve printed nothing in {START_SECONDS} s: {self.log()}")
         line = self.process.stdout.readline().decode()
         assert line.startswith("serving "), (line, self.log())
@@ -101,15 +108,18 @@ class Server:
     def stop(self, sig: int = signal.SIGTERM) -> int:
         """Stop the server as an operator does; its exit code."""
         self.client.close()
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                raise AssertionError(f"serve did not stop within {STOP_SECONDS} s of signal {sig}") from None
-        self._log.close()
+        try:
+            if self.process.poll() is None:
+                self.process.send_signal(sig)
+                try:
+                    self.process.wait(STOP_SECONDS)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait()
+                    raise AssertionError(f"serve did not stop within {STOP_SECONDS} s of signal {sig}") from None
+        finally:
+            self.process.stdout.close()  # the pipe it announced itself on
+            self._log.close()
         return self.process.returncode
 
     def __enter__(self) -> Server:

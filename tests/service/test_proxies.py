@@ -208,11 +208,12 @@ def test_the_nginx_snippet_serves_streams_redirects_limits_and_logs_no_token(lea
             f"events {{ worker_connections 64; }}\n"
             f"http {{\n{temp}\naccess_log {folder / 'access.log'} combined;\n{site}}}\n"
         )
-        started = subprocess.Popen(
-            [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
-            stdout=subprocess.DEVNULL,
-            stderr=open(folder / "stderr.txt", "wb"),
-        )
+        with open(folder / "stderr.txt", "wb") as stderr:  # the child keeps its own copy of the file
+            started = subprocess.Popen(
+                [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
         try:
             wait_for_tls(https_port, started, folder / "error.log")
             with httpx.Client(
@@ -273,12 +274,13 @@ def test_the_caddy_snippet_serves_streams_and_logs_no_token(league, tmp_path):
             "XDG_DATA_HOME": str(folder / "data"),
             "XDG_CONFIG_HOME": str(folder / "config"),
         }
-        started = subprocess.Popen(
-            [caddy, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
-            stdout=subprocess.DEVNULL,
-            stderr=open(folder / "stderr.txt", "wb"),
-            env=environment,
-        )
+        with open(folder / "stderr.txt", "wb") as stderr:  # the child keeps its own copy of the file
+            started = subprocess.Popen(
+                [caddy, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                env=environment,
+            )
         try:
             wait_for_tls(https_port, started, folder / "stderr.txt")
             with httpx.Client(
