@@ -138,10 +138,11 @@ def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3
         conn = sqlite3.connect(path, isolation_level=None)
         _prepare(conn, path, lock_timeout, new=True)
         return conn
-    header = _header(path)
-    new = not header
-    if header is None and not create:
+    found = _header(path)
+    if found is None and not create:
         raise NoDatabase(path)
+    header = found or b""  # no file at all, or an empty one: either is made anew
+    new = not header
     if new and not create:
         raise _refused(path, "it is empty")
     if new and not Path(path).absolute().parent.is_dir():

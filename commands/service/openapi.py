@@ -28,7 +28,7 @@ _AT = {
     "know of (one their log lists: a public event, or for a participant also their own submissions); any other "
     "seq is one and the same 400 (`urn:matchledger:problem:outside-view`), which names no head.",
 }
-_TOKEN = [{"token": []}]
+_TOKEN: list[dict[str, list[str]]] = [{"token": []}]
 _LINK = {
     "name": "token",
     "in": "path",

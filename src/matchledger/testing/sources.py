@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 from urllib.parse import unquote, urlsplit
 
 from matchledger.ledger.errors import MalformedInput
@@ -38,7 +39,7 @@ def source_of(text: str | Path) -> Source:
     return text if isinstance(text, str) and is_url(text) else Path(text)
 
 
-def is_url(source: Source) -> bool:
+def is_url(source: Source) -> TypeGuard[str]:
     return isinstance(source, str) and is_postgres_url(source)
 
 
