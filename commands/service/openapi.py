@@ -247,7 +247,6 @@ def openapi(base_url: str) -> dict:
                             "(the submission's).",
                         },
                         "at": {"type": "integer", "description": "The `at` that was sent."},
-                        "seq": {"type": "integer", "description": "The first seq where the log does not verify."},
                     },
                 },
                 "Nothing": {
