@@ -235,7 +235,11 @@ def test_writers_at_once_migrate_a_file_once(two, monkeypatch):
     assert errors == []
     assert calls == [2]  # once, from version 2
     assert _header(db) == (APPLICATION_ID, 3)
-    assert open_store(db, read_only=True).match_ids() == ["m1", "w0", "w1", "w2", "w3"]
+    reader = open_store(db, read_only=True)
+    try:
+        assert reader.match_ids() == ["m1", "w0", "w1", "w2", "w3"]
+    finally:
+        reader.close()
 
 
 @pytest.mark.guarantee("files.schema-version")
