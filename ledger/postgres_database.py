@@ -197,8 +197,9 @@ class Database:
         if version is not None and version > latest:
             raise migrations.NewerSchema(self.location, version, latest)
         if version is None or version < migrations.POSTGRES_MIGRATIONS[0].version:
+            recorded = "record no schema version" if version is None else f"are of matchledger schema version {version}"
             raise ForeignDatabase(
-                f"cannot use {self.location!r}: its tables are of matchledger schema version {version}, "
+                f"cannot use {self.location!r}: its tables {recorded}, "
                 f"not the version this matchledger reads ({latest}); nothing was changed"
             )
         self._refuse_foreign_objects(conn)
