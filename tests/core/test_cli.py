@@ -20,11 +20,6 @@ close t1
 """
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "m.db"
-
-
 def write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)
@@ -38,46 +33,46 @@ def count(db):
     return n
 
 
-def test_script_runs_every_line(tmp_path, db):
-    result = invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+def test_script_runs_every_line(tmp_path, empty_db_path):
+    result = invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT))
     assert "4 commands ran" in result.output
-    assert read_json(db, "scores", "t1") == {"totals": {"ann": 3, "bob": 5}}
+    assert read_json(empty_db_path, "scores", "t1") == {"totals": {"ann": 3, "bob": 5}}
 
 
-def test_script_stops_at_first_failing_line_and_names_it(tmp_path, db):
+def test_script_stops_at_first_failing_line_and_names_it(tmp_path, empty_db_path):
     script = SCRIPT + "submit t1 ann 12\nsubmit t1 bob 4\n"
-    result = invoke(db, "script", write(tmp_path, "s.txt", script), expect=1)
+    result = invoke(empty_db_path, "script", write(tmp_path, "s.txt", script), expect=1)
     assert "line 6 (submit t1 ann 12)" in result.output
     assert "'12'" in result.output
-    assert count(db) == 4  # the lines before it stand, the line after never ran
+    assert count(empty_db_path) == 4  # the lines before it stand, the line after never ran
 
 
 @pytest.mark.guarantee("log.atomic-command")
-def test_atomic_script_writes_nothing_when_a_line_fails(tmp_path, db):
+def test_atomic_script_writes_nothing_when_a_line_fails(tmp_path, empty_db_path):
     script = SCRIPT + "close t1\n"  # nobody submitted for round 2
-    result = invoke(db, "script", "--atomic", write(tmp_path, "s.txt", script), expect=1)
+    result = invoke(empty_db_path, "script", "--atomic", write(tmp_path, "s.txt", script), expect=1)
     assert "line 6" in result.output and "nobody has submitted" in result.output
-    assert not db.exists() or count(db) == 0
+    assert not empty_db_path.exists() or count(empty_db_path) == 0
 
 
-def test_export_import_round_trip_is_byte_identical(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
-    exported = invoke(db, "export", "t1").stdout_bytes
+def test_export_import_round_trip_is_byte_identical(tmp_path, empty_db_path):
+    invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT))
+    exported = invoke(empty_db_path, "export", "t1").stdout_bytes
     out = tmp_path / "t1.jsonl"
     out.write_bytes(exported)
     other = tmp_path / "other.db"
     invoke(other, "import", out)
     assert invoke(other, "export", "t1").stdout_bytes == exported
-    assert read_json(other, "scores", "t1") == read_json(db, "scores", "t1")
+    assert read_json(other, "scores", "t1") == read_json(empty_db_path, "scores", "t1")
     again = invoke(other, "import", out, expect=1)
     assert "already exists" in again.output
     assert count(other) == 4
 
 
 @pytest.mark.guarantee("input.mutated-import")
-def test_import_refuses_a_broken_chain_and_malformed_lines(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
-    lines = invoke(db, "export", "t1").stdout.splitlines()
+def test_import_refuses_a_broken_chain_and_malformed_lines(tmp_path, empty_db_path):
+    invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT))
+    lines = invoke(empty_db_path, "export", "t1").stdout.splitlines()
     record = json.loads(lines[1])
     record["body"]["tokens"] = ["9"]
     tampered = write(tmp_path, "bad.jsonl", "\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
@@ -90,41 +85,45 @@ def test_import_refuses_a_broken_chain_and_malformed_lines(tmp_path, db):
     assert not other.exists() or count(other) == 0
 
 
-def test_verify_ok_and_head(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
-    head = invoke(db, "head", "t1").stdout.strip()
+def test_verify_ok_and_head(tmp_path, empty_db_path):
+    invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT))
+    head = invoke(empty_db_path, "head", "t1").stdout.strip()
     assert head.startswith("4:") and len(head) == 66
-    assert "ok" in invoke(db, "verify", "t1", "--head", head).output
-    invoke(db, "verify", "t1", "--head", "9:" + "0" * 64, expect=3)
-    invoke(db, "verify", "t1", "--head", "nonsense", expect=2)
+    assert "ok" in invoke(empty_db_path, "verify", "t1", "--head", head).output
+    invoke(empty_db_path, "verify", "t1", "--head", "9:" + "0" * 64, expect=3)
+    invoke(empty_db_path, "verify", "t1", "--head", "nonsense", expect=2)
 
 
-def test_verify_finds_a_wrong_host_announcement(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT.replace("close t1\n", "")))
+def test_verify_finds_a_wrong_host_announcement(tmp_path, empty_db_path):
+    invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT.replace("close t1\n", "")))
     announced = write(
         tmp_path,
         "a.json",
         json.dumps({"public": {"submitted": ["ann", "bob"]}, "private": {"ann": {"points": 3}, "bob": {"points": 6}}}),
     )
-    invoke(db, "close", "t1", "--announced", announced)
-    result = json.loads(invoke(db, "verify", "t1", "--json", expect=3).stdout)
+    invoke(empty_db_path, "close", "t1", "--announced", announced)
+    result = json.loads(invoke(empty_db_path, "verify", "t1", "--json", expect=3).stdout)
     assert result["ok"] is False
     [finding] = result["matches"][0]["findings"]
     assert finding["seq"] == 4 and finding["field"] == "private.bob.points"
     assert (finding["recorded"], finding["recomputed"]) == (6, 5)
 
 
-def test_at_shows_the_match_as_it_stood(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT + "submit t1 ann 9\nclose t1 --force --reason 'bob passed'\n"))
-    assert read_json(db, "scores", "t1", "--at", "4") == {"totals": {"ann": 3, "bob": 5}}
-    assert read_json(db, "scores", "t1") == {"totals": {"ann": 12, "bob": 5}}
-    result = invoke(db, "scores", "t1", "--at", "99", expect=1)
+def test_at_shows_the_match_as_it_stood(tmp_path, empty_db_path):
+    invoke(
+        empty_db_path,
+        "script",
+        write(tmp_path, "s.txt", SCRIPT + "submit t1 ann 9\nclose t1 --force --reason 'bob passed'\n"),
+    )
+    assert read_json(empty_db_path, "scores", "t1", "--at", "4") == {"totals": {"ann": 3, "bob": 5}}
+    assert read_json(empty_db_path, "scores", "t1") == {"totals": {"ann": 12, "bob": 5}}
+    result = invoke(empty_db_path, "scores", "t1", "--at", "99", expect=1)
     assert "--at 99" in result.output and "1 to 6" in result.output
 
 
 @pytest.mark.guarantee("input.one-line-errors")
-def test_user_errors_are_one_line_without_traceback(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
+def test_user_errors_are_one_line_without_traceback(tmp_path, empty_db_path):
+    invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT))
     for args, fragment in [
         (("submit", "t1", "zed", "3"), "'zed' is not a participant"),
         (("scores", "nope"), "no match 'nope'"),
@@ -133,29 +132,29 @@ def test_user_errors_are_one_line_without_traceback(tmp_path, db):
         (("new", "toy", "t2", "--players", "a,b", "--option", "speed=3"), "unknown option 'speed'"),
         (("new", "toy", "t2", "--players", "a,a"), "listed twice"),
     ]:
-        result = invoke(db, *args, expect=1)
+        result = invoke(empty_db_path, *args, expect=1)
         assert fragment in result.output
         assert "Traceback" not in result.output
         assert len(result.output.strip().splitlines()) == 1
-    assert count(db) == 4
+    assert count(empty_db_path) == 4
 
 
 @pytest.mark.guarantee("input.corrupt-file")
-def test_corrupt_database_and_corrupt_body(tmp_path, db):
+def test_corrupt_database_and_corrupt_body(tmp_path, empty_db_path):
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"garbage" * 1000)
     result = invoke(bad, "log", "x", expect=1)
     assert "cannot open" in result.output and "Traceback" not in result.output
 
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
-    conn = sqlite3.connect(db)
+    invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT))
+    conn = sqlite3.connect(empty_db_path)
     conn.execute("DROP TRIGGER events_no_update")
     conn.execute('UPDATE events SET body = \'{"type":"Bogus"}\' WHERE seq = 3')
     conn.commit()
     conn.close()
-    result = invoke(db, "scores", "t1", expect=3)  # a read refuses what the chain does not vouch for
+    result = invoke(empty_db_path, "scores", "t1", expect=3)  # a read refuses what the chain does not vouch for
     assert "t1 seq 3: hash does not match the event's contents" in result.output and "does not verify" in result.output
-    assert invoke(db, "verify", "t1", expect=3).output.count("FINDING") == 1
+    assert invoke(empty_db_path, "verify", "t1", expect=3).output.count("FINDING") == 1
 
 
 def test_every_command_help_has_an_example():
@@ -200,15 +199,15 @@ def test_listing_the_commands_imports_none_of_them_and_running_one_imports_only_
     assert not [m for m in on_head_help if m.rpartition(".")[2] in modules - {"read"}]
 
 
-def test_log_json_writes_json_lines_on_stderr(tmp_path, db):
+def test_log_json_writes_json_lines_on_stderr(tmp_path, empty_db_path):
     from click.testing import CliRunner
 
     write(tmp_path, "s.txt", SCRIPT)
-    result = CliRunner().invoke(cli, ["--db", str(db), "--log-json", "submit", "zz", "ann", "1"])
+    result = CliRunner().invoke(cli, ["--db", str(empty_db_path), "--log-json", "submit", "zz", "ann", "1"])
     assert result.exit_code == 1
     log_lines = [line for line in result.stderr.splitlines() if line.startswith("{")]
     assert log_lines and json.loads(log_lines[0])["event"] == "command_failed"
-    result = CliRunner().invoke(cli, ["--db", str(db), "--log-json", "new", "toy", "t9", "--players", "a,b"])
+    result = CliRunner().invoke(cli, ["--db", str(empty_db_path), "--log-json", "new", "toy", "t9", "--players", "a,b"])
     assert result.exit_code == 0
     [record] = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
     assert record["event"] == "events_appended" and record["seqs"] == [1] and record["kinds"] == ["MatchCreated"]
@@ -224,9 +223,9 @@ def test_a_read_on_a_missing_database_says_so_and_creates_nothing(tmp_path):
     assert missing.exists()
 
 
-def test_import_with_a_non_ascii_hash_is_a_broken_chain_not_a_crash(tmp_path, db):
-    invoke(db, "script", write(tmp_path, "s.txt", SCRIPT))
-    lines = invoke(db, "export", "t1").stdout.splitlines()
+def test_import_with_a_non_ascii_hash_is_a_broken_chain_not_a_crash(tmp_path, empty_db_path):
+    invoke(empty_db_path, "script", write(tmp_path, "s.txt", SCRIPT))
+    lines = invoke(empty_db_path, "export", "t1").stdout.splitlines()
     record = json.loads(lines[1])
     record["prev_hash"] = record["prev_hash"][:-1] + "é"
     bad = write(tmp_path, "bad.jsonl", "\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")

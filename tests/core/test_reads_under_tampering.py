@@ -26,7 +26,7 @@ CHECKPOINT = 18
 
 
 @pytest.fixture
-def db(tmp_path):
+def checkpointed_amend5_db(tmp_path):
     path = tmp_path / "m.db"
     invoke(path, "script", REPO / "fixtures" / "lca" / "amendment-example.txt")
     invoke(path, "note", M, "a word after the match")
@@ -67,24 +67,29 @@ def _refused(path, *args, seq: int):
     return result
 
 
-def test_a_read_at_an_event_that_was_removed_refuses_naming_it(db):
+def test_a_read_at_an_event_that_was_removed_refuses_naming_it(checkpointed_amend5_db):
     """The rows up to a removed event still chain: a read up to it must notice that
     they stop short of it (it showed the state after the event before, as of this one)."""
-    before = read_json(db, "status", M, "--at", 11)
-    raw(db, ("DELETE FROM events WHERE match_id = ? AND seq = ?", (M, 12)))
+    before = read_json(checkpointed_amend5_db, "status", M, "--at", 11)
+    raw(checkpointed_amend5_db, ("DELETE FROM events WHERE match_id = ? AND seq = ?", (M, 12)))
     for args in (("status", M, "--at", 12), ("log", M, "--at", 12), ("outcome", M, "--at", 12, "--json")):
-        assert "event 12 is missing (next stored seq is 13)" in _refused(db, *args, seq=12).stderr
-    assert read_json(db, "status", M, "--at", 11) == before  # the events before it are intact
-    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 12
+        assert "event 12 is missing (next stored seq is 13)" in _refused(checkpointed_amend5_db, *args, seq=12).stderr
+    assert read_json(checkpointed_amend5_db, "status", M, "--at", 11) == before  # the events before it are intact
+    assert (
+        json.loads(invoke(checkpointed_amend5_db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0][
+            "seq"
+        ]
+        == 12
+    )
 
 
-def test_a_read_resumed_from_the_snapshot_names_the_first_bad_seq_of_the_whole_log(db):
+def test_a_read_resumed_from_the_snapshot_names_the_first_bad_seq_of_the_whole_log(checkpointed_amend5_db):
     """Rows 8 and 19 swapped: the read resumed from the snapshot meets the break at 19,
     but the first bad seq (verify's) is 8."""
-    rows = _rows(db)
+    rows = _rows(checkpointed_amend5_db)
     columns = ("kind", "body", "recorded_at", "actor", "prev_hash", "hash")
     raw(
-        db,
+        checkpointed_amend5_db,
         *[
             (f"UPDATE events SET {c} = ? WHERE match_id = ? AND seq = ?", (getattr(b, c), M, a.seq))
             for a, b in ((rows[7], rows[18]), (rows[18], rows[7]))
@@ -92,60 +97,84 @@ def test_a_read_resumed_from_the_snapshot_names_the_first_bad_seq_of_the_whole_l
         ],
     )
     for args in (("status", M), ("scores", M, "--json"), ("knowledge", M, "--as", "ann", "--at", CHECKPOINT + 1)):
-        _refused(db, *args, seq=8)
-    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 8
+        _refused(checkpointed_amend5_db, *args, seq=8)
+    assert (
+        json.loads(invoke(checkpointed_amend5_db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0][
+            "seq"
+        ]
+        == 8
+    )
 
 
 @pytest.mark.parametrize("inserted_at", [3, CHECKPOINT])
-def test_reads_refuse_a_checkpoint_that_records_another_seq_than_the_event_before_it(db, inserted_at):
+def test_reads_refuse_a_checkpoint_that_records_another_seq_than_the_event_before_it(
+    checkpointed_amend5_db, inserted_at
+):
     """A forged note inserted before the checkpoint and the chain re-hashed: the chain
     holds, but the checkpoint (moved on to seq 19) still says it follows seq 17."""
-    rows = _rows(db)
+    rows = _rows(checkpointed_amend5_db)
     forged = msgspec.structs.replace(
         rows[inserted_at - 1], kind="NoteAdded", body=encode(NoteAdded(text="forged")).decode()
     )
-    _rechained(db, inserted_at, [forged, *rows[inserted_at - 1 :]])
+    _rechained(checkpointed_amend5_db, inserted_at, [forged, *rows[inserted_at - 1 :]])
     for args in (("status", M), ("outcome", M, "--json"), ("log", M), ("export", M), ("head", M)):
-        assert "records the state after event 17, not the event before it" in _refused(db, *args, seq=19).stderr
-    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 19
+        assert (
+            "records the state after event 17, not the event before it"
+            in _refused(checkpointed_amend5_db, *args, seq=19).stderr
+        )
+    assert (
+        json.loads(invoke(checkpointed_amend5_db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0][
+            "seq"
+        ]
+        == 19
+    )
 
 
-def test_audit_reports_only_the_events_the_chain_vouches_for(db):
+def test_audit_reports_only_the_events_the_chain_vouches_for(checkpointed_amend5_db):
     """A kind column changed (audit read the row by its kind: an internal error) and the
     note's text forged (audit showed it): the report stops before the first bad seq."""
-    honest = read_json(db, "audit", M)
-    rows = _rows(db)
+    honest = read_json(checkpointed_amend5_db, "audit", M)
+    rows = _rows(checkpointed_amend5_db)
     forged_note = json.loads(rows[18].body) | {"text": "forged by mallory"}
     raw(
-        db,
+        checkpointed_amend5_db,
         ("UPDATE events SET kind = 'NoteAdded' WHERE match_id = ? AND seq = ?", (M, 9)),
         ("UPDATE events SET body = ? WHERE match_id = ? AND seq = ?", (json.dumps(forged_note), M, 19)),
     )
-    report = read_json(db, "audit", M, expect=3)
+    report = read_json(checkpointed_amend5_db, "audit", M, expect=3)
     assert report["findings"][0]["seq"] == 9 and report["events"] == 8 and report["head"]["seq"] == 8
     assert report["corrections"] == [c for c in honest["corrections"] if c["seq"] < 9]
     assert "forged by mallory" not in json.dumps(report)
-    assert "verify: amend5 seq 9: hash does not match" in invoke(db, "audit", M, expect=3).stdout
+    assert "verify: amend5 seq 9: hash does not match" in invoke(checkpointed_amend5_db, "audit", M, expect=3).stdout
 
 
-def test_rescore_replays_the_log_and_never_takes_the_recorded_outcome_from_the_snapshot(db):
+def test_rescore_replays_the_log_and_never_takes_the_recorded_outcome_from_the_snapshot(checkpointed_amend5_db):
     """A forged snapshot vouched for by a forged, re-chained checkpoint is a consistent
     rewrite that reads resumed from the snapshot show (only `verify` or a published
     head catch it); `rescore` reads the whole log anyway, and both of its outcomes
     come from it."""
-    honest = read_json(db, "rescore", M, "--option", "filming_lights_divisor=1")
-    conn = sqlite3.connect(db)
+    honest = read_json(checkpointed_amend5_db, "rescore", M, "--option", "filming_lights_divisor=1")
+    conn = sqlite3.connect(checkpointed_amend5_db)
     [body] = conn.execute("SELECT body FROM snapshots").fetchone()
     conn.close()
     state = snapshots.decode_state(bytes(body))
     state.g.lights.scores["ann"] += 1000
     forged = snapshots.encode_state(state)
-    raw(db, ("UPDATE snapshots SET body = ?", (forged,)))
-    rows = _rows(db)
+    raw(checkpointed_amend5_db, ("UPDATE snapshots SET body = ?", (forged,)))
+    rows = _rows(checkpointed_amend5_db)
     checkpoint = msgspec.structs.replace(rows[CHECKPOINT - 1].event(), digest=snapshots.digest(forged))
     _rechained(
-        db, CHECKPOINT, [msgspec.structs.replace(rows[CHECKPOINT - 1], body=encode(checkpoint).decode()), rows[-1]]
+        checkpointed_amend5_db,
+        CHECKPOINT,
+        [msgspec.structs.replace(rows[CHECKPOINT - 1], body=encode(checkpoint).decode()), rows[-1]],
     )
-    assert read_json(db, "scores", M) != read_json(db, "scores", M, "--at", CHECKPOINT - 1)  # the boundary
-    assert read_json(db, "rescore", M, "--option", "filming_lights_divisor=1") == honest
-    assert json.loads(invoke(db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0]["seq"] == 17
+    assert read_json(checkpointed_amend5_db, "scores", M) != read_json(
+        checkpointed_amend5_db, "scores", M, "--at", CHECKPOINT - 1
+    )  # the boundary
+    assert read_json(checkpointed_amend5_db, "rescore", M, "--option", "filming_lights_divisor=1") == honest
+    assert (
+        json.loads(invoke(checkpointed_amend5_db, "verify", M, "--json", expect=3).stdout)["matches"][0]["findings"][0][
+            "seq"
+        ]
+        == 17
+    )

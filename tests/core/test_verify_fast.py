@@ -267,7 +267,7 @@ def test_every_edit_at_every_row_is_found_as_the_reference_finds_it(edit):
 
 
 @pytest.fixture
-def db(tmp_path):
+def toy_log_db(tmp_path):
     path = tmp_path / "m.db"
     s = Store(path)
     s.append(
@@ -296,9 +296,9 @@ TAMPERS = [
 
 
 @pytest.mark.parametrize("edits", TAMPERS)
-def test_a_tampered_file_is_found_as_the_reference_walk_finds_it(db, edits):
-    tamper(db, *edits)
-    store = Store(db, create=False)
+def test_a_tampered_file_is_found_as_the_reference_walk_finds_it(toy_log_db, edits):
+    tamper(toy_log_db, *edits)
+    store = Store(toy_log_db, create=False)
     try:
         rows = store.rows("m1")
         for head in (None, store.head("m1"), (7, "0" * 64)):

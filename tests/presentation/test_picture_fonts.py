@@ -20,22 +20,22 @@ WHITE = (255, 255, 255, 255)
 
 
 @pytest.fixture
-def db(tmp_path):
+def cjk_cyrillic_db(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "new", "photographer", "g1", "--players", f"{CJK},{CYRILLIC}", "--seed", str(2**50))
     return db
 
 
-def test_the_svg_carries_cjk_and_cyrillic_names_as_they_are(db, tmp_path):
-    invoke(db, "render", "g1", "-o", tmp_path / "g1.svg")
+def test_the_svg_carries_cjk_and_cyrillic_names_as_they_are(cjk_cyrillic_db, tmp_path):
+    invoke(cjk_cyrillic_db, "render", "g1", "-o", tmp_path / "g1.svg")
     svg = (tmp_path / "g1.svg").read_text(encoding="utf-8")
     assert f"Film of {CJK} (hand 5)" in svg and f"Film of {CYRILLIC} (hand 5)" in svg
     assert "\\u" not in svg
 
 
 @needs_png()
-def test_render_png_draws_a_cjk_name_escaped_and_says_so(db, tmp_path):
-    result = invoke(db, "render", "g1", "-o", tmp_path / "g1.png")
+def test_render_png_draws_a_cjk_name_escaped_and_says_so(cjk_cyrillic_db, tmp_path):
+    result = invoke(cjk_cyrillic_db, "render", "g1", "-o", tmp_path / "g1.png")
     assert (tmp_path / "g1.png").read_bytes().startswith(b"\x89PNG")
     note = result.stderr.partition("note:")[2]
     assert (f"draws {CJK}" in note) == bool(missing_glyphs(CJK))  # with DejaVu Sans: named

@@ -28,7 +28,7 @@ def _without_libcairo(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def db(tmp_path):
+def photographer_g1_db(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "new", "photographer", "g1", "--players", "ann,bob", "--seed", str(2**50))
     return db
@@ -39,8 +39,10 @@ def test_the_simulation_really_takes_libcairo_away(tmp_path):
     assert probe.returncode != 0 and "OSError" in probe.stderr and "cairo" in probe.stderr
 
 
-def test_render_png_without_libcairo_says_what_is_missing_in_one_line_and_writes_nothing(db, tmp_path):
-    result = _without_libcairo("-m", "matchledger", "--db", str(db), "render", "g1", "-o", "board.png", cwd=tmp_path)
+def test_render_png_without_libcairo_says_what_is_missing_in_one_line_and_writes_nothing(photographer_g1_db, tmp_path):
+    result = _without_libcairo(
+        "-m", "matchledger", "--db", str(photographer_g1_db), "render", "g1", "-o", "board.png", cwd=tmp_path
+    )
     assert result.returncode == 1, result
     assert result.stdout == ""
     lines = result.stderr.splitlines()
@@ -51,8 +53,10 @@ def test_render_png_without_libcairo_says_what_is_missing_in_one_line_and_writes
     assert not (tmp_path / "board.png").exists()
 
 
-def test_render_svg_without_libcairo_still_works(db, tmp_path):
-    result = _without_libcairo("-m", "matchledger", "--db", str(db), "render", "g1", "-o", "board.svg", cwd=tmp_path)
+def test_render_svg_without_libcairo_still_works(photographer_g1_db, tmp_path):
+    result = _without_libcairo(
+        "-m", "matchledger", "--db", str(photographer_g1_db), "render", "g1", "-o", "board.svg", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "board.svg").read_text(encoding="utf-8").startswith("<svg")
 

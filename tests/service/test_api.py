@@ -30,7 +30,7 @@ API = {
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def api_db(tmp_path_factory):
     """An lca match in round 1 (cat has not submitted), a pw match, a photographer match."""
     db = tmp_path_factory.mktemp("serve") / "league.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob,cat", "--studio", STUDIO)
@@ -43,21 +43,21 @@ def db(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def links(db):
+def links(api_db):
     return {
-        "ann": invite(db, "m1", "--as", "ann", "--submit"),
-        "cat": invite(db, "m1", "--as", "cat", "--submit"),
-        "bob-read": invite(db, "m1", "--as", "bob"),
-        "auditor": invite(db, "m1", "--auditor"),
-        "zed": invite(db, "p1", "--as", "zed", "--submit"),
-        "revoked": invite(db, "m1", "--as", "bob", "--submit"),
+        "ann": invite(api_db, "m1", "--as", "ann", "--submit"),
+        "cat": invite(api_db, "m1", "--as", "cat", "--submit"),
+        "bob-read": invite(api_db, "m1", "--as", "bob"),
+        "auditor": invite(api_db, "m1", "--auditor"),
+        "zed": invite(api_db, "p1", "--as", "zed", "--submit"),
+        "revoked": invite(api_db, "m1", "--as", "bob", "--submit"),
     }
 
 
 @pytest.fixture(scope="module")
-def server(db, links):
-    invoke(db, "revoke", links["revoked"]["token"])
-    with Server(db) as running:
+def server(api_db, links):
+    invoke(api_db, "revoke", links["revoked"]["token"])
+    with Server(api_db) as running:
         yield running
 
 
@@ -70,17 +70,17 @@ def tokens(links) -> list[str]:
 
 @pytest.mark.guarantee("service.api-equals-cli")
 @pytest.mark.parametrize("match", ["m1", "p1", "g1"])
-def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, db, links, match):
-    public_log = cli_json(db, "log", match, "--public")
+def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, api_db, links, match):
+    public_log = cli_json(api_db, "log", match, "--public")
     head = server.client.get(f"/api/v1/matches/{match}/head").json()
     assert head == {"seq": public_log[-1]["seq"], "hash": public_log[-1]["hash"]}  # the last public event
     full = server.client.get(f"/api/v1/matches/{match}/head", headers=bearer(links["auditor"]["token"]))
     if match == "m1":  # an auditor's token is for its own match; the host's `head` is the full head
-        assert full.json() == {k: v for k, v in cli_json(db, "head", match).items() if k in ("seq", "hash")}
+        assert full.json() == {k: v for k, v in cli_json(api_db, "head", match).items() if k in ("seq", "hash")}
     else:
         assert full.status_code == 401
     public_seqs = {entry["seq"] for entry in public_log}
-    for at in [None, *range(1, cli_json(db, "head", match)["seq"] + 2)]:
+    for at in [None, *range(1, cli_json(api_db, "head", match)["seq"] + 2)]:
         query = {} if at is None else {"at": at}
         answer = server.client.get(f"/api/v1/matches/{match}/public", params=query)
         if at is not None and at not in public_seqs:  # an event the public may not know of, or none
@@ -99,14 +99,14 @@ def test_public_is_exactly_the_cli_public_json_now_and_at_every_seq(server, db, 
         assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
         at_args = [] if at is None else ["--at", at]
         assert answer.json() == {
-            model: cli_json(db, model, match, "--public", *at_args) for model in ("status", "reveals", "outcome")
+            model: cli_json(api_db, model, match, "--public", *at_args) for model in ("status", "reveals", "outcome")
         }
 
 
 @pytest.mark.guarantee("service.api-equals-cli")
 @pytest.mark.parametrize("who, match, name", [("ann", "m1", "ann"), ("bob-read", "m1", "bob"), ("zed", "p1", "zed")])
-def test_me_is_exactly_the_cli_knowledge_of_the_tokens_participant(server, db, links, who, match, name):
-    mine = [entry["seq"] for entry in cli_json(db, "log", match, "--as", name)]
+def test_me_is_exactly_the_cli_knowledge_of_the_tokens_participant(server, api_db, links, who, match, name):
+    mine = [entry["seq"] for entry in cli_json(api_db, "log", match, "--as", name)]
     for at in (None, *mine):
         query = {} if at is None else {"at": at}
         answer = server.client.get(f"/api/v1/matches/{match}/me", params=query, headers=bearer(links[who]["token"]))
@@ -114,14 +114,14 @@ def test_me_is_exactly_the_cli_knowledge_of_the_tokens_participant(server, db, l
         at_args = [] if at is None else ["--at", at]
         assert answer.json() == {
             "participant": name,
-            "knowledge": cli_json(db, "knowledge", match, "--as", name, *at_args),
+            "knowledge": cli_json(api_db, "knowledge", match, "--as", name, *at_args),
         }
 
 
-def test_an_auditor_exports_exactly_what_export_writes(server, db, links, tmp_path):
+def test_an_auditor_exports_exactly_what_export_writes(server, api_db, links, tmp_path):
     answer = server.client.get("/api/v1/matches/m1/export", headers=bearer(links["auditor"]["token"]))
     assert answer.status_code == 200 and answer.headers["content-type"] == "application/x-ndjson"
-    invoke(db, "export", "m1", "-o", tmp_path / "m1.jsonl")
+    invoke(api_db, "export", "m1", "-o", tmp_path / "m1.jsonl")
     assert answer.content == (tmp_path / "m1.jsonl").read_bytes()
     page = server.client.get(f"/a/{links['auditor']['token']}")
     assert page.status_code == 200 and "Download the whole log" in page.text
@@ -132,7 +132,7 @@ def test_an_auditor_exports_exactly_what_export_writes(server, db, links, tmp_pa
 
 
 @pytest.mark.guarantee("service.self-submission")
-def test_a_participant_records_their_own_submission_and_verify_proves_the_receipt(server, db, links):
+def test_a_participant_records_their_own_submission_and_verify_proves_the_receipt(server, api_db, links):
     answer = server.client.post(
         "/api/v1/matches/m1/submissions",
         json={"tokens": ["g5", "A2", "B2", "C2", "D2"]},
@@ -141,12 +141,12 @@ def test_a_participant_records_their_own_submission_and_verify_proves_the_receip
     assert answer.status_code == 201, answer.text
     receipt = answer.json()
     assert set(receipt) == {"seq", "hash"}
-    [row] = [r for r in cli_json(db, "log", "m1") if r["seq"] == receipt["seq"]]
+    [row] = [r for r in cli_json(api_db, "log", "m1") if r["seq"] == receipt["seq"]]
     assert (row["kind"], row["actor"], row["hash"]) == ("SubmissionRecorded", "cat", receipt["hash"])
     assert row["event"]["tokens"] == ["G5", "A2", "B2", "C2", "D2"]  # decided by the game: normalized
     assert (
         "1 receipt in the verified chain"
-        in invoke(db, "verify", "m1", "--receipt", f"{receipt['seq']}:{receipt['hash']}").output
+        in invoke(api_db, "verify", "m1", "--receipt", f"{receipt['seq']}:{receipt['hash']}").output
     )
     # cat's own page lists it with its receipt; the public page does not know of it
     mine = server.client.get(f"/p/{links['cat']['token']}").text
@@ -155,9 +155,9 @@ def test_a_participant_records_their_own_submission_and_verify_proves_the_receip
 
 
 @pytest.mark.guarantee("service.self-submission")
-def test_the_rules_refuse_with_422_and_the_cli_message_and_nothing_is_written(server, db, links):
-    before = cli_json(db, "head", "m1")
-    cli = invoke(db, "submit", "m1", "ann", "A1", "A1", "B1", "C1", "D1", expect=1).output
+def test_the_rules_refuse_with_422_and_the_cli_message_and_nothing_is_written(server, api_db, links):
+    before = cli_json(api_db, "head", "m1")
+    cli = invoke(api_db, "submit", "m1", "ann", "A1", "A1", "B1", "C1", "D1", expect=1).output
     answer = server.client.post(
         "/api/v1/matches/m1/submissions",
         json={"tokens": ["A1", "A1", "B1", "C1", "D1"]},
@@ -169,7 +169,7 @@ def test_the_rules_refuse_with_422_and_the_cli_message_and_nothing_is_written(se
         "/api/v1/matches/m1/submissions", json={"tokens": ["A1"] * 40}, headers=bearer(links["ann"]["token"])
     )
     assert too_many.status_code == 422 and "at most 32" in too_many.json()["error"]
-    assert cli_json(db, "head", "m1") == before
+    assert cli_json(api_db, "head", "m1") == before
 
 
 @pytest.mark.parametrize(
@@ -184,7 +184,7 @@ def test_a_body_that_is_not_a_submission_is_400(server, links, body):
     assert answer.status_code == 400 and answer.json()["error"]
 
 
-def test_a_participants_form_records_their_submission_and_shows_the_receipt(server, db, links):
+def test_a_participants_form_records_their_submission_and_shows_the_receipt(server, api_db, links):
     token = links["zed"]["token"]
     page = server.client.get(f"/p/{token}")
     assert page.status_code == 200 and 'name="a1_type"' in page.text and 'method="post"' in page.text
@@ -198,13 +198,13 @@ def test_a_participants_form_records_their_submission_and_shows_the_receipt(serv
     )
     assert answer.status_code == 303
     done = server.client.get(f"/p/{token}", params={"recorded": answer.headers["location"].rpartition("=")[2]})
-    [row] = [r for r in cli_json(db, "log", "p1") if r["actor"] == "zed"]
+    [row] = [r for r in cli_json(api_db, "log", "p1") if r["actor"] == "zed"]
     assert row["event"]["tokens"] == ["watch:bob", "predict:yan=swap"]
     assert f'Your receipt: <code class="receipt">{row["seq"]}:{row["hash"]}</code>' in done.text
 
 
-def test_a_photographers_form_takes_from_a_row_and_winds_and_waits_when_it_is_not_their_turn(server, db):
-    ann, bob = (invite(db, "g1", "--as", who, "--submit")["token"] for who in ("ann", "bob"))
+def test_a_photographers_form_takes_from_a_row_and_winds_and_waits_when_it_is_not_their_turn(server, api_db):
+    ann, bob = (invite(api_db, "g1", "--as", who, "--submit")["token"] for who in ("ann", "bob"))
     page = server.client.get(f"/p/{ann}").text
     assert all(f'name="{field}"' in page for field in ("take_row", "take_end", "take_count", "wind_from", "wind_to"))
     assert "Waiting for ann to play." in server.client.get(f"/p/{bob}").text
@@ -212,7 +212,7 @@ def test_a_photographers_form_takes_from_a_row_and_winds_and_waits_when_it_is_no
         f"/p/{ann}", data={"take_row": "1", "take_end": "left", "take_count": "1", "wind_from": "1", "wind_to": "3"}
     )
     assert answer.status_code == 303, answer.text
-    [row] = [r for r in cli_json(db, "log", "g1") if r["kind"] == "SubmissionRecorded"]
+    [row] = [r for r in cli_json(api_db, "log", "g1") if r["kind"] == "SubmissionRecorded"]
     assert (row["actor"], row["event"]["tokens"]) == ("ann", ["take", "1", "left", "1", "wind", "1:3"])
     assert "Waiting for bob to play." in server.client.get(f"/p/{ann}").text  # the form follows the turn
 
@@ -258,10 +258,10 @@ def test_a_token_opens_only_its_match_and_role_and_says_nothing_of_what_exists(s
 
 
 @pytest.mark.guarantee("service.tokens-scoped")
-def test_revoking_a_link_closes_it_at_once(server, db):
-    link = invite(db, "m1", "--as", "cat")
+def test_revoking_a_link_closes_it_at_once(server, api_db):
+    link = invite(api_db, "m1", "--as", "cat")
     assert server.client.get("/api/v1/matches/m1/me", headers=bearer(link["token"])).status_code == 200
-    invoke(db, "revoke", link["url"])
+    invoke(api_db, "revoke", link["url"])
     assert server.client.get("/api/v1/matches/m1/me", headers=bearer(link["token"])).status_code == 401
     assert server.client.get(f"/p/{link['token']}").status_code == 403
 
@@ -323,7 +323,7 @@ def test_errors_are_problem_details_with_their_codes(server, links):
 
 
 @pytest.mark.guarantee("service.busy")
-def test_a_write_lock_held_past_the_timeout_is_503_to_try_again_and_reads_go_on(db, tmp_path):
+def test_a_write_lock_held_past_the_timeout_is_503_to_try_again_and_reads_go_on(api_db, tmp_path):
     copy = tmp_path / "busy.db"
     invoke(copy, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
     link = invite(copy, "m1", "--as", "ann", "--submit")
@@ -345,11 +345,11 @@ def test_a_write_lock_held_past_the_timeout_is_503_to_try_again_and_reads_go_on(
 
 
 @pytest.mark.guarantee("service.tamper-refused")
-def test_a_tampered_match_is_refused_with_409_and_nothing_of_it_is_shown(db, tmp_path):
+def test_a_tampered_match_is_refused_with_409_and_nothing_of_it_is_shown(api_db, tmp_path):
     copy = tmp_path / "tampered.db"
     for suffix in ("", "-wal", "-shm"):
-        if (db.parent / (db.name + suffix)).exists():
-            shutil.copy(db.parent / (db.name + suffix), tmp_path / (copy.name + suffix))
+        if (api_db.parent / (api_db.name + suffix)).exists():
+            shutil.copy(api_db.parent / (api_db.name + suffix), tmp_path / (copy.name + suffix))
     link = invite(copy, "m1", "--as", "ann")
     with sqlite3.connect(copy) as conn:
         conn.execute("DROP TRIGGER events_no_update")
@@ -432,7 +432,7 @@ def test_the_openapi_description_names_every_api_route(server):
 
 
 @pytest.mark.guarantee("service.live")
-def test_the_public_stream_sends_a_view_only_when_the_public_view_changes(db, tmp_path):
+def test_the_public_stream_sends_a_view_only_when_the_public_view_changes(api_db, tmp_path):
     copy = tmp_path / "live.db"
     invoke(copy, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
     invoke(copy, "submit", "m1", "ann", "G4", "A1", "B1", "C1", "D1")
@@ -455,10 +455,10 @@ def test_the_public_stream_sends_a_view_only_when_the_public_view_changes(db, tm
 
 
 @pytest.mark.guarantee("service.graceful")
-def test_serve_announces_where_it_listens_and_stops_gracefully_on_sigterm_and_sigint(db, tmp_path):
+def test_serve_announces_where_it_listens_and_stops_gracefully_on_sigterm_and_sigint(api_db, tmp_path):
     for sig in (signal.SIGTERM, signal.SIGINT):
-        running = Server(db, log_json=False)
-        assert running.announced.startswith(f"serving {db}") and running.url.startswith("http://127.0.0.1:")
+        running = Server(api_db, log_json=False)
+        assert running.announced.startswith(f"serving {api_db}") and running.url.startswith("http://127.0.0.1:")
         with httpx.Client(base_url=running.url, timeout=httpx.Timeout(10, read=10)) as viewer:
             with viewer.stream("GET", "/m/m1/events") as stream:
                 assert events(stream, 1)[0][0] == "view"
@@ -495,10 +495,10 @@ def test_the_access_log_is_structured_and_never_holds_a_token(server, links):
 
 
 @pytest.mark.guarantee("service.log-no-token")
-def test_the_console_access_log_writes_a_hostile_paths_control_characters_escaped(db, links):
+def test_the_console_access_log_writes_a_hostile_paths_control_characters_escaped(api_db, links):
     """Without --log-json the access line is text for a terminal: a path asking for
     ESC [2J (clear the screen), a C1 control and a bidi override is written escaped."""
-    with Server(db, log_json=False) as running:
+    with Server(api_db, log_json=False) as running:
         running.client.get("/m/%1B%5B2J%C2%9B%E2%80%AEx")
         running.client.get(f"/p/{links['ann']['token']}")
         text = running.log(until="path=/p/")

@@ -37,7 +37,7 @@ def offered_cells(server: Server, token: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def forms_db(tmp_path_factory):
     """lca m2 in Round 2 and m3 in Round 3; pw p1 in Round 1."""
     db = tmp_path_factory.mktemp("forms") / "forms.db"
     for match, rounds in (("m2", [ROUND_1]), ("m3", [ROUND_1, ROUND_2])):
@@ -51,16 +51,16 @@ def db(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def links(db):
+def links(forms_db):
     return {
-        key: invite(db, match, "--as", who, "--submit")["token"]
+        key: invite(forms_db, match, "--as", who, "--submit")["token"]
         for key, (match, who) in {"m2": ("m2", "ann"), "m3": ("m3", "ann"), "p1": ("p1", "zed")}.items()
     }
 
 
 @pytest.fixture(scope="module")
-def server(db, links):
-    with Server(db) as running:
+def server(forms_db, links):
+    with Server(forms_db) as running:
         yield running
 
 
@@ -76,8 +76,8 @@ def test_lca_round_2_offers_every_centre_whose_block_is_inside_the_studio_walls_
     assert not offered & {"A1", "J1", "A5", "J13", "E13", "E1"}  # edge cells: their block leaves the studio
 
 
-def test_lca_round_3_offers_no_cell_holding_a_light(server, db, links):
-    lights = set(cli_json(db, "reveals", "m3", "--public")["rounds"][0]["public"]["lights"])
+def test_lca_round_3_offers_no_cell_holding_a_light(server, forms_db, links):
+    lights = set(cli_json(forms_db, "reveals", "m3", "--public")["rounds"][0]["public"]["lights"])
     rows = studio_rows()
     floor = {cell_name(r, c) for r, row in enumerate(rows) for c, mark in enumerate(row) if mark == "."}
     offered = offered_cells(server, links["m3"])
@@ -85,7 +85,7 @@ def test_lca_round_3_offers_no_cell_holding_a_light(server, db, links):
     assert offered == floor - lights
 
 
-def test_pw_offers_predict_as_a_predicted_type_and_records_it(server, db, links):
+def test_pw_offers_predict_as_a_predicted_type_and_records_it(server, forms_db, links):
     page = server.client.get(f"/p/{links['p1']}").text
     predicted = re.search(r'<select name="a1_predict">(.*?)</select>', page, re.S).group(1)
     assert 'value="predict"' in predicted  # W1: predict:bob=predict is legal
@@ -95,11 +95,11 @@ def test_pw_offers_predict_as_a_predicted_type_and_records_it(server, db, links)
         follow_redirects=False,
     )
     assert answer.status_code == 303, answer.text
-    [row] = [r for r in cli_json(db, "log", "p1") if r["actor"] == "zed"]
+    [row] = [r for r in cli_json(forms_db, "log", "p1") if r["actor"] == "zed"]
     assert row["event"]["tokens"] == ["predict:bob=predict", "gift:yan"]
 
 
-def test_the_choices_are_published_as_json_to_the_participant_alone(server, db, links):
+def test_the_choices_are_published_as_json_to_the_participant_alone(server, forms_db, links):
     by_link = server.client.get(f"/p/{links['m2']}/choices")
     by_bearer = server.client.get("/api/v1/matches/m2/choices", headers=bearer(links["m2"]))
     assert by_link.status_code == by_bearer.status_code == 200
