@@ -30,7 +30,7 @@ ROUND_1 = {"ann": "G4 A1 B1 C1 D1", "bob": "F2 A1 B1 C1 D1", "cat": "E3 A1 B1 C1
 
 
 @pytest.fixture
-def lca(tmp_path):
+def lca_application(tmp_path):
     db = tmp_path / "m.db"
     new_lca(db)
     application = Application.open(str(db))
@@ -56,8 +56,8 @@ def rows_read(application: Application, monkeypatch):
 # ---------------------------------------------------------------------- what a write did
 
 
-def test_execute_returns_the_rows_it_recorded_and_the_submission_it_superseded(lca):
-    _db, application = lca
+def test_execute_returns_the_rows_it_recorded_and_the_submission_it_superseded(lca_application):
+    _db, application = lca_application
     first = application.execute("m1", Submit("ann", "A2 A1 B1 C1 D1".split()))
     again = application.execute("m1", Submit("ann", ROUND_1["ann"].split()))
     assert isinstance(again, Recorded) and [row.kind for row in again] == ["SubmissionRecorded"]
@@ -75,8 +75,8 @@ def test_a_later_contract_record_says_which_it_superseded(tmp_path):
     application.close()
 
 
-def test_a_void_says_what_counts_again_as_the_command_line_reports_it(lca):
-    db, application = lca
+def test_a_void_says_what_counts_again_as_the_command_line_reports_it(lca_application):
+    db, application = lca_application
     first = application.execute("m1", Submit("ann", "A2 A1 B1 C1 D1".split()))
     again = application.execute("m1", Submit("ann", ROUND_1["ann"].split()))
     voided = application.execute("m1", Void(again[0].seq, "sent for the wrong round", False))
@@ -89,8 +89,8 @@ def test_a_void_says_what_counts_again_as_the_command_line_reports_it(lca):
 # ---------------------------------------------------------------------- reading
 
 
-def test_announced_reads_the_matchs_rows_once(lca, monkeypatch):
-    db, application = lca
+def test_announced_reads_the_matchs_rows_once(lca_application, monkeypatch):
+    db, application = lca_application
     for player, cells in ROUND_1.items():
         invoke(db, "submit", "m1", player, *cells.split())
     invoke(db, "close", "m1")
@@ -108,8 +108,8 @@ def test_every_games_rules_offer_the_views_every_read_model_is_read_through(game
     assert isinstance(engine.get(game), GameViews)
 
 
-def test_each_view_reads_its_own_read_models_and_knowledge_only_in_a_participants(lca):
-    _db, application = lca
+def test_each_view_reads_its_own_read_models_and_knowledge_only_in_a_participants(lca_application):
+    _db, application = lca_application
     state = application.state("m1")
     assert (
         models_of(HOST)
@@ -127,8 +127,8 @@ def test_each_view_reads_its_own_read_models_and_knowledge_only_in_a_participant
 # ---------------------------------------------------------------------- submissions through links
 
 
-def test_the_bound_per_round_holds_for_any_door_not_only_the_service(lca):
-    db, application = lca
+def test_the_bound_per_round_holds_for_any_door_not_only_the_service(lca_application):
+    db, application = lca_application
     token, _capability = application.invite("m1", participant="ann", can_submit=True)
     submission = LinkSubmission("m1", Submit("ann", ROUND_1["ann"].split()), token)
     outcomes = [application.submit_through_links([submission])[0] for _ in range(SUBMISSIONS_PER_ROUND + 1)]
@@ -137,8 +137,8 @@ def test_the_bound_per_round_holds_for_any_door_not_only_the_service(lca):
     assert str(outcomes[-1]).startswith(f"ann already has {SUBMISSIONS_PER_ROUND} submissions in round 1")
 
 
-def test_a_link_is_checked_as_its_submission_is_written_whatever_the_door(lca):
-    db, application = lca
+def test_a_link_is_checked_as_its_submission_is_written_whatever_the_door(lca_application):
+    db, application = lca_application
     revoked, _capability = application.invite("m1", participant="ann", can_submit=True)
     application.revoke(revoked)
     reads_only, _capability = application.invite("m1", participant="bob")

@@ -88,7 +88,7 @@ DEMO = REPO / "fixtures" / "lca" / "card-11-players.txt"  # match "card11", 11 p
 
 
 @pytest.fixture
-def finished(tmp_path):
+def finished_card11_db(tmp_path):
     """A database holding the finished 11-player lca match, as the CLI wrote it."""
     db = tmp_path / "m.db"
     invoke(db, "script", DEMO)
@@ -128,27 +128,27 @@ def _log(db, match_id="card11") -> list:
 
 
 @pytest.mark.guarantee("log.snapshot-written-with-events")
-def test_finishing_a_match_records_a_checkpoint_that_reads_start_from(finished):
-    [(match_id, seq, event_hash, revision)] = _snapshot_rows(finished)
-    pairs = _log(finished)
+def test_finishing_a_match_records_a_checkpoint_that_reads_start_from(finished_card11_db):
+    [(match_id, seq, event_hash, revision)] = _snapshot_rows(finished_card11_db)
+    pairs = _log(finished_card11_db)
     last_seq, checkpoint = pairs[-1]
     assert isinstance(checkpoint, StateCheckpointed) and last_seq == seq + 1
     assert (checkpoint.seq, checkpoint.revision) == (seq, revision) == (seq, snapshots.revision("lca"))
-    conn = sqlite3.connect(finished)
+    conn = sqlite3.connect(finished_card11_db)
     [(body,)] = conn.execute("SELECT body FROM snapshots").fetchall()
     conn.close()
     assert checkpoint.digest == snapshots.digest(bytes(body))  # the log vouches for exactly these bytes
-    state, resumed_from = _fresh_state(finished)
+    state, resumed_from = _fresh_state(finished_card11_db)
     assert resumed_from == seq  # resumed, not replayed
-    full, from_start = _fresh_state(finished, use_snapshots=False)
+    full, from_start = _fresh_state(finished_card11_db, use_snapshots=False)
     assert from_start == 0 and state == full and _models(state) == _models(full)
 
 
-def test_at_before_the_checkpoint_replays_from_the_start_and_after_it_resumes(finished):
-    [(_, seq, _, _)] = _snapshot_rows(finished)
-    pairs = _log(finished)
+def test_at_before_the_checkpoint_replays_from_the_start_and_after_it_resumes(finished_card11_db):
+    [(_, seq, _, _)] = _snapshot_rows(finished_card11_db)
+    pairs = _log(finished_card11_db)
     for at in (1, seq // 2, seq - 1, seq, seq + 1):
-        state, _ = _fresh_state(finished, at=at)
+        state, _ = _fresh_state(finished_card11_db, at=at)
         assert state == replay("card11", pairs, upto=at), at
 
 
@@ -175,29 +175,31 @@ def _put_snapshot(db, **changes) -> None:
     ids=["revision", "hash", "body-shape", "body-garbage", "seq"],
 )
 @pytest.mark.guarantee("log.unfit-snapshot-ignored")
-def test_a_snapshot_the_log_does_not_vouch_for_is_ignored(finished, changes):
-    store = Store(finished, create=False)
+def test_a_snapshot_the_log_does_not_vouch_for_is_ignored(finished_card11_db, changes):
+    store = Store(finished_card11_db, create=False)
     if "seq" in changes:  # keep the hash consistent with the claimed seq
         changes["hash"] = store.rows("card11", upto=5)[-1].hash
     store.close()
-    _put_snapshot(finished, **changes)
-    state, resumed_from = _fresh_state(finished)
+    _put_snapshot(finished_card11_db, **changes)
+    state, resumed_from = _fresh_state(finished_card11_db)
     assert resumed_from == 0  # replayed from the first event
-    full, _ = _fresh_state(finished, use_snapshots=False)
+    full, _ = _fresh_state(finished_card11_db, use_snapshots=False)
     assert state == full
-    assert read_json(finished, "outcome", "card11") == read_json(finished, "outcome", "card11", "--at", full.last_seq)
+    assert read_json(finished_card11_db, "outcome", "card11") == read_json(
+        finished_card11_db, "outcome", "card11", "--at", full.last_seq
+    )
 
 
 @pytest.mark.guarantee("log.unfit-snapshot-ignored")
-def test_a_snapshot_of_another_match_is_ignored(tmp_path, finished):
+def test_a_snapshot_of_another_match_is_ignored(tmp_path, finished_card11_db):
     other = tmp_path / "other.db"
     invoke(other, "script", REPO / "fixtures" / "lca" / "amendment-example.txt")
     conn = sqlite3.connect(other)
     [(other_id, body)] = conn.execute("SELECT match_id, body FROM snapshots").fetchall()
     conn.close()
     assert other_id != "card11"
-    _put_snapshot(finished, body=body)  # card11's seq and hash, another match's state
-    state, resumed_from = _fresh_state(finished)
+    _put_snapshot(finished_card11_db, body=body)  # card11's seq and hash, another match's state
+    state, resumed_from = _fresh_state(finished_card11_db)
     assert resumed_from == 0 and state.match_id == "card11"
 
 
@@ -231,26 +233,26 @@ def test_an_open_match_is_checkpointed_on_demand_and_read_from_there(tmp_path):
 
 
 @pytest.mark.guarantee("log.snapshot-written-with-events")
-def test_a_rejected_command_leaves_the_snapshot_alone(finished):
-    before = _snapshot_rows(finished)
-    invoke(finished, "close", "card11", expect=1)  # the match is over
-    assert _snapshot_rows(finished) == before
+def test_a_rejected_command_leaves_the_snapshot_alone(finished_card11_db):
+    before = _snapshot_rows(finished_card11_db)
+    invoke(finished_card11_db, "close", "card11", expect=1)  # the match is over
+    assert _snapshot_rows(finished_card11_db) == before
 
 
-def test_checkpoint_command(tmp_path, finished):
-    result = invoke(finished, "checkpoint", "--help")
+def test_checkpoint_command(tmp_path, finished_card11_db):
+    result = invoke(finished_card11_db, "checkpoint", "--help")
     assert "Example" in result.output and "matchledger checkpoint m1" in result.output
-    assert "give one MATCH or --all" in invoke(finished, "checkpoint", expect=2).output
-    assert "give one MATCH or --all" in invoke(finished, "checkpoint", "card11", "--all", expect=2).output
-    assert "no match 'nope'" in invoke(finished, "checkpoint", "nope", expect=1).output
-    events = len(_log(finished))
-    assert "snapshots stored for 1 match\n" == invoke(finished, "checkpoint", "--all").output
-    assert len(_log(finished)) == events  # the last event already vouches for the snapshot
-    _put_snapshot(finished, revision="old")  # as if written by an older engine
-    invoke(finished, "checkpoint", "--all")
-    [(_, seq, _, revision)] = _snapshot_rows(finished)
+    assert "give one MATCH or --all" in invoke(finished_card11_db, "checkpoint", expect=2).output
+    assert "give one MATCH or --all" in invoke(finished_card11_db, "checkpoint", "card11", "--all", expect=2).output
+    assert "no match 'nope'" in invoke(finished_card11_db, "checkpoint", "nope", expect=1).output
+    events = len(_log(finished_card11_db))
+    assert "snapshots stored for 1 match\n" == invoke(finished_card11_db, "checkpoint", "--all").output
+    assert len(_log(finished_card11_db)) == events  # the last event already vouches for the snapshot
+    _put_snapshot(finished_card11_db, revision="old")  # as if written by an older engine
+    invoke(finished_card11_db, "checkpoint", "--all")
+    [(_, seq, _, revision)] = _snapshot_rows(finished_card11_db)
     assert revision == snapshots.revision("lca") and seq == events  # after the old checkpoint
-    assert len(_log(finished)) == events + 1 and _fresh_state(finished)[1] == seq
+    assert len(_log(finished_card11_db)) == events + 1 and _fresh_state(finished_card11_db)[1] == seq
 
 
 def _forge_snapshot(db) -> None:
@@ -263,18 +265,18 @@ def _forge_snapshot(db) -> None:
 
 
 @pytest.mark.guarantee("log.lying-snapshot-found")
-def test_a_forged_snapshot_changes_nothing_anyone_sees_and_verify_reports_it(finished):
-    [(_, seq, _, _)] = _snapshot_rows(finished)
-    honest = read_json(finished, "scores", "card11")
-    _forge_snapshot(finished)
-    assert read_json(finished, "scores", "card11") == honest  # the log does not vouch for it: replayed
-    assert read_json(finished, "scores", "card11", "--at", seq + 1) == honest
-    result = invoke(finished, "verify", "card11", expect=3)
+def test_a_forged_snapshot_changes_nothing_anyone_sees_and_verify_reports_it(finished_card11_db):
+    [(_, seq, _, _)] = _snapshot_rows(finished_card11_db)
+    honest = read_json(finished_card11_db, "scores", "card11")
+    _forge_snapshot(finished_card11_db)
+    assert read_json(finished_card11_db, "scores", "card11") == honest  # the log does not vouch for it: replayed
+    assert read_json(finished_card11_db, "scores", "card11", "--at", seq + 1) == honest
+    result = invoke(finished_card11_db, "verify", "card11", expect=3)
     assert f"card11 seq {seq}: the stored snapshot after this event holds another state" in result.output
-    assert invoke(finished, "verify", "--all", "--json", expect=3).stdout.count("stored snapshot") == 1
-    invoke(finished, "checkpoint", "card11")
-    assert "card11: ok" in invoke(finished, "verify", "card11").output
-    assert read_json(finished, "scores", "card11") == honest
+    assert invoke(finished_card11_db, "verify", "--all", "--json", expect=3).stdout.count("stored snapshot") == 1
+    invoke(finished_card11_db, "checkpoint", "card11")
+    assert "card11: ok" in invoke(finished_card11_db, "verify", "card11").output
+    assert read_json(finished_card11_db, "scores", "card11") == honest
 
 
 def test_a_write_decides_from_the_log_not_from_a_forged_snapshot(tmp_path):
@@ -299,8 +301,8 @@ def test_a_write_decides_from_the_log_not_from_a_forged_snapshot(tmp_path):
 
 
 @pytest.mark.guarantee("log.lying-snapshot-found")
-def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_state(finished):
-    state, _ = _fresh_state(finished)
+def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_state(finished_card11_db):
+    state, _ = _fresh_state(finished_card11_db)
     body = snapshots.encode_state(state)
     assert not snapshots.holds_another_state(body, state)
     assert not snapshots.holds_another_state(b"garbage", state)  # unusable: reads ignore it too
@@ -310,31 +312,31 @@ def test_verify_accepts_a_snapshot_that_encodes_differently_but_holds_the_same_s
 
 
 @pytest.mark.guarantee("log.snapshot-written-with-events")
-def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished):
+def test_an_imported_match_comes_with_its_snapshot(tmp_path, finished_card11_db):
     exported = tmp_path / "card11.jsonl"
-    invoke(finished, "export", "card11", "-o", exported)
+    invoke(finished_card11_db, "export", "card11", "-o", exported)
     other = tmp_path / "auditor.db"
     invoke(other, "import", exported)
     [(match_id, seq, _, revision)] = _snapshot_rows(other)
     assert (match_id, revision) == ("card11", snapshots.revision("lca"))
-    assert _snapshot_rows(other) == _snapshot_rows(finished)  # the one the imported checkpoint vouches for
+    assert _snapshot_rows(other) == _snapshot_rows(finished_card11_db)  # the one the imported checkpoint vouches for
     state, resumed_from = _fresh_state(other)
     assert resumed_from == seq == state.last_seq - 1
-    assert state == _fresh_state(finished, use_snapshots=False)[0]
+    assert state == _fresh_state(finished_card11_db, use_snapshots=False)[0]
     assert "card11: ok" in invoke(other, "verify", "card11").output
 
 
 @pytest.mark.guarantee("log.snapshot-needs-source")
-def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written(finished, monkeypatch):
+def test_without_a_readable_engine_source_snapshots_are_neither_used_nor_written(finished_card11_db, monkeypatch):
     monkeypatch.setattr(snapshots, "revision", lambda game: None)
-    before = _snapshot_rows(finished)
-    events = len(_log(finished))
-    state, resumed_from = _fresh_state(finished)
+    before = _snapshot_rows(finished_card11_db)
+    events = len(_log(finished_card11_db))
+    state, resumed_from = _fresh_state(finished_card11_db)
     assert resumed_from == 0  # replayed from the first event
-    assert "no snapshot can be stored" in invoke(finished, "checkpoint", "card11", expect=1).output
-    invoke(finished, "note", "card11", "still recorded")
-    assert _snapshot_rows(finished) == before and len(_log(finished)) == events + 1
-    assert "card11: ok" in invoke(finished, "verify", "card11").output
+    assert "no snapshot can be stored" in invoke(finished_card11_db, "checkpoint", "card11", expect=1).output
+    invoke(finished_card11_db, "note", "card11", "still recorded")
+    assert _snapshot_rows(finished_card11_db) == before and len(_log(finished_card11_db)) == events + 1
+    assert "card11: ok" in invoke(finished_card11_db, "verify", "card11").output
 
 
 def test_a_failure_after_folding_a_command_writes_nothing_and_keeps_no_stale_state(tmp_path, monkeypatch):

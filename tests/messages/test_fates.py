@@ -33,7 +33,7 @@ def audited(db, match) -> dict[int, tuple[str, int]]:
 
 
 @pytest.fixture
-def lca(tmp_path):
+def voided_lca_db(tmp_path):
     """hal submits (2), kim (3), hal again (4, superseding 2); 4 is voided (5)."""
     db = tmp_path / "m.db"
     invoke(db, "new", "lca", "c1", "--players", "hal,kim", "--studio", STUDIO)
@@ -43,52 +43,52 @@ def lca(tmp_path):
     return db
 
 
-def test_a_submission_whose_resubmission_was_voided_counts_again_in_log_audit_and_the_voids_report(lca):
-    assert marks(lca, "c1") == {2: ("superseded_by", 4)}
-    said = invoke(lca, "void", "c1", 4, "--reason", "typo").output
+def test_a_submission_whose_resubmission_was_voided_counts_again_in_log_audit_and_the_voids_report(voided_lca_db):
+    assert marks(voided_lca_db, "c1") == {2: ("superseded_by", 4)}
+    said = invoke(voided_lca_db, "void", "c1", 4, "--reason", "typo").output
     assert "voided seq 4; recorded seq 5 (SubmissionVoided); hal's submission 2 counts again" in said
-    assert marks(lca, "c1") == {4: ("voided_by", 5)}  # 2 counts again
-    report = read_json(lca, "audit", "c1")
+    assert marks(voided_lca_db, "c1") == {4: ("voided_by", 5)}  # 2 counts again
+    report = read_json(voided_lca_db, "audit", "c1")
     assert report["resubmissions"] == []  # not "2 superseded_by 4"
-    assert audited(lca, "c1") == marks(lca, "c1")
+    assert audited(voided_lca_db, "c1") == marks(voided_lca_db, "c1")
     [void] = [c for c in report["corrections"] if c["event"] == "SubmissionVoided"]
     assert (void["target_seq"], void["counts_again"]) == (4, 2)
-    assert "superseded_by" not in invoke(lca, "audit", "c1").output
+    assert "superseded_by" not in invoke(voided_lca_db, "audit", "c1").output
 
 
-def test_the_voids_json_names_the_submission_that_counts_again(lca):
-    written = read_json(lca, "void", "c1", 4, "--reason", "typo")
+def test_the_voids_json_names_the_submission_that_counts_again(voided_lca_db):
+    written = read_json(voided_lca_db, "void", "c1", 4, "--reason", "typo")
     assert written["events"][0]["kind"] == "SubmissionVoided" and written["events"][0]["counts_again"] == 2
     # a submission already superseded when voided brings nothing back
-    invoke(lca, "submit", "c1", "kim", "B3", "C4", "D5", "E6", "G7")  # 6 supersedes 3
-    invoke(lca, "submit", "c1", "kim", "B3", "C4", "D5", "E6", "H7")  # 7 supersedes 6
-    written = read_json(lca, "void", "c1", 6, "--reason", "typo")
+    invoke(voided_lca_db, "submit", "c1", "kim", "B3", "C4", "D5", "E6", "G7")  # 6 supersedes 3
+    invoke(voided_lca_db, "submit", "c1", "kim", "B3", "C4", "D5", "E6", "H7")  # 7 supersedes 6
+    written = read_json(voided_lca_db, "void", "c1", 6, "--reason", "typo")
     assert "counts_again" not in written["events"][0]
-    assert marks(lca, "c1") == {3: ("superseded_by", 7), 4: ("voided_by", 5), 6: ("voided_by", 8)}
-    assert "kim's submission 3 counts again" in invoke(lca, "void", "c1", 7, "--reason", "typo").output
+    assert marks(voided_lca_db, "c1") == {3: ("superseded_by", 7), 4: ("voided_by", 5), 6: ("voided_by", 8)}
+    assert "kim's submission 3 counts again" in invoke(voided_lca_db, "void", "c1", 7, "--reason", "typo").output
 
 
-def test_the_audit_lists_a_submission_superseded_as_it_stands_not_as_it_once_was(lca):
-    invoke(lca, "void", "c1", 4, "--reason", "typo")  # 5
-    invoke(lca, "submit", "c1", "hal", "B2", "C3", "D4", "E5", "H6")  # 6 supersedes 2
-    report = read_json(lca, "audit", "c1")
+def test_the_audit_lists_a_submission_superseded_as_it_stands_not_as_it_once_was(voided_lca_db):
+    invoke(voided_lca_db, "void", "c1", 4, "--reason", "typo")  # 5
+    invoke(voided_lca_db, "submit", "c1", "hal", "B2", "C3", "D4", "E5", "H6")  # 6 supersedes 2
+    report = read_json(voided_lca_db, "audit", "c1")
     assert report["resubmissions"] == [{"seq": 2, "participant": "hal", "round": 1, "superseded_by": 6}]
     [void] = [c for c in report["corrections"] if c["event"] == "SubmissionVoided"]
     assert void["counts_again"] == 2  # what the void did when it was recorded
 
 
-def test_a_reopened_rounds_close_is_marked_for_every_view(lca):
-    invoke(lca, "close", "c1")  # 5
-    invoke(lca, "reopen", "c1", "--reason", "too early")  # 6
+def test_a_reopened_rounds_close_is_marked_for_every_view(voided_lca_db):
+    invoke(voided_lca_db, "close", "c1")  # 5
+    invoke(voided_lca_db, "reopen", "c1", "--reason", "too early")  # 6
     for view in ((), ("--public",), ("--as", "kim")):
-        assert marks(lca, "c1", *view).get(5) == ("reopened_by", 6), view
-    assert marks(lca, "c1", "--at", 5).get(5) is None
-    assert "[reopened by 6]" in invoke(lca, "log", "c1", "--public").output
-    assert audited(lca, "c1") == marks(lca, "c1")
+        assert marks(voided_lca_db, "c1", *view).get(5) == ("reopened_by", 6), view
+    assert marks(voided_lca_db, "c1", "--at", 5).get(5) is None
+    assert "[reopened by 6]" in invoke(voided_lca_db, "log", "c1", "--public").output
+    assert audited(voided_lca_db, "c1") == marks(voided_lca_db, "c1")
 
 
 @pytest.fixture
-def photographer(tmp_path, monkeypatch):
+def finished_g2_db(tmp_path, monkeypatch):
     """g2, played to its end from the fixture script (the last turn ends the match)."""
     monkeypatch.chdir(REPO)
     db = tmp_path / "g.db"
@@ -96,26 +96,26 @@ def photographer(tmp_path, monkeypatch):
     return db
 
 
-def test_a_photographer_turn_taken_back_is_voided_not_superseded_and_its_turn_and_outcome_are_marked(photographer):
-    log = read_json(photographer, "log", "g2")
+def test_a_photographer_turn_taken_back_is_voided_not_superseded_and_its_turn_and_outcome_are_marked(finished_g2_db):
+    log = read_json(finished_g2_db, "log", "g2")
     last = [e for e in log if e["kind"] == "SubmissionRecorded"][-1]
     turn = next(e for e in log if e["kind"] == "TurnResolved" and e["seq"] > last["seq"])
     outcome = next(e for e in log if e["kind"] == "OutcomeAnnounced")
     who, tokens = last["event"]["participant"], last["event"]["tokens"]
-    said = invoke(photographer, "void", "g2", last["seq"], "--reason", "typo").output
-    void = next(e["seq"] for e in read_json(photographer, "log", "g2") if e["kind"] == "SubmissionVoided")
+    said = invoke(finished_g2_db, "void", "g2", last["seq"], "--reason", "typo").output
+    void = next(e["seq"] for e in read_json(finished_g2_db, "log", "g2") if e["kind"] == "SubmissionVoided")
     assert f"takes back seq {turn['seq']} (TurnResolved), seq {outcome['seq']} (OutcomeAnnounced)" in said
-    invoke(photographer, "submit", "g2", who, *tokens)  # the turn played again
+    invoke(finished_g2_db, "submit", "g2", who, *tokens)  # the turn played again
     expected_public = {turn["seq"]: ("taken_back_by", void), outcome["seq"]: ("taken_back_by", void)}
-    assert marks(photographer, "g2") == {last["seq"]: ("voided_by", void), **expected_public}
-    assert marks(photographer, "g2", "--public") == expected_public
-    assert marks(photographer, "g2", "--as", who) == {last["seq"]: ("voided_by", void), **expected_public}
-    report = read_json(photographer, "audit", "g2")
+    assert marks(finished_g2_db, "g2") == {last["seq"]: ("voided_by", void), **expected_public}
+    assert marks(finished_g2_db, "g2", "--public") == expected_public
+    assert marks(finished_g2_db, "g2", "--as", who) == {last["seq"]: ("voided_by", void), **expected_public}
+    report = read_json(finished_g2_db, "audit", "g2")
     assert report["resubmissions"] == []  # the voided turn's submission was not superseded
-    assert audited(photographer, "g2") == marks(photographer, "g2")
+    assert audited(finished_g2_db, "g2") == marks(finished_g2_db, "g2")
     [entry] = [c for c in report["corrections"] if c["event"] == "SubmissionVoided"]
     assert entry["takes_back"] == [turn["seq"], outcome["seq"]]
-    text = invoke(photographer, "log", "g2").output
+    text = invoke(finished_g2_db, "log", "g2").output
     assert f"turn {turn['event']['turn']} by {who} [taken back by {void}]" in text
 
 

@@ -27,7 +27,7 @@ GAMES = tuple(FIXTURE_MATCHES)  # the games with a recorded fixture match
 
 
 @pytest.fixture(scope="module")
-def fixture_db(tmp_path_factory):
+def verify_matrix_template(tmp_path_factory):
     path = tmp_path_factory.mktemp("tamper") / "fixtures.db"
     ids = build_fixture_db(path)
     clean = path.parent / "clean.db"
@@ -284,8 +284,8 @@ CASES = [
     "tamper.checkpoint-digest",
     "tamper.checkpoint-out-of-place",
 )
-def test_verify_names_the_first_bad_seq(case, game, fixture_db, tmp_path):
-    clean, ids = fixture_db
+def test_verify_names_the_first_bad_seq(case, game, verify_matrix_template, tmp_path):
+    clean, ids = verify_matrix_template
     path = copy_db(clean, tmp_path / "t.db")
     match = ids[game]
     other = ids[GAMES[(GAMES.index(game) + 1) % len(GAMES)]]
@@ -308,10 +308,10 @@ def test_verify_names_the_first_bad_seq(case, game, fixture_db, tmp_path):
 
 
 @pytest.mark.guarantee("tamper.body-or-byte")
-def test_a_random_bit_flipped_in_a_body_is_a_finding_not_an_unreadable_file(fixture_db, tmp_path):
+def test_a_random_bit_flipped_in_a_body_is_a_finding_not_an_unreadable_file(verify_matrix_template, tmp_path):
     """A flip that makes the body invalid UTF-8 is still reported as a finding with its
     seq (exit 3), not as a file that cannot be read."""
-    clean, ids = fixture_db
+    clean, ids = verify_matrix_template
     path = copy_db(clean, tmp_path / "t.db")
     rows = rows_of(path, ids["pw"])
     row = rows[4]

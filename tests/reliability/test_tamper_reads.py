@@ -41,7 +41,7 @@ LABELS = [f"{game}-{state}" for game in FIXTURE_MATCHES for state in ("finished"
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory):
+def reads_matrix_template(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tamper-reads")
     matches = {match.label: match for match in build(folder / "recorded.db", folder)}
     path = copy_db(folder / "recorded.db", folder / "clean.db")  # every page in the file, none in a WAL
@@ -81,8 +81,8 @@ def _reference(path, match_id, folder):
     "reads.replaced-and-repointed",
     "reads.forged-snapshot-rechained",
 )
-def test_every_read_shows_the_truth_or_refuses_naming_the_first_bad_seq(kind, label, clean, tmp_path):
-    path0, matches, _cache, _folder = clean
+def test_every_read_shows_the_truth_or_refuses_naming_the_first_bad_seq(kind, label, reads_matrix_template, tmp_path):
+    path0, matches, _cache, _folder = reads_matrix_template
     match = matches[label]
     path = fresh_copy(path0, tmp_path / "t.db")
     rows = rows_of(path0, match.id)
@@ -103,12 +103,12 @@ def test_every_read_shows_the_truth_or_refuses_naming_the_first_bad_seq(kind, la
         where = f"{' '.join(read.args)} -> expected {expected} {seq or ''}, got exit {code}: {stderr.strip()[:300]}"
         assert "Traceback" not in stdout + stderr, where
         if expected == SAME:
-            _equal(got, before(clean, read), where, "before the tampering")
+            _equal(got, before(reads_matrix_template, read), where, "before the tampering")
         elif expected == REFERENCE:
             _equal(got, run(reference, read, tmp_path / "reference"), where, "the tampered log alone")
         elif expected == FORGED:  # shown, as the forged snapshot has it
             assert code == 0, where
-            if got != before(clean, read):
+            if got != before(reads_matrix_template, read):
                 outcomes.append("forgery shown")
         else:
             assert code == 3, where
@@ -125,7 +125,9 @@ def test_every_read_shows_the_truth_or_refuses_naming_the_first_bad_seq(kind, la
     if tamper.rewritten is not None:  # the boundary is real: where the log is read, the rewrite is shown
         log = invoke(path, "log", match.id, "--json", expect=None)
         if log.exit_code == 0:
-            assert log.stdout != before(clean, Read(("log", match.id, "--json"), ())), "the rewrite is not in the log"
+            assert log.stdout != before(reads_matrix_template, Read(("log", match.id, "--json"), ())), (
+                "the rewrite is not in the log"
+            )
     if tamper.truncated is not None:  # what is shown is a true prefix: the match as it stood then
         assert rows_of(path, match.id) == rows[: tamper.truncated]
         assert (
