@@ -7,7 +7,7 @@ from matchledger import engine
 from tests.helpers import REPO
 
 # A game that exists only in tests, for exercising the ledger core on its own.
-engine.register("toy", "tests.core.toygame")
+engine.register("toy", "tests.toygame")
 
 # CI explores the same examples every run (a red build is then reproducible); a local
 # run keeps exploring new ones.

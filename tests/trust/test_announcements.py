@@ -18,7 +18,7 @@ from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES, JSON_MAX_DEPTH
 from matchledger.projections.fold import InMemoryMatch, Replayer, play
-from tests.core.fixture_matches import played
+from tests.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json, sampled_games
 
 from .common import new_lca, new_pw, rows, uncontrolled

@@ -19,9 +19,12 @@ from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.store import Store
 from matchledger.projections.comparison import first_parting
 from tests.helpers import invoke, own_hash
+from tests.reliability.support import FIXTURE_MATCHES, build_fixture_db, copy_db, raw
+from tests.trust.tampering import harness as tampering
 
-from . import tampering
-from .support import FIXTURE_MATCHES, build_fixture_db, copy_db, raw
+# Long, like the suites under tests/reliability/ (which get the marker from their folder):
+# `-m "not reliability"` leaves it out.
+pytestmark = pytest.mark.reliability
 
 GAMES = tuple(FIXTURE_MATCHES)  # the games with a recorded fixture match
 

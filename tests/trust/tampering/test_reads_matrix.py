@@ -20,9 +20,8 @@ import sqlite3
 import pytest
 
 from tests.helpers import invoke
-
-from .support import FIXTURE_MATCHES, copy_db
-from .tampering import (
+from tests.reliability.support import FIXTURE_MATCHES, copy_db
+from tests.trust.tampering.harness import (
     FORGED,
     FORGED_NOTE,
     KINDS,
@@ -36,6 +35,10 @@ from .tampering import (
     rows_of,
     run,
 )
+
+# Long, like the suites under tests/reliability/ (which get the marker from their folder):
+# `-m "not reliability"` leaves it out.
+pytestmark = pytest.mark.reliability
 
 LABELS = [f"{game}-{state}" for game in FIXTURE_MATCHES for state in ("finished", "open")]
 

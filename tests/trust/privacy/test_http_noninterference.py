@@ -1,4 +1,4 @@
-"""Noninterference through HTTP: the idea of ``tests/trust/noninterference.py`` applied
+"""Noninterference through HTTP: the idea of ``tests/trust/privacy/harness_cli.py`` applied
 to the service.  Two matches differ only in a secret the viewer may not know; each is
 recorded into its own database, each database is served by its own `serve` process,
 and the viewer's link is the same token in both.  Up to the first command that tells
@@ -29,7 +29,8 @@ from matchledger.engine.commands import Submit
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
-from tests.trust.noninterference import (
+from tests.service.support import Server, bearer, events, grant
+from tests.trust.privacy.harness_cli import (
     DB,
     MATCH,
     PUBLIC,
@@ -39,9 +40,13 @@ from tests.trust.noninterference import (
     host_differences,
     scratch,
 )
-from tests.trust.test_noninterference import _pw_exchange_case, lca_candidates, lca_exchanged, play, pw_candidates
-
-from .support import Server, bearer, events, grant
+from tests.trust.privacy.test_cli_noninterference import (
+    _pw_exchange_case,
+    lca_candidates,
+    lca_exchanged,
+    play,
+    pw_candidates,
+)
 
 TOKEN = "viewer-link-token-0123456789abcd"  # the same link in both databases
 SHOWN = re.compile(r'<section id="form-area">(.*)</section><section id="live">(.*)</section></main>', re.S)

@@ -1,4 +1,4 @@
-"""Privacy by noninterference, one harness (tests/reliability/privacy.py) for the three
+"""Privacy by noninterference, one harness (tests/trust/privacy/harness_read_models.py) for the three
 games: random legal matches, a secret perturbed, every view of one viewer compared
 byte for byte after every event.  Plus, for Parallel Worlds: no public output at any
 `--at` names a guest (so none can name a pair)."""
@@ -17,8 +17,11 @@ from matchledger.projections.fold import Replayer
 from matchledger.projections.presentation.text import read_model_text
 from matchledger.projections.views import all_read_models
 from tests.helpers import REPO, invoke, run_script
+from tests.trust.privacy.harness_read_models import assert_noninterference, play
 
-from .privacy import assert_noninterference, play
+# Long, like the suites under tests/reliability/ (which get the marker from their folder):
+# `-m "not reliability"` leaves it out.
+pytestmark = pytest.mark.reliability
 
 SEEDS = range(12)
 
@@ -36,9 +39,9 @@ def total(stats_list):
 
 
 def lca_match(rng):
-    """A random legal lca match (the plans of tests/lca/test_properties), as commands."""
+    """A random legal lca match (the plans of tests/trust/privacy/test_lca_indistinguishable), as commands."""
     from matchledger.engine.lca.studio import cell_name
-    from tests.lca.test_properties import CONTRACTS, FLOOR, PLAYERS, STUDIO, TRIPLES
+    from tests.trust.privacy.test_lca_indistinguishable import CONTRACTS, FLOOR, PLAYERS, STUDIO, TRIPLES
 
     def actions(p, perm):
         def choose(state):
@@ -59,7 +62,7 @@ def lca_alternative(rng, p, index, cmds):
     """Another legal command of the same kind as ``cmds[index]`` by player ``p``, drawn
     from ``rng`` (a callable choosing at play time for Round-3 actions)."""
     from matchledger.engine.lca.studio import cell_name
-    from tests.lca.test_properties import CONTRACTS, FLOOR, TRIPLES
+    from tests.trust.privacy.test_lca_indistinguishable import CONTRACTS, FLOOR, TRIPLES
 
     if isinstance(cmds[index], RecordContract):
         return RecordContract(p, rng.choice(CONTRACTS))
@@ -147,7 +150,7 @@ def test_pw_superseded_submissions_of_others_are_invisible(viewer):
 @pytest.mark.guarantee("privacy.pw-exchanged-guests")
 def test_pw_other_pairs_exchanging_guests_is_invisible_until_told():
     from matchledger.engine.pw.sample import GUESTS, PLAYERS
-    from tests.pw.test_privacy import N, exchanged_pair
+    from tests.trust.privacy.test_pw_indistinguishable import N, exchanged_pair
 
     results = []
     for seed in SEEDS:

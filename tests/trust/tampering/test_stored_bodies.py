@@ -14,8 +14,7 @@ import pytest
 from matchledger.ledger.portable import export_lines
 from matchledger.ledger.store import Store
 from tests.helpers import invoke, own_hash
-
-from .common import new_lca, new_pw
+from tests.trust.common import new_lca, new_pw
 
 READS = [("status",), ("log",), ("scores",), ("export",), ("head",), ("audit",)]
 

@@ -5,7 +5,7 @@ the match, the viewers and the secret's change), recorded into two databases and
 through the real CLI by the public and by each kind of participant: every read form at
 every ``--at SEQ`` (text and ``--json``), pictures at a sample of seqs, the replay page,
 and the errors the viewer provokes.  The harness and what it compares, and the one
-exception (hashes), are described in :mod:`tests.trust.noninterference`.
+exception (hashes), are described in :mod:`tests.trust.privacy.harness_cli`.
 
 - pw: the pairing permuted (guests renamed among the pairs the viewer is not in, by a
   permutation hypothesis draws; the other participants' commands follow their names),
@@ -43,8 +43,7 @@ from matchledger.engine.commands import CreateMatch, RecordContract, Submit
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
 from matchledger.projections.presentation.png import png_unavailable
 from tests.reliability.support import soak
-
-from .noninterference import (
+from tests.trust.privacy.harness_cli import (
     PUBLIC,
     Plan,
     Played,

@@ -30,8 +30,7 @@ from matchledger.ledger.store import StoredEvent
 from matchledger.projections import snapshots
 from matchledger.projections.fold import replay
 from tests.helpers import REPO, invoke
-
-from .support import FIXTURE_MATCHES, match_id_of
+from tests.reliability.support import FIXTURE_MATCHES, match_id_of
 
 #: whose view (and knowledge, and explanation) is read: a player, a pw guest, a photographer
 PARTICIPANT = {"lca": "bob", "pw": "zed", "photographer": "bob"}

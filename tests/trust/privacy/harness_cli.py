@@ -44,7 +44,7 @@ compared with each hash replaced by ``<hash of seq N>`` after checking that it i
 the stored hash (and ``prev_hash`` the stored ``prev_hash``) of that seq; everything else
 (the event as shown, kinds, seqs, times, actors) is compared byte for byte.  Whether a
 hash lets one *guess* a low-entropy secret is another question (see
-tests/trust/test_hash_commitments.py).
+tests/trust/privacy/test_hash_commitments.py).
 """
 
 from __future__ import annotations

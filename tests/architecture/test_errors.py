@@ -27,7 +27,7 @@ from matchledger.ledger.errors import (
     UnwritableDatabase,
 )
 from matchledger.ledger.verify import Finding
-from tests.core.test_no_cli_words import _command_words, _flags
+from tests.architecture.test_no_cli_words import _command_words, _flags
 
 #: The packages the distribution installs: the folders, mapped under matchledger, and
 #: src/matchledger itself (the testing tools).

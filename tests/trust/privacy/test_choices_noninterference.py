@@ -21,9 +21,8 @@ import pytest
 from matchledger import engine
 from matchledger.ledger.events import SubmissionRecorded
 from matchledger.projections.fold import InMemoryMatch
-
-from .noninterference import first_telling_command, told
-from .test_noninterference import _lca_case, _photographer_case, _pw_case
+from tests.trust.privacy.harness_cli import first_telling_command, told
+from tests.trust.privacy.test_cli_noninterference import _lca_case, _photographer_case, _pw_case
 
 pytestmark = pytest.mark.guarantee("privacy.choices")
 

@@ -6,9 +6,8 @@ import pytest
 
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed, TurnResolved
 from matchledger.projections.rederive import rederive
+from tests.fixture_matches import played
 from tests.helpers import REPO
-
-from .fixture_matches import played
 
 
 @pytest.mark.parametrize("script", ["lca/amendment-example.txt", "pw/swap_one_member.txt", "photographer/g2-seed7.txt"])

@@ -1,7 +1,7 @@
 """`log` marks what became of each submission: superseded by a later one of the same
 participant and round, voided, corrected; read from the replayed state at `--at`.  A
 participant sees the marks on their own submissions only, the public none (a reopened
-round's close is marked for everyone: tests/messages/test_fates.py)."""
+round's close is marked for everyone: tests/audit/test_fates.py)."""
 
 from __future__ import annotations
 

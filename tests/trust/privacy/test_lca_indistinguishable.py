@@ -23,8 +23,7 @@ from matchledger.engine.lca.studio import Studio, cell_name
 from matchledger.engine.lca.studio import parse_studio_text as rows
 from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.projections.presentation.text import read_model_text
-
-from .util import close_command, new_match, studio_text
+from tests.lca.util import close_command, new_match, studio_text
 
 pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 

@@ -11,7 +11,7 @@ from matchledger.projections.presentation.png import missing_glyphs, render_png
 from matchledger.projections.presentation.svg import FONT
 
 from ..helpers import invoke, needs_png
-from ..pictures.support import Png
+from .support import Png
 
 pytestmark = pytest.mark.guarantee("output.png-fonts")
 

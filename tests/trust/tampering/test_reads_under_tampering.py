@@ -1,6 +1,6 @@
 """Reads of a tampered log, one hole at a time: each test is a way a read once showed
 data the chain does not vouch for (or named the wrong seq, or failed with an internal
-error).  The whole matrix is `tests/reliability/test_tamper_reads.py`.
+error).  The whole matrix is `tests/trust/tampering/test_reads_matrix.py`.
 
 The match: the lca amendment fixture, then a host note, so the checkpoint that
 finishing it records (seq 18, vouching for the snapshot after seq 17) has an event
@@ -19,7 +19,7 @@ from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.projections import snapshots
 from tests.helpers import REPO, invoke, read_json
-from tests.reliability.tampering import raw
+from tests.trust.tampering.harness import raw
 
 M = "amend5"
 CHECKPOINT = 18

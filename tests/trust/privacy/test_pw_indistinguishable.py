@@ -19,8 +19,7 @@ from matchledger.engine.commands import RecordContract, Submit
 from matchledger.engine.pw import GAME
 from matchledger.engine.pw.sample import GUESTS, PLAYERS, plan
 from matchledger.engine.state import HOST, PUBLIC, as_participant
-
-from .util import dumps, play
+from tests.pw.util import dumps, play
 
 pytestmark = pytest.mark.guarantee("privacy.views-per-game")
 

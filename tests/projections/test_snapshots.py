@@ -24,7 +24,7 @@ from matchledger.projections import snapshots
 from matchledger.projections.application import Application
 from matchledger.projections.fold import Replayer, play, replay
 from matchledger.projections.views import all_read_models
-from tests.core.fixture_matches import played
+from tests.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
 
 FIXTURES = sorted(path for path in (REPO / "fixtures").glob("*/*.txt") if not path.name.startswith(("studio", "deck")))
@@ -400,7 +400,7 @@ def _game_package(folder: Path, name: str) -> str:
     package = folder / name
     package.mkdir()
     (package / "__init__.py").write_text('"""A game installed from elsewhere."""\n')
-    (package / "rules.py").write_text((REPO / "tests" / "core" / "toygame.py").read_text())
+    (package / "rules.py").write_text((REPO / "tests" / "toygame.py").read_text())
     (package / "helpers").mkdir()
     (package / "helpers" / "__init__.py").write_text("")
     (package / "helpers" / "points.py").write_text("FACTOR = 1\n")

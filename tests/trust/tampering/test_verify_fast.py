@@ -19,8 +19,8 @@ from matchledger.ledger.errors import CorruptLog
 from matchledger.ledger.events import MatchCreated, NoteAdded, RoundClosed
 from matchledger.ledger.store import Store, StoredEvent
 from matchledger.ledger.verify import Finding, verify_chain
-from tests.core.test_codec import reference_hash
-from tests.core.test_verify_tamper import tamper
+from tests.ledger.test_codec import reference_hash
+from tests.trust.tampering.test_verify_checks import tamper
 
 T = "2026-01-01T00:00:00.000000Z"
 

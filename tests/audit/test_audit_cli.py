@@ -6,9 +6,8 @@ import sqlite3
 
 import pytest
 
+from tests.cli.test_cli import SCRIPT
 from tests.helpers import invoke, read_json
-
-from .test_cli import SCRIPT
 
 
 @pytest.fixture
