@@ -113,7 +113,10 @@ def invite_cmd(match_id, listing, as_participant, can_submit, auditor, base_url,
             }
         )
         return
-    who = "auditor" if auditor else capability.participant + (" (read and submit)" if can_submit else " (read only)")
+    if capability.participant is None:  # an auditor's link: invite refuses one naming both or neither
+        who = "auditor"
+    else:
+        who = capability.participant + (" (read and submit)" if can_submit else " (read only)")
     say(f"link for {who} in {match_id}: {url}")
 
 

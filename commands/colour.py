@@ -73,4 +73,4 @@ def paint_errors_of(exc: click.ClickException) -> None:
         decided = wanted()
         click.echo(message, file=file, err=file is None, nl=False, color=decided)
 
-    exc.show = painted_show
+    exc.show = painted_show  # type: ignore[method-assign]  # this one instance's, on purpose: it is re-raised

@@ -199,6 +199,7 @@ class DeclaredSetupCommand(click.Command):
 def _write_ruleset_options(formatter: click.HelpFormatter, spec) -> None:
     """The ruleset options of one game (``--option KEY=VALUE``), from its rules: asked
     for one game, `new GAME --help` loads that game's rules, and no other's."""
+    failed: str | None
     try:
         options = spec.game().OPTIONS
     except Exception as exc:  # whatever a foreign package raises on import
@@ -254,8 +255,8 @@ def read_setup(command: DeclaredSetupCommand, game: str, given: dict) -> tuple[d
     spec = engine.spec(game)  # an unknown game, or one that cannot be read: the engine's error
     options = command.declared_options()
     own = {parameter.flag for parameter in spec.setup}
-    for flag, option in options.items():
-        if flag not in own and given.get(option.name) not in (None, ()):
+    for flag, declared in options.items():
+        if flag not in own and given.get(declared.name) not in (None, ()):
             raise _not_declared(flag, spec)
     setup: dict = {}
     warnings: list[str] = []

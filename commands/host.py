@@ -46,7 +46,9 @@ def new_cmd(game, match_id, players, options, as_json, **given):
     """
     from matchledger.engine.commands import CreateMatch
 
-    setup, warnings = read_setup(click.get_current_context().command, game, given)
+    command = click.get_current_context().command
+    assert isinstance(command, DeclaredSetupCommand)  # `new` is declared with cls=DeclaredSetupCommand
+    setup, warnings = read_setup(command, game, given)
     names = [name.strip() for name in players.split(",") if name.strip()]
     cmd = CreateMatch(match_id=match_id, game=game, players=names, options=key_values(options, "--option"), setup=setup)
     rows = app(create=True).create(cmd)

@@ -11,6 +11,10 @@ import functools
 import json
 import sys
 import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # structlog is imported on first use (above)
+    from structlog.typing import EventDict, Processor, WrappedLogger
 
 _json: bool = False
 _verbose: bool = False
@@ -33,7 +37,7 @@ def log():
     import structlog
 
     if not _configured:
-        processors = [structlog.processors.add_log_level, timestamp]
+        processors: list[Processor] = [structlog.processors.add_log_level, timestamp]
         if _json:
             processors.append(structlog.processors.JSONRenderer(json_line))
         else:
@@ -52,7 +56,7 @@ _second: int | None = None
 _second_text = ""
 
 
-def timestamp(_logger, _name: str, event_dict: dict) -> dict:
+def timestamp(_logger: WrappedLogger, _name: str, event_dict: EventDict) -> EventDict:
     """``timestamp``: UTC, ISO 8601 to the microsecond (``2026-12-01T09:30:00.000000Z``)."""
     global _second, _second_text
     now = time.time()
@@ -63,7 +67,7 @@ def timestamp(_logger, _name: str, event_dict: dict) -> dict:
     return event_dict
 
 
-def json_line(event_dict: dict, **_options) -> str:
+def json_line(event_dict: EventDict, **_options: Any) -> str:
     """The record as one line of JSON, in ASCII: a value's control or direction-changing
     characters (a hostile request's path) reach a terminal escaped, never raw."""
     try:
@@ -75,7 +79,7 @@ def json_line(event_dict: dict, **_options) -> str:
     return json.dumps(event_dict, default=repr, separators=(",", ":"))
 
 
-def printable_values(_logger, _name: str, event_dict: dict) -> dict:
+def printable_values(_logger: WrappedLogger, _name: str, event_dict: EventDict) -> EventDict:
     """Every text in the record with its unprintable characters escaped: the console
     writes text as it is, and a hostile request's path may hold a terminal's control
     sequences."""

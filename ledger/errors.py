@@ -281,7 +281,7 @@ class UnexpectedSetup(MalformedInput):
 class UnknownParticipant(IllegalMove):
     """``name`` is not one of ``participants`` of ``match``."""
 
-    def __init__(self, match: str, name: str, participants: Sequence[str], parameter: str | None = None):
+    def __init__(self, match: str, name: str | None, participants: Sequence[str], parameter: str | None = None):
         self.match, self.name, self.participants, self.parameter = match, name, list(participants), parameter
         super().__init__(f"{name!r} is not a participant of {match!r} (participants: {', '.join(participants)})")
 

@@ -173,8 +173,8 @@ class Database:
         """The schema version of our tables, or 0 where there are none and a write with
         ``create`` may make them; refuses anything else."""
         try:
-            encoding, versioned, events = conn.execute(_INSPECT).fetchone()
-            version = conn.execute("SELECT max(version) FROM matchledger_schema").fetchone()[0] if versioned else None
+            encoding, versioned, events = _one_row(conn.execute(_INSPECT))
+            version = _one_row(conn.execute("SELECT max(version) FROM matchledger_schema"))[0] if versioned else None
         except psycopg.Error as exc:
             raise self.error(exc) from None
         if encoding != "UTF8":
@@ -197,8 +197,9 @@ class Database:
         if version is not None and version > latest:
             raise migrations.NewerSchema(self.location, version, latest)
         if version is None or version < migrations.POSTGRES_MIGRATIONS[0].version:
+            recorded = "record no schema version" if version is None else f"are of matchledger schema version {version}"
             raise ForeignDatabase(
-                f"cannot use {self.location!r}: its tables are of matchledger schema version {version}, "
+                f"cannot use {self.location!r}: its tables {recorded}, "
                 f"not the version this matchledger reads ({latest}); nothing was changed"
             )
         self._refuse_foreign_objects(conn)
@@ -257,3 +258,10 @@ class Database:
         for secret in self._secrets:
             text = text.replace(secret, "***")
         return text
+
+
+def _one_row(cursor: psycopg.Cursor) -> tuple:
+    """The row of a query that always returns one (aggregates, over ``(SELECT 1)`` or a table)."""
+    row = cursor.fetchone()
+    assert row is not None, "an aggregate query returned no row"
+    return row

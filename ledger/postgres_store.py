@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypedDict
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -150,6 +151,7 @@ class PostgresLog(ChainedLog):
         self, columns: str, match_id: str, after: int, upto: int | None, *, replace_bad_utf8: bool
     ) -> list[tuple]:
         # The database is UTF8 (checked on open): every text it holds is UTF-8.
+        params: tuple[str | int, ...]
         if upto is None:
             sql, params = (
                 f"SELECT {columns} FROM events WHERE match_id = %s AND seq > %s ORDER BY seq",
@@ -298,6 +300,13 @@ class PostgresStore(LogStore):
         self.db.close()
 
 
+class _LentStoreOptions(TypedDict):
+    """What each store a pool lends is opened with."""
+
+    read_only: bool
+    lock_timeout: float
+
+
 class PostgresPool:
     """Connections to one PostgreSQL database kept open for a long-running process
     (``serve``): ``with pool.store() as store`` lends a :class:`PostgresStore` on one of
@@ -318,7 +327,7 @@ class PostgresPool:
     ):
         from psycopg_pool import ConnectionPool, PoolTimeout  # only a long-running process needs it
 
-        self._options = {"read_only": read_only, "lock_timeout": lock_timeout}
+        self._options: _LentStoreOptions = {"read_only": read_only, "lock_timeout": lock_timeout}
         self._timeout_error = PoolTimeout
         PostgresStore(url, create=create, **self._options).close()  # reachable, and our tables
         self.database = Database(url, read_only=read_only, lock_timeout=lock_timeout)

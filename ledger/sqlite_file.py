@@ -89,6 +89,13 @@ class _Contents(Struct, frozen=True):
 
     def refusal(self) -> str | None:
         """Why a read must refuse the file (None: it is ours; see also :attr:`newer`)."""
+        # Every version matchledger records is recorded with the mark (version 2 made the
+        # mark), and none is below 0: a version without the mark, or a negative one, was
+        # written by someone else, and a write must not take it for one to migrate.
+        if self.stamped < 0 or (self.stamped and not self.marked and not self.empty):
+            return f"it records schema version {self.stamped} (user_version), which no matchledger " + (
+                "writes" if self.stamped < 0 else "records without its mark (application_id)"
+            )
         if self.events_table and self.foreign_objects:
             return (
                 f"it holds {self.foreign_objects[0]}, which matchledger does not make (a trigger, index, view "
@@ -138,10 +145,11 @@ def open_for_writing(path: str, lock_timeout: float, *, create: bool) -> sqlite3
         conn = sqlite3.connect(path, isolation_level=None)
         _prepare(conn, path, lock_timeout, new=True)
         return conn
-    header = _header(path)
-    new = not header
-    if header is None and not create:
+    found = _header(path)
+    if found is None and not create:
         raise NoDatabase(path)
+    header = found or b""  # no file at all, or an empty one: either is made anew
+    new = not header
     if new and not create:
         raise _refused(path, "it is empty")
     if new and not Path(path).absolute().parent.is_dir():

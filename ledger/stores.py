@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Protocol
+from contextlib import AbstractContextManager, contextmanager
+from typing import Protocol, TypedDict
 
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
@@ -43,9 +43,17 @@ class StorePool(Protocol):
 
     location: str
 
-    def store(self): ...
+    def store(self) -> AbstractContextManager[LogStore]: ...
 
     def close(self) -> None: ...
+
+
+class _OpenOptions(TypedDict):
+    """What :func:`open_store` is called with for each store a pool lends."""
+
+    create: bool
+    read_only: bool
+    lock_timeout: float
 
 
 def open_pool(
@@ -57,7 +65,7 @@ def open_pool(
     max_size: int = 8,
 ) -> StorePool:
     """Stores of the database ``db`` for a long-running process (checked on opening)."""
-    options = {"create": create, "read_only": read_only, "lock_timeout": lock_timeout}
+    options: _OpenOptions = {"create": create, "read_only": read_only, "lock_timeout": lock_timeout}
     if is_postgres_url(str(db)):
         from .postgres_store import PostgresPool
 
@@ -66,7 +74,7 @@ def open_pool(
 
 
 class _StorePerUse:
-    def __init__(self, db: str, options: dict):
+    def __init__(self, db: str, options: _OpenOptions):
         self.db, self.options = db, options
         opened = open_store(db, **options)  # refuses what a store would refuse, now
         self.location = opened.location

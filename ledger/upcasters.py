@@ -57,7 +57,7 @@ def submission_v1_player_to_participant(body: dict) -> dict:
 def stored_version(body: dict) -> int:
     """The version a stored body (decoded JSON with a known ``type``) says it has: a
     whole number from 1 to its type's current version (1 when it names none)."""
-    kind = body.get("type")
+    kind: str = body["type"]
     version = body.get("v", 1)
     current = CURRENT_VERSION.get(kind, 1)
     if type(version) is not int:  # bool is an int to Python, never a version
@@ -70,7 +70,7 @@ def stored_version(body: dict) -> int:
 
 def upcast(body: dict) -> dict:
     """``body`` (decoded JSON with a known ``type``) upgraded to its type's current version."""
-    kind = body.get("type")
+    kind: str = body["type"]
     version = stored_version(body)
     target = CURRENT_VERSION.get(kind, 1)
     while version < target:

@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import msgspec
 
 from matchledger.engine.state import HOST, MatchState
 from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.events import (
+    ContractRecorded,
+    Event,
+    MatchAbandoned,
+    NoteAdded,
+    RoundClosed,
+    RoundReopened,
+    RuleAmended,
+    SubmissionCorrected,
+    SubmissionVoided,
+)
 from matchledger.ledger.log_store import StoredEvent
 from matchledger.ledger.verify import Finding
 
 from .fold import Replayer
 from .supersession import fates, void_effect
 
-_CORRECTIONS = ("SubmissionVoided", "SubmissionCorrected", "RoundReopened", "RuleAmended", "MatchAbandoned")
+#: The events a host records with a reason (each row's kind is its event's type: the
+#: rows audited are those the chain vouches for, and the chain checks that too).
+_CORRECTIONS = (SubmissionVoided, SubmissionCorrected, RoundReopened, RuleAmended, MatchAbandoned)
 
 
-def _forced_close(kind: str, event) -> bool:
+def _forced_close(event: Event) -> TypeGuard[RoundClosed]:
     """A round the host closed although submissions were missing (it carries a reason)."""
-    return kind == "RoundClosed" and event.reason is not msgspec.UNSET
+    return isinstance(event, RoundClosed) and event.reason is not msgspec.UNSET
 
 
 def audit_report(match_id: str, rows: list[StoredEvent], findings: list[Finding]) -> dict:
@@ -34,24 +49,24 @@ def audit_report(match_id: str, rows: list[StoredEvent], findings: list[Finding]
     for row in rows:
         event = row.event()
         base = {"seq": row.seq, "event": row.kind, "actor": row.actor, "recorded_at": row.recorded_at}
-        if row.kind in _CORRECTIONS or _forced_close(row.kind, event):
+        if isinstance(event, _CORRECTIONS) or _forced_close(event):
             entry = dict(base, reason=event.reason)
-            if hasattr(event, "target_seq"):
+            if isinstance(event, (SubmissionVoided, SubmissionCorrected)):
                 entry["target_seq"] = event.target_seq
-            if hasattr(event, "tokens"):
+            if isinstance(event, SubmissionCorrected):
                 entry["tokens"] = list(event.tokens)
-            if row.kind in ("RoundReopened", "RoundClosed"):
+            if isinstance(event, (RoundReopened, RoundClosed)):
                 entry["round"] = event.round
-            if row.kind == "RoundClosed":
+            if isinstance(event, RoundClosed):
                 entry["missing"] = [] if event.missing is msgspec.UNSET else list(event.missing)
-            if row.kind == "RuleAmended":
+            if isinstance(event, RuleAmended):
                 entry.update(option=event.option, value=event.value, from_round=event.from_round)
-            if row.kind == "SubmissionVoided" and state is not None:
+            if isinstance(event, SubmissionVoided) and state is not None:
                 entry.update(_void_entry(state, row.seq, kinds))
             corrections.append(entry)
         if row.kind in ("RoundClosed", "OutcomeAnnounced") and getattr(event, "source", "computed") == "host":
             host_entered.append(dict(base, round=getattr(event, "round", None)))
-        elif row.kind == "NoteAdded":
+        elif isinstance(event, NoteAdded):
             notes.append(dict(base, text=event.text))
     listed = _fate_entries(state, rows, account)
     return {
@@ -115,7 +130,9 @@ def _fate_entries(state: MatchState | None, rows: list[StoredEvent], account: di
         if submission is not None:
             entry.update(participant=submission.participant, round=submission.round)
         elif entry["event"] == "ContractRecorded":
-            entry["participant"] = by_seq[seq].event().participant
+            contract = by_seq[seq].event()
+            assert isinstance(contract, ContractRecorded)  # its kind (which the chain holds to its type)
+            entry["participant"] = contract.participant
         entry.update(how=fate.how, by=fate.by)
         listed.append(entry)
     return listed

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from matchledger import engine
-from matchledger.engine.game import Decision
+from matchledger.engine.game import Decision, Game
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import CorruptLog, GameNotInstalled, MatchledgerError
@@ -24,8 +24,9 @@ class Replayer:
 
     def __init__(self, match_id: str):
         self.match_id = match_id
+        # both None until the match's first event is folded (or ``resume`` sets them)
         self.state: MatchState | None = None
-        self.game = None
+        self.game: Game | None = None
 
     @classmethod
     def resume(cls, state: MatchState) -> Replayer:
@@ -53,10 +54,11 @@ class Replayer:
         """The decision, against the state now, of the command that would have recorded
         ``event`` (at ``seq``) first (None: ``event`` only ever follows another's; see
         ``Game.recorded_command``).  Raises the rules' refusal."""
-        self._check_seq(seq)
+        game, state = self._started()
+        self._check_seq(seq, state)
         try:
-            command = self.game.recorded_command(self.state, event)
-            return None if command is None else self.game.decision(self.state, command)
+            command = game.recorded_command(state, event)
+            return None if command is None else game.decision(state, command)
         except MatchledgerError:
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
@@ -68,8 +70,9 @@ class Replayer:
     def _guarded(self, seq: int, event: Event, rederive: bool, work: Any = None):
         try:
             if rederive and self.state is not None:
-                self._check_seq(seq)
-                return self.game.apply_and_rederive(self.state, seq, event)
+                game, state = self._started()
+                self._check_seq(seq, state)
+                return game.apply_and_rederive(state, seq, event)
             return self._feed(seq, event, work)
         except (CorruptLog, GameNotInstalled):
             raise
@@ -99,12 +102,19 @@ class Replayer:
             self.state = self.game.initial(self.match_id, event)
             self.state.last_seq = seq
             return self.state
-        self._check_seq(seq)
-        return self.game.apply(self.state, seq, event, work)
+        game, state = self._started()
+        self._check_seq(seq, state)
+        return game.apply(state, seq, event, work)
 
-    def _check_seq(self, seq: int) -> None:
-        if seq != self.state.last_seq + 1:
-            raise CorruptLog(f"match {self.match_id!r}: seq {seq} follows seq {self.state.last_seq}")
+    def _started(self) -> tuple[Game, MatchState]:
+        """The game and the state, once the first event is folded (``_feed`` and
+        ``resume`` set them together; every caller has folded it)."""
+        assert self.game is not None and self.state is not None, "no event folded yet"
+        return self.game, self.state
+
+    def _check_seq(self, seq: int, state: MatchState) -> None:
+        if seq != state.last_seq + 1:
+            raise CorruptLog(f"match {self.match_id!r}: seq {seq} follows seq {state.last_seq}")
 
     def feed_all(self, pairs: Iterable[tuple[int, Event]]) -> MatchState | None:
         for seq, event in pairs:
@@ -137,7 +147,9 @@ class InMemoryMatch:
 
     @property
     def state(self) -> MatchState:
-        return self.replayer.state
+        state = self.replayer.state
+        assert state is not None  # the creation was folded in __init__
+        return state
 
     def do(self, cmd) -> list[Event]:
         decision = self.game.decision(self.state, cmd)

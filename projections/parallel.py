@@ -30,7 +30,9 @@ def _open_worker_store(address: str) -> None:
 
 
 def _verify_chunk(match_ids: list[str]) -> list[MatchReport]:
-    return [verify_stored(_store, match_id) for match_id in match_ids]
+    store = _store
+    assert store is not None  # opened by the pool's initializer, before any chunk
+    return [verify_stored(store, match_id) for match_id in match_ids]
 
 
 def verify_in_processes(address: str, match_ids: Sequence[str], jobs: int) -> Iterator[MatchReport]:

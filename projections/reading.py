@@ -43,8 +43,12 @@ class Cursor:
         self.resumed_from = seq
 
     @property
-    def state(self) -> MatchState | None:
-        return self.replayer.state
+    def state(self) -> MatchState:
+        """The match as folded so far: a cursor is read only once it holds the match's
+        first event (``Reader.cursor`` refuses a match with none)."""
+        state = self.replayer.state
+        assert state is not None, "the cursor has folded no event"
+        return state
 
     def check(self, rows: list[StoredEvent]) -> list:
         """The (seq, event) pairs of ``rows`` once they are shown to continue the chain
@@ -89,7 +93,7 @@ class Reader:
             cursor = self._start(match_id, None)
         else:
             cursor.follow(self.store.rows(match_id, after=cursor.seq))
-        if cursor.state is None:  # the match has no events: there is no such match
+        if cursor.replayer.state is None:  # the match has no events: there is no such match
             raise self.store.unknown_match(match_id)
         self._cursors[match_id] = cursor
         return cursor
@@ -138,7 +142,11 @@ class Reader:
         """The seq of the state the stored snapshot holds, if the match's last event is
         the checkpoint that vouches for it (nothing left to checkpoint then)."""
         cursor = self._vouched(match_id, None)
-        if cursor is None or self.store.head(match_id)[0] != cursor.seq:
+        if cursor is None:
+            return None
+        head = self.store.head(match_id)
+        assert head is not None  # the cursor followed the match's rows
+        if head[0] != cursor.seq:
             return None
         return cursor.seq - 1
 

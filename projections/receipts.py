@@ -23,6 +23,7 @@ from typing import NamedTuple
 from matchledger import engine
 from matchledger.engine.state import HOST
 from matchledger.ledger.errors import CorruptLog, MalformedInput, MalformedReceipt, MatchledgerError
+from matchledger.ledger.events import MatchCreated
 from matchledger.ledger.store import StoredEvent
 from matchledger.ledger.verify import Finding, parse_head, verify_chain
 
@@ -156,7 +157,8 @@ def receipt_finding(match_id: str, rows: list[StoredEvent], receipt: tuple[int, 
 
 def _round_word(rows: list[StoredEvent]) -> str:
     try:
-        return engine.get(rows[0].event().game).ROUND_WORD
+        created = rows[0].event()
+        return engine.get(created.game).ROUND_WORD if isinstance(created, MatchCreated) else "round"
     except (MatchledgerError, AttributeError, IndexError, KeyError):
         return "round"
 

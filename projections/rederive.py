@@ -152,6 +152,7 @@ def rederivation(
         try:
             if replayer.state is None:
                 replayer.feed(seq, event)
+                assert isinstance(event, MatchCreated)  # the fold takes no other first event
                 found = _creation_finding(match_id, seq, replayer.game, event, body)
                 if found is not None:
                     return Rederived([found], refused=True)
@@ -170,9 +171,9 @@ def rederivation(
                 decided, work, rules = pending.pop()
                 kind = type(event)
                 if not (kind is type(decided) and kind in _TYPED and astuple(event)[2:] == astuple(decided)[2:]):
-                    found = _decided_finding(match_id, seq, event, decided, body)  # (the same test, and the rest)
-                    if found is not None:
-                        return found
+                    verdict = _decided_finding(match_id, seq, event, decided, body)  # (the same test, and the rest)
+                    if verdict is not None:
+                        return verdict
                 replayer.feed(seq, event, work)
                 if rules is not None:
                     rules = in_recorded_shape(event, rules)
@@ -186,6 +187,7 @@ def rederivation(
                 if found is not None:
                     return Rederived([found], refused=True)
                 replayer.feed(seq, event)
+            assert replayer.state is not None  # every way above folded this event
             if seq == snapshot_seq and snapshots.holds_another_state(snapshot_body, replayer.state):
                 return Rederived([_snapshot_finding(match_id, seq)], refused=True)
         except GameNotInstalled:
@@ -248,6 +250,7 @@ def _decided_finding(match_id: str, seq: int, event: Event, decided: Event, body
     found = _difference(match_id, seq, event, decided, body, f"{type(event).__name__} differs from what the rules give")
     if found is None:
         return None
+    assert found.field is not None  # _difference names where they part
     disputed = isinstance(event, ANNOUNCEMENTS) and found.field.startswith(_ANNOUNCED_FIELDS)
     return Rederived([found], refused=not disputed)
 

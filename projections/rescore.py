@@ -9,7 +9,7 @@ import msgspec
 from matchledger.engine.state import MatchState
 from matchledger.ledger.events import Event, MatchCreated, NoteAdded, RuleAmended
 
-from .fold import Replayer
+from .fold import replay
 
 
 def rescore(match_id: str, pairs: list[tuple[int, Event]], overrides: dict[str, Any]) -> MatchState:
@@ -22,6 +22,4 @@ def rescore(match_id: str, pairs: list[tuple[int, Event]], overrides: dict[str, 
         elif isinstance(event, RuleAmended) and event.option in overrides:
             event = NoteAdded(text=f"(rescore: amendment of {event.option} set aside)")
         changed.append((seq, event))
-    replayer = Replayer(match_id)
-    replayer.feed_all(changed)
-    return replayer.state
+    return replay(match_id, changed)

@@ -104,12 +104,12 @@ def revision(game: str) -> str | None:
 @functools.cache
 def _revision(code: tuple[str, ...]) -> str | None:
     core = _core_files()
-    own = [_source_files(name, every_level=True) for name in code]
-    if core is None or not own or any(files is None for files in own):
+    own = _every_file([_source_files(name, every_level=True) for name in code])
+    if core is None or not own:  # empty only when the declaration names no code
         return None
     digest = hashlib.sha256(f"matchledger snapshot format {FORMAT}\n".encode())
     try:
-        for label, path in [*core, *(pair for files in own for pair in files)]:
+        for label, path in [*core, *own]:
             digest.update(label.encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     except OSError:
@@ -120,7 +120,17 @@ def _revision(code: tuple[str, ...]) -> str | None:
 @functools.cache
 def _core_files() -> list[tuple[str, Path]] | None:
     parts = [_source_files(_CORE_PACKAGE, every_level=False), *(_source_files(name) for name in _CORE_MODULES)]
-    return None if any(files is None for files in parts) else [pair for files in parts for pair in files]
+    return _every_file(parts)
+
+
+def _every_file(parts: list[list[tuple[str, Path]] | None]) -> list[tuple[str, Path]] | None:
+    """The files of every part, in order; None when the source of one cannot be read."""
+    files: list[tuple[str, Path]] = []
+    for part in parts:
+        if part is None:
+            return None
+        files += part
+    return files
 
 
 def _source_files(name: str, every_level: bool = True) -> list[tuple[str, Path]] | None:

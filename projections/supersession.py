@@ -105,7 +105,9 @@ def void_effect(state: MatchState, void_seq: int, kinds: Iterable[tuple[int, str
 
 def _undone(state: MatchState) -> dict[int, Fate]:
     return {
-        event.target_seq: Fate(_UNDONE[type(event)], seq) for seq, event in state.corrections if type(event) in _UNDONE
+        event.target_seq: Fate(_UNDONE[type(event)], seq)
+        for seq, event in state.corrections
+        if isinstance(event, (SubmissionVoided, SubmissionCorrected))  # _UNDONE's kinds
     }
 
 

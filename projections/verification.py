@@ -149,6 +149,7 @@ def verify_export(data: bytes, name: str, head: tuple[int, str] | None = None) -
         raise VerificationFailed(f"{name}: broken chain, nothing imported: {chain[0].describe()}", chain)
     unpinned = head_finding(match_id, [row.hash for row in rows], head)
     if unpinned:
+        assert head is not None  # without a head, there is nothing to find
         raise VerificationFailed(
             f"{name} does not hold the head {head[0]}:{head[1]}, nothing imported: {unpinned[0].describe()}", unpinned
         )

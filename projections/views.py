@@ -89,13 +89,12 @@ def event_view(view: View, event: Event, before: MatchState | None) -> dict | No
     if isinstance(event, MatchAbandoned):
         return {"type": kind}
     me = view.participant
-    target = None
     if isinstance(event, (SubmissionVoided, SubmissionCorrected)) and before is not None:
         target = before.submission_at(event.target_seq)
-    if target is not None and target.participant == me:
-        return msgspec.to_builtins(event)
-    if isinstance(event, SubmissionVoided) and target is not None and _resolved_turn(before, target):
-        return {"type": kind, "target_seq": event.target_seq}  # a turn taken back: everyone saw it played
+        if target is not None and target.participant == me:
+            return msgspec.to_builtins(event)
+        if isinstance(event, SubmissionVoided) and target is not None and _resolved_turn(before, target):
+            return {"type": kind, "target_seq": event.target_seq}  # a turn taken back: everyone saw it played
     if me is not None and isinstance(event, (SubmissionRecorded, ContractRecorded)) and event.participant == me:
         return msgspec.to_builtins(event)
     return None

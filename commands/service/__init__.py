@@ -13,6 +13,7 @@ application (docs/design.md, "Service"; docs/service.md).
 from __future__ import annotations
 
 from importlib import resources
+from typing import TypedDict
 
 from matchledger.projections.application import Application
 
@@ -34,6 +35,15 @@ def assets() -> dict[str, tuple[bytes, str]]:
     }
 
 
+class _LiveOptions(TypedDict, total=False):
+    """The live streams' pace and limits, as `serve` sets them."""
+
+    interval: float
+    heartbeat: float
+    per_client: int
+    per_match: int
+
+
 def build(
     reader: Application,
     open_writer,
@@ -48,13 +58,16 @@ def build(
     """The ASGI app serving ``reader``'s database (``open_writer``: the writable
     application, opened in the writer thread on the first submission)."""
     reads = Reads(reader)
-    given = {
-        "interval": poll,
-        "heartbeat": keep_alive,
-        "per_client": streams_per_client,
-        "per_match": streams_per_match,
-    }
-    live = Live(reads, **{name: value for name, value in given.items() if value is not None})
+    given: _LiveOptions = {}  # what is not given keeps Live's default
+    if poll is not None:
+        given["interval"] = poll
+    if keep_alive is not None:
+        given["heartbeat"] = keep_alive
+    if streams_per_client is not None:
+        given["per_client"] = streams_per_client
+    if streams_per_match is not None:
+        given["per_match"] = streams_per_match
+    live = Live(reads, **given)
     writer = Writer(open_writer, lambda _match_id: reader_loop_call(live, reads))
     service = Service(reads, writer, live, base_url=base_url, assets=assets())
     return Guard(service.app(), log), service

@@ -153,7 +153,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     # ------------------------------------------------------------------ connection
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's: a server's connection is a Transport
         if len(self.connections) >= self.limits.connections:
             self._refused = True
             self.transport = transport

@@ -50,7 +50,7 @@ def is_over(status: dict) -> bool:
 def form_html(description: dict | None, typed: str = "", over: bool = False) -> str:
     """The form for what the participant may submit now, from ``description`` (the
     game's choices); with none, the typed field alone (or, ``over``, why nothing)."""
-    if is_nothing(description):
+    if description is not None and is_nothing(description):
         return f'<p class="closed">{text(description["none"])}</p>'
     if description is None:
         if over:

@@ -29,7 +29,7 @@ from matchledger.projections.presentation.printable import printable
 from . import pages
 from .connections import TIMED_OUT
 from .forms import FIELD_MAX, form_html, is_over, tokens_from_form
-from .live import Live
+from .live import Live, Messages
 from .openapi import openapi
 from .problems import PROBLEM_JSON, Refused, refused
 from .reads import Reads, to_json
@@ -104,7 +104,9 @@ class Service:
             Route("/api/v1/matches/{match}/export", self.api_export),
         ]
         handlers = {Refused: self.refusal, HTTPException: self.http_error, Exception: self.internal_error}
-        app = Starlette(routes=routes, exception_handlers=handlers, lifespan=self.lifespan)
+        # Starlette hands each handler the exceptions of its key's class, but types every
+        # handler as taking any Exception (starlette issues 1142, 2417): ours take theirs.
+        app = Starlette(routes=routes, exception_handlers=handlers, lifespan=self.lifespan)  # type: ignore[arg-type]
         # Starlette would answer /p/TOKEN/ with a redirect to an absolute URL made of the
         # request's own Host header (307 Location: http://evil.example/p/TOKEN): a path
         # ending in a slash is simply not found.
@@ -177,6 +179,7 @@ class Service:
             raise Refused(403, "an auditor's token has no participant's view; it reads the whole log (export)")
         if submit and not capability.can_submit:
             raise Refused(403, "this token reads only; ask the host for a link that may submit (invite --submit)")
+        assert capability.participant is not None  # a participant's link names them (Access.invite)
         return capability.participant
 
     @staticmethod
@@ -328,7 +331,7 @@ class Service:
     def _choices_json(self, capability: Capability, at: int | None = None) -> bytes:
         """``{"participant", "choices"}``: what the participant may submit (the game's
         legal choices, from what they may know), kept until their view's head moves."""
-        match_id, me = capability.match_id, capability.participant
+        match_id, me = capability.match_id, self._participant(capability)
 
         def make() -> bytes:
             return to_json({"participant": me, "choices": self.reads.app.choices(match_id, me, at)})
@@ -353,8 +356,7 @@ class Service:
         return json_answer(self._reading(self._choices_json, capability, at, match_id=capability.match_id))
 
     async def _form_submitted(self, request: Request, token: str, capability: Capability) -> Response:
-        match_id, me = capability.match_id, capability.participant
-        self._participant(capability, submit=True)
+        match_id, me = capability.match_id, self._participant(capability, submit=True)
         # The body may come long after the headers: the writer checks the link again.
         fields = parse_qsl((await self._body(request)).decode("utf-8", "replace"))
         too_long = sorted(key for key, value in fields if len(value) > FIELD_MAX)
@@ -458,7 +460,7 @@ class EventStream:
     """A ``text/event-stream`` answer that ends when its messages end or the client
     leaves (noticed at once, not at the next write)."""
 
-    def __init__(self, messages: AsyncIterator[bytes]):
+    def __init__(self, messages: Messages):
         self.messages = messages
 
     async def __call__(self, scope: dict[str, Any], receive, send) -> None:

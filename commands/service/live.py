@@ -29,7 +29,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import Protocol
 
 from matchledger.ledger.errors import MatchledgerError
 
@@ -45,6 +46,17 @@ RETRY_MS = 2000
 #: Live streams from one client, and of one match, at once (by default).
 STREAMS_PER_CLIENT = 16
 STREAMS_PER_MATCH = 500
+
+
+class Messages(Protocol):
+    """A stream's messages, which its reader may close before they end (an async
+    generator, or an admitted one)."""
+
+    def __aiter__(self) -> AsyncIterator[bytes]: ...
+
+    async def __anext__(self) -> bytes: ...
+
+    async def aclose(self) -> None: ...
 
 
 class _Watch:
@@ -80,7 +92,7 @@ class Live:
         self.closing = asyncio.Event()
         self._watches: dict[str, _Watch] = {}
         self._poked = asyncio.Event()
-        self._version: int | None = None
+        self._version: object = None  # the application's change token, compared with ==
         self._task: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -139,7 +151,7 @@ class Live:
         client: str | None,
         render: Callable[[], bytes],
         refusal: Callable[[], str | None] = lambda: None,
-    ) -> AsyncIterator[bytes]:
+    ) -> Messages:
         """:meth:`stream`, if ``client`` and ``match_id`` have room for one more (else
         Refused: 429 for the client, 503 for the match); its place is held until the
         returned iterator ends or is closed."""
@@ -168,7 +180,7 @@ class Live:
 
     async def stream(
         self, match_id: str, render: Callable[[], bytes], refusal: Callable[[], str | None] = lambda: None
-    ) -> AsyncIterator[bytes]:
+    ) -> AsyncGenerator[bytes, None]:
         """The events of one viewer's page: its view whenever that changes, until the
         viewer leaves, the match's log stops verifying, the server shuts down, or
         ``refusal`` says why the viewer may see no more (a revoked link)."""
@@ -228,7 +240,7 @@ class _Admitted:
     """An admitted stream: ``leave`` is called once, when it ends or is closed (an async
     generator closed before its first step never runs its ``finally``)."""
 
-    def __init__(self, messages: AsyncIterator[bytes], leave: Callable[[], None]):
+    def __init__(self, messages: Messages, leave: Callable[[], None]):
         self.messages = messages
         self._leave: Callable[[], None] | None = leave
 

@@ -28,7 +28,7 @@ _AT = {
     "know of (one their log lists: a public event, or for a participant also their own submissions); any other "
     "seq is one and the same 400 (`urn:matchledger:problem:outside-view`), which names no head.",
 }
-_TOKEN = [{"token": []}]
+_TOKEN: list[dict[str, list[str]]] = [{"token": []}]
 _LINK = {
     "name": "token",
     "in": "path",
@@ -247,7 +247,6 @@ def openapi(base_url: str) -> dict:
                             "(the submission's).",
                         },
                         "at": {"type": "integer", "description": "The `at` that was sent."},
-                        "seq": {"type": "integer", "description": "The first seq where the log does not verify."},
                     },
                 },
                 "Nothing": {

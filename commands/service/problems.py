@@ -4,8 +4,7 @@
 A problem is ``{"type", "title", "status", "detail", "error", ...}``: ``error`` repeats
 ``detail``, so that a client of the ``{"error": MESSAGE}`` answers of earlier releases
 reads it where it always did; the other members are the error's fields that are safe
-to show (``match``, ``parameter``, the ``at`` that was sent, the first ``seq`` that does
-not verify).  ``type`` names the kind of problem (``urn:matchledger:problem:…``, listed
+to show (``match``, ``parameter``, the ``at`` that was sent).  ``type`` names the kind of problem (``urn:matchledger:problem:…``, listed
 in docs/service.md), or is ``about:blank`` for an answer that HTTP's status says all of.
 
 What a problem tells is what the refusal told before it, no more: never the database's
@@ -138,9 +137,10 @@ def refused(exc: MatchledgerError, *, match_id: str | None = None, rules: bool =
             kind="unreachable",
         )
     if isinstance(exc, VerificationFailed):
-        seq = _first_bad_seq(exc)
-        members = {**about, **({"seq": seq} if seq is not None else {})}
-        return Refused(409, _unverified(exc, match_id, seq), kind="log-does-not-verify", members=members)
+        # No seq: the first bad one may lie past what this viewer may know of, and its
+        # number would tell them how many events they may not see.  The host's `verify`
+        # names it.
+        return Refused(409, _unverified(exc, match_id), kind="log-does-not-verify", members=about)
     if isinstance(exc, CorruptLog):
         return Refused(500, "the ledger cannot be read", kind="unreadable")
     if isinstance(exc, LogConflict):
@@ -175,17 +175,11 @@ def _parameter(exc: MatchledgerError) -> dict[str, str]:
     return {"parameter": named} if named is not None and isinstance(exc, (TooManyTokens, InvalidToken)) else {}
 
 
-def _first_bad_seq(exc: VerificationFailed) -> int | None:
-    seqs = [finding.seq for finding in getattr(exc, "findings", ()) if getattr(finding, "seq", None) is not None]
-    return min(seqs) if seqs else None
-
-
-def _unverified(exc: VerificationFailed, match_id: str | None, seq: int | None) -> str:
-    """Where the log stops verifying, and no more: a finding's details may quote an
-    event's body (one a viewer may not see), and those are for the host's `verify`."""
+def _unverified(exc: VerificationFailed, match_id: str | None) -> str:
+    """That the log does not verify, and no more: where it stops, and a finding's details
+    (which may quote an event's body), are for the host's `verify`."""
     match = match_id if match_id is not None else next((f.match_id for f in exc.findings), "this match")
-    where = f"{match} seq {seq}: " if seq is not None else ""
     return (
-        f"{where}the log of {match!r} does not verify, so nothing from it is shown or decided "
+        f"the log of {match!r} does not verify, so nothing from it is shown or decided "
         f"(the host's `matchledger verify {match}` tells more)"
     )

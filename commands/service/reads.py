@@ -287,6 +287,7 @@ class Reads:
     def me(self, capability: Capability, at: int | None = None) -> bytes:
         """``{"participant", "knowledge"}``: the CLI's ``knowledge --as NAME --json``."""
         match_id, name = capability.match_id, capability.participant
+        assert name is not None  # the door hands over a participant's capability only
 
         def make() -> bytes:
             data = self.app.query(match_id, (ReadModel.KNOWLEDGE,), participant=name, at=at)[ReadModel.KNOWLEDGE]

@@ -188,6 +188,7 @@ class Writes:
             return []
         seq, digest = cursor.seq, cursor.hash
         revision = snapshots.revision(cursor.state.game)
+        assert revision is not None  # a state is encoded only where its game's revision is known
         event = StateCheckpointed(seq=seq, revision=revision, digest=snapshots.digest(body))
         rows = self._append(cursor.match_id, seq + 1, [event], actor)
         self._wiring.store.save_snapshot(cursor.match_id, seq, digest, revision, body)
@@ -197,13 +198,14 @@ class Writes:
     def _store_imported_snapshot(self, export: VerifiedExport) -> None:
         """The snapshot an imported log's last checkpoint vouches for, if this engine
         encodes the replayed state to exactly those bytes (else reads replay it)."""
-        checkpoints = [(row, row.event()) for row in export.rows if row.kind == "StateCheckpointed"]
+        checkpoints = [row for row in export.rows if row.kind == "StateCheckpointed"]
         if not checkpoints:
             return
-        revision = snapshots.revision(export.rows[0].event().game)  # a verified log starts with MatchCreated
+        revision = snapshots.revision(export.state.game)
         if revision is None:
             return
-        row, event = checkpoints[-1]
+        event = checkpoints[-1].event()
+        assert isinstance(event, StateCheckpointed)  # as its kind says: the verified chain holds the two alike
         if event.revision != revision:
             return
         state = replay(export.match_id, [(r.seq, r.event()) for r in export.rows], upto=event.seq)

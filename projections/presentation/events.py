@@ -56,5 +56,5 @@ _SUMMARIES = {
 def event_summary(body: dict) -> str:
     """One line about an event from its JSON body (what it says, and why for
     corrections), its unprintable characters escaped."""
-    describe = _SUMMARIES.get(body.get("type"), _fields)
+    describe = _SUMMARIES.get(body.get("type", ""), _fields)
     return printable(describe(body))

@@ -152,6 +152,8 @@ def private_notices(private: dict | None, view: View, keyed: bool) -> list[tuple
         return []
     if view.is_host or keyed:
         return list(private.items())
+    # not the host's, and the public is told nothing in private: a participant's view
+    assert view.participant is not None
     return [(view.participant, private)]
 
 

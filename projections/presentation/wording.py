@@ -54,7 +54,8 @@ _AWARDS = {
 def award(entry: dict) -> str:
     """``{"kind": "tol", "shards": 3, "reason": "rank 1"}`` -> ``ToL 3/4 (rank 1)``; a
     reason that only repeats the award (pw's public ``EC``) is left out."""
-    kind, reason = entry.get("kind"), str(entry.get("reason") or "")
+    kind: Any = entry.get("kind")  # as the JSON has it: any value, None when it has none
+    reason = str(entry.get("reason") or "")
     words = _AWARDS.get(kind, lambda n: str(kind))(entry.get("shards", 0))
     if reason and reason.lower() not in words.lower():
         words += f" ({reason})"

@@ -6,6 +6,8 @@ import sqlite3
 
 import pytest
 
+from matchledger.ledger.errors import CorruptLog
+from matchledger.projections.rescore import rescore
 from tests.cli.test_cli import SCRIPT
 from tests.helpers import invoke, read_json
 
@@ -129,3 +131,9 @@ def test_rescore_writes_nothing_and_shows_both(toy_match_db):
     assert [s["total"] for s in result["rescored"]["standings"]] == [15, 9]
     assert bodies(toy_match_db) == before
     assert "unknown option 'speed'" in invoke(toy_match_db, "rescore", "t1", "--option", "speed=1", expect=1).output
+
+
+def test_rescore_of_no_events_is_refused_as_a_log_without_events():
+    """Like every fold (`replay`), never None where a state is promised."""
+    with pytest.raises(CorruptLog, match="has no events"):
+        rescore("t1", [], {})

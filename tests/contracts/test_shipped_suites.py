@@ -58,6 +58,37 @@ def test_the_game_contract_fails_a_sampler_that_changes_the_state(pytester):
     result.stdout.fnmatch_lines(["*choosing the next command changed the state*"])
 
 
+def test_the_game_contract_fails_a_game_that_records_a_strangers_submission(pytester):
+    game = sampled_games()[0]
+    pytester.makepyfile(
+        test_my_game=f"""
+        import pytest
+        from matchledger import engine
+        from matchledger.engine.commands import AddNote, Submit
+        from matchledger.testing.game_contract import GameContract
+
+        @pytest.fixture(autouse=True)
+        def lenient(monkeypatch):
+            rules = type(engine.get({game!r}))
+            decision = rules.decision
+
+            def lenient_decision(self, state, cmd):
+                if isinstance(cmd, Submit) and cmd.participant == "nobody-here":
+                    cmd = AddNote("a stranger's submission, taken as a note")  # what a game must refuse
+                return decision(self, state, cmd)
+
+            monkeypatch.setattr(rules, "decision", lenient_decision)
+
+        class TestMyGame(GameContract):
+            game = {game!r}
+            seeds = [1]
+    """
+    )
+    result = pytester.runpytest("-q", "-k", "records_the_match_and_shows_every_seq")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*DID NOT RAISE*"])
+
+
 def test_a_game_contract_without_a_game_says_so(pytester):
     pytester.makepyfile(
         test_my_game="""

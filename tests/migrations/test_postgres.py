@@ -146,8 +146,10 @@ def test_writers_at_once_migrate_the_tables_once(one, monkeypatch):
         try:
             start.wait()
             store = open_store(one)
-            store.append(f"w{n}", 1, [NoteAdded(text="hello")], actor="host", recorded_at=T)
-            store.close()
+            try:
+                store.append(f"w{n}", 1, [NoteAdded(text="hello")], actor="host", recorded_at=T)
+            finally:
+                store.close()
         except Exception as exc:  # any failure of the guarantee
             errors.append(exc)
 
@@ -158,7 +160,11 @@ def test_writers_at_once_migrate_the_tables_once(one, monkeypatch):
         thread.join()
     assert errors == []
     assert (calls, version(one), comment(one)) == ([1], [(2,)], [("migrated",)])
-    assert open_store(one, read_only=True).match_ids() == ["m1", "w0", "w1", "w2", "w3"]
+    reader = open_store(one, read_only=True)
+    try:
+        assert reader.match_ids() == ["m1", "w0", "w1", "w2", "w3"]
+    finally:
+        reader.close()  # not left to the collector, whose ResourceWarning would fail another test
 
 
 @pytest.mark.guarantee("postgres.migrations")

@@ -145,6 +145,27 @@ def test_a_file_of_a_newer_schema_is_refused_by_reads_and_writes_naming_both_ver
     assert _contents(db) == before
 
 
+@pytest.mark.parametrize("layout, version", [("sqlite-1-first-release", 99), ("sqlite-2-marked", -5)])
+@pytest.mark.guarantee("files.schema-version")
+def test_a_version_no_matchledger_records_is_refused_not_migrated(tmp_path, season_tables, layout, version):
+    """A version without the mark (every recorded version is recorded with it), or a
+    negative one, is someone else's: refused by reads and writes, the file unchanged."""
+    db = tmp_path / "forged.db"
+    sqlite_database(db, layout, season_tables)
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.commit()
+    finally:
+        conn.close()
+    before = _contents(db)
+    for args in (("list",), ("init",), ("note", "g3", "x")):
+        output = invoke(db, *args, expect=1).output
+        assert f"it records schema version {version} (user_version)" in output, (args, output)
+        assert "the file was left unchanged" in output
+    assert _contents(db) == before
+
+
 @pytest.mark.guarantee("files.schema-version")
 def test_a_newer_matchledger_migrating_the_file_under_a_writer_stops_its_next_write(tmp_path):
     db = tmp_path / "held.db"
@@ -214,7 +235,11 @@ def test_writers_at_once_migrate_a_file_once(two, monkeypatch):
     assert errors == []
     assert calls == [2]  # once, from version 2
     assert _header(db) == (APPLICATION_ID, 3)
-    assert open_store(db, read_only=True).match_ids() == ["m1", "w0", "w1", "w2", "w3"]
+    reader = open_store(db, read_only=True)
+    try:
+        assert reader.match_ids() == ["m1", "w0", "w1", "w2", "w3"]
+    finally:
+        reader.close()
 
 
 @pytest.mark.guarantee("files.schema-version")

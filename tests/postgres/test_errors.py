@@ -127,6 +127,11 @@ def test_a_write_command_out_of_reach_is_as_clear(postgres_server, login_role):
             "postgresql://ann@db.example/league?sslmode=require",
         ),
         ("postgresql:///league?host=/run/postgresql", "postgresql:///league?host=/run/postgresql"),
+        # the password of the client's TLS key is a secret too
+        (
+            "postgresql://ann@db.example/league?sslpassword=S3CRETssl&sslmode=verify-full",
+            "postgresql://ann@db.example/league?sslmode=verify-full",
+        ),
         ("postgresql://[::1/x", "postgresql://…"),
     ],
 )

@@ -153,6 +153,18 @@ def test_tables_of_another_schema_version_are_refused_by_reads_and_writes_naming
 
 
 @pytest.mark.guarantee("postgres.schema-version")
+def test_tables_that_record_no_schema_version_are_refused_saying_so(postgres_url):
+    rows = recorded(postgres_url)
+    with psycopg.connect(postgres_url) as conn:
+        conn.execute("DELETE FROM matchledger_schema")
+    message = "its tables record no schema version, not the version this matchledger reads"
+    for read_only in (True, False):
+        with pytest.raises(ForeignDatabase, match=message):
+            open_store(postgres_url, read_only=read_only)
+    assert plain(postgres_url, "SELECT count(*) FROM events") == [(len(rows),)]
+
+
+@pytest.mark.guarantee("postgres.schema-version")
 def test_an_events_table_that_is_not_ours_is_refused_and_left_alone(postgres_url):
     plain(postgres_url, "CREATE TABLE events (id integer)")
     with pytest.raises(ForeignDatabase, match="its events table is not matchledger's"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import pytest
 
@@ -152,6 +153,40 @@ def test_a_problem_tells_the_public_nothing_that_moves_with_a_hidden_submission(
     assert refusals == len(asked) * 5  # the public and cat know of seq 1 alone
 
 
+def _tamper_last_row(db) -> int:
+    """Edit the match's last row behind the ledger's back (its trigger dropped and put
+    back): a hidden submission, here.  Its seq."""
+    with sqlite3.connect(db) as conn:
+        last = conn.execute("SELECT max(seq) FROM events WHERE match_id = 'm1'").fetchone()[0]
+        trigger = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'events_no_update'").fetchone()[0]
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute("UPDATE events SET body = replace(body, 'A1', 'A2') WHERE match_id = 'm1' AND seq = ?", (last,))
+        conn.execute(trigger)
+    return last
+
+
+@pytest.mark.guarantee("service.noninterference")
+def test_a_log_that_does_not_verify_past_the_public_head_is_refused_without_counting_the_hidden_events(tmp_path, serve):
+    """The last hidden submission edited in two databases that differ by one hidden
+    submission (the bad row is seq 2 in one, seq 3 in the other): the public and cat get
+    one and the same 409, which names no seq (a seq would count events they may not see)."""
+    quiet, busy = _league(tmp_path / "quiet.db"), _league(tmp_path / "busy.db", bob_submitted=True)
+    assert (_tamper_last_row(quiet), _tamper_last_row(busy)) == (2, 3)
+    clients = serve(quiet), serve(busy)
+    asked = [("/api/v1/matches/m1/public", {}), ("/api/v1/matches/m1/head", {})]
+    asked += [("/api/v1/matches/m1/me", bearer(TOKEN)), ("/m/m1", {}), (f"/p/{TOKEN}", {})]
+    for path, headers in asked:
+        one, other = (client.get(path, headers=headers) for client in clients)
+        assert one.status_code == 409, (path, one.status_code)
+        assert (one.status_code, one.content) == (other.status_code, other.content), path
+        assert {k: v for k, v in one.headers.items() if k != "date"} == {
+            k: v for k, v in other.headers.items() if k != "date"
+        }
+        if path.startswith("/api/"):
+            problem = _problem(one)
+            assert set(problem) == {"type", "title", "status", "detail", "error", "match"}, problem
+
+
 # --------------------------------------------------------------------------- each kind of error
 
 FINDING = Finding("m1", 2, "hash does not match the event's contents", "hash", "aa", "bb")
@@ -179,7 +214,7 @@ KINDS = [
         {},
     ),
     (errors.ConnectionLost("postgresql://host/secret", "server closed"), "m1", True, 503, "unreachable", None, {}),
-    (errors.UnverifiedLog("m1", FINDING), "m1", False, 409, "log-does-not-verify", None, {"match": "m1", "seq": 2}),
+    (errors.UnverifiedLog("m1", FINDING), "m1", False, 409, "log-does-not-verify", None, {"match": "m1"}),
     (
         errors.VerificationFailed("x", [FINDING]),
         "m1",
@@ -187,7 +222,7 @@ KINDS = [
         409,
         "log-does-not-verify",
         None,
-        {"match": "m1", "seq": 2},
+        {"match": "m1"},
     ),
     (errors.CorruptLog("cannot read 'secret/league.db'"), "m1", False, 500, "unreadable", None, {}),
     (errors.NoDatabase("secret/league.db"), "m1", False, 500, "unreadable", None, {}),

@@ -153,7 +153,11 @@ def test_the_public_head_moves_with_a_close_and_is_the_last_event_of_log_public(
     seen = asyncio.run(scenario())
     assert [s["head"][0] for s in seen] == [1, 1, 1, log_seqs(db, "--public")[-1]]
     assert seen[-1]["head"][0] > 4  # the close, after the three submissions
-    assert seen[-1]["head"] == Application(open_store(str(db), read_only=True)).view_heads("m1").head(PUBLIC)
+    reader = Application(open_store(str(db), read_only=True))
+    try:
+        assert seen[-1]["head"] == reader.view_heads("m1").head(PUBLIC)
+    finally:
+        reader.close()
     assert seen[-1]["public"] != seen[0]["public"] and seen[-1]["page"] is not seen[0]["page"]
     # cat's own submission moved cat's head, not the public's
     assert seen[2]["cat-head"][0] == 4 and seen[1]["cat-head"][0] == 1

@@ -116,13 +116,15 @@ def _application_id(db) -> int:
 
 def _earlier_matchledger_database(db, *, journal_mode: str = "wal") -> None:
     """A database as matchledger wrote it before the mark: our table and triggers, no
-    application_id (here: one of ours with the mark taken off)."""
+    application_id and no recorded schema version (here: one of ours with the mark and the
+    version taken off: every version recorded is recorded with the mark)."""
     store = Store(db)
     created = MatchCreated(game="toy", players=["ann", "bob"], options={"multiplier": 1})  # as `new` records it
     store.append("m1", 1, [created], actor="h", recorded_at="2026-01-01T00:00:00.000000Z")
     store.close()
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA application_id = 0")
+    conn.execute("PRAGMA user_version = 0")
     conn.execute(f"PRAGMA journal_mode = {journal_mode}")
     conn.close()
 

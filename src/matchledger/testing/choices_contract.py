@@ -31,11 +31,12 @@ from matchledger import engine
 from matchledger.engine import choices as described
 from matchledger.engine.commands import Submit
 from matchledger.engine.sample import Sample
+from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.fold import InMemoryMatch
 
 
-def without_hidden(state, participant: str):
+def without_hidden(state: MatchState, participant: str) -> MatchState:
     """``state`` with every other participant's submissions taken away: what the
     participant cannot see of it."""
     bare = copy.copy(state)
@@ -45,7 +46,7 @@ def without_hidden(state, participant: str):
     return bare
 
 
-def played_submissions(sample: Sample) -> Iterator[tuple[object, Submit]]:
+def played_submissions(sample: Sample) -> Iterator[tuple[MatchState, Submit]]:
     """(state, the sampler's Submit) at each submission the sampler plays, the match
     going on as the sampler plays it."""
     match = InMemoryMatch(sample.create)

@@ -105,7 +105,7 @@ class MatchTest(pytest.Function):
     """One match of a history file (a test function of no module: it says which)."""
 
     def reportinfo(self) -> tuple[Path, None, str]:
-        return self.path, None, f"{self.name} in {source_name(self.parent.source)}"
+        return self.path, None, f"{self.name} in {source_name(_history_of(self))}"
 
 
 class Unreadable(pytest.Item):
@@ -119,7 +119,13 @@ class Unreadable(pytest.Item):
         pytest.fail(self.problem, pytrace=False)
 
     def reportinfo(self) -> tuple[Path, None, str]:
-        return self.path, None, f"{source_name(self.parent.source)}: {self.name}"
+        return self.path, None, f"{source_name(_history_of(self))}: {self.name}"
+
+
+def _history_of(item: pytest.Item) -> Source:
+    """The history (file or URL) of a test that :meth:`HistoryFile.collect` made."""
+    assert isinstance(item.parent, HistoryFile)  # those tests are made by it alone
+    return item.parent.source
 
 
 def test_pinned_history(request: pytest.FixtureRequest, snapshot: Any) -> None:

@@ -12,8 +12,10 @@ only read.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 from urllib.parse import unquote, urlsplit
 
 from matchledger.ledger.errors import MalformedInput
@@ -38,7 +40,7 @@ def source_of(text: str | Path) -> Source:
     return text if isinstance(text, str) and is_url(text) else Path(text)
 
 
-def is_url(source: Source) -> bool:
+def is_url(source: Source) -> TypeGuard[str]:
     return isinstance(source, str) and is_postgres_url(source)
 
 
@@ -49,12 +51,15 @@ def source_name(source: Source) -> str:
 
 def database_name(url: str) -> str:
     """The name of the database ``url`` names (``league`` for ``postgresql://host/league``),
-    or ``postgresql`` when it names none (the server's default)."""
+    or ``postgresql`` when it names none (the server's default), made a safe folder name:
+    its snapshots are kept in a folder so named, so a name such as ``../../x`` (a
+    database may be called anything) must not reach outside the run's root folder."""
     try:
         name = unquote(urlsplit(url).path.lstrip("/"))
     except ValueError:
         name = ""
-    return name or "postgresql"
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".")
+    return safe or "postgresql"
 
 
 def history_files(path: Path) -> list[Path]:

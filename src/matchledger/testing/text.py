@@ -106,8 +106,8 @@ def render(history: History) -> str:
                 seen_by.setdefault(line, []).append(view)
             shown[view] = now
         sections: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-        for line, views in seen_by.items():
-            sections.setdefault(tuple(views), []).append(line)
+        for line, viewers in seen_by.items():
+            sections.setdefault(tuple(viewers), []).append(line)
         if not sections:  # a step all the same: an outcome the last turn already showed
             lines.append(f"{step.label} (seq {step.seq}){UNCHANGED}")
         position = {view: index for index, view in enumerate(step.views)}

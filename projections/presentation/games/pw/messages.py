@@ -26,7 +26,7 @@ def public_message(reveals: dict, round_no: int) -> dict:
 
 def participant_message(knowledge: dict, round_no: int) -> dict:
     me, partner = knowledge["participant"], knowledge["partner"]
-    submitted = next((s["tokens"] for s in knowledge["submissions"] if s["round"] == round_no), [])
+    submitted: list[str] = next((s["tokens"] for s in knowledge["submissions"] if s["round"] == round_no), [])
     message = {
         "round": round_no,
         "role": knowledge["role"],
