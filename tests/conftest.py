@@ -4,15 +4,32 @@ import pytest
 from hypothesis import settings
 
 from matchledger import engine
+from tests.helpers import REPO
 
 # A game that exists only in tests, for exercising the ledger core on its own.
-engine.register("toy", "tests.core.toygame")
+engine.register("toy", "tests.toygame")
 
 # CI explores the same examples every run (a red build is then reproducible); a local
 # run keeps exploring new ones.
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# --------------------------------------------------------------------------- places
+
+
+@pytest.fixture
+def empty_db_path(tmp_path):
+    """Where a test's database will be: no file there yet (the first write makes it)."""
+    return tmp_path / "m.db"
+
+
+@pytest.fixture
+def at_repo_root(monkeypatch):
+    """The current folder is the repository's root, for scripts that name fixtures'
+    files (studios, decks) relative to it."""
+    monkeypatch.chdir(REPO)
 
 
 # --------------------------------------------------------------------------- pytest in pytest

@@ -16,8 +16,8 @@ from matchledger.ledger.codec import encode
 from matchledger.ledger.events import StateCheckpointed, unsalted
 from matchledger.ledger.store import Store
 from matchledger.projections.fold import play, replay
-from tests.core.toygame import ToyGame
 from tests.helpers import builtin_games, invoke, sampled_games
+from tests.toygame import ToyGame
 
 
 def test_bench_quick_mode_has_every_row():

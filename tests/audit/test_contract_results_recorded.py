@@ -21,7 +21,7 @@ from matchledger.engine.state import HOST
 from matchledger.ledger.events import OutcomeAnnounced, StateCheckpointed
 from matchledger.projections.fold import play
 from matchledger.projections.rederive import rederive
-from tests.core.fixture_matches import played
+from tests.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json
 from tests.lca.test_contract_results import RESULTS as MM1_RESULTS
 from tests.trust.forged import export_file

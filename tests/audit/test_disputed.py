@@ -26,9 +26,8 @@ DISPUTED = {
 }
 
 
-@pytest.fixture(autouse=True)
-def at_repo(monkeypatch):
-    monkeypatch.chdir(REPO)  # paths inside the scripts are relative to the repo
+# Paths inside the scripts are relative to the repository.
+pytestmark = pytest.mark.usefixtures("at_repo_root")
 
 
 def key(path) -> str:

@@ -22,7 +22,7 @@ from matchledger.ledger.codec import decode_event, encode
 from matchledger.ledger.events import ANNOUNCEMENTS, OutcomeAnnounced
 from matchledger.projections.fold import Replayer
 from matchledger.projections.rederive import rederive
-from tests.lca.test_properties import PLAYERS, plans, run
+from tests.trust.privacy.test_lca_indistinguishable import PLAYERS, plans, run
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -5,7 +5,7 @@ Registered by its declaration (``engine.register_spec(SPEC)``), as an installed 
 from __future__ import annotations
 
 from matchledger.engine.declaration import GameSpec, SetupParameter
-from tests.core.toygame import ToyGame
+from tests.toygame import ToyGame
 
 BOARD_MAX_BYTES = 64
 MOTTO_MAX_BYTES = 12

@@ -25,7 +25,7 @@ def values(args: list[str], incomplete: str) -> list[str]:
 
 
 @pytest.fixture
-def db(tmp_path):
+def toy_and_pw_db(tmp_path):
     db = toy_database(tmp_path)
     invoke(db, "new", "pw", "p1", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
     return db
@@ -56,28 +56,28 @@ def test_completing_a_command_name_imports_no_command_module():
 
 
 @pytest.mark.parametrize("command", ["status", "log", "verify", "export", "audit", "diff", "knowledge"])
-def test_match_ids_come_from_the_database_named_by_db(db, command):
-    assert values(["--db", str(db), command], "") == ["p1", "t1"]
-    assert values(["--db", str(db), command], "t") == ["t1"]
+def test_match_ids_come_from_the_database_named_by_db(toy_and_pw_db, command):
+    assert values(["--db", str(toy_and_pw_db), command], "") == ["p1", "t1"]
+    assert values(["--db", str(toy_and_pw_db), command], "t") == ["t1"]
 
 
-def test_match_ids_come_from_the_database_named_by_matchledger_db(db, monkeypatch):
-    monkeypatch.setenv("MATCHLEDGER_DB", str(db))
+def test_match_ids_come_from_the_database_named_by_matchledger_db(toy_and_pw_db, monkeypatch):
+    monkeypatch.setenv("MATCHLEDGER_DB", str(toy_and_pw_db))
     assert values(["scores"], "") == ["p1", "t1"]
 
 
-def test_participants_for_participant_arguments_and_as(db):
+def test_participants_for_participant_arguments_and_as(toy_and_pw_db):
     everyone = ["ann", "bob", "yan", "zed"]
-    assert sorted(values(["--db", str(db), "submit", "p1"], "")) == everyone
-    assert sorted(values(["--db", str(db), "explain", "p1"], "")) == everyone
-    assert sorted(values(["--db", str(db), "knowledge", "p1", "--as"], "")) == everyone
-    assert values(["--db", str(db), "status", "p1", "--at", "1", "--as"], "z") == ["zed"]
-    assert values(["--db", str(db), "render", "p1", "--as"], "y") == ["yan"]
-    assert sorted(values(["--db", str(db), "submit", "t1"], "")) == ["ann", "bob"]
+    assert sorted(values(["--db", str(toy_and_pw_db), "submit", "p1"], "")) == everyone
+    assert sorted(values(["--db", str(toy_and_pw_db), "explain", "p1"], "")) == everyone
+    assert sorted(values(["--db", str(toy_and_pw_db), "knowledge", "p1", "--as"], "")) == everyone
+    assert values(["--db", str(toy_and_pw_db), "status", "p1", "--at", "1", "--as"], "z") == ["zed"]
+    assert values(["--db", str(toy_and_pw_db), "render", "p1", "--as"], "y") == ["yan"]
+    assert sorted(values(["--db", str(toy_and_pw_db), "submit", "t1"], "")) == ["ann", "bob"]
 
 
-def test_players_for_contract(db):
-    assert sorted(values(["--db", str(db), "contract", "p1"], "")) == ["ann", "bob"]
+def test_players_for_contract(toy_and_pw_db):
+    assert sorted(values(["--db", str(toy_and_pw_db), "contract", "p1"], "")) == ["ann", "bob"]
 
 
 def test_game_names_for_new():
@@ -114,20 +114,24 @@ def test_completion_on_a_missing_database_offers_nothing_and_creates_nothing(tmp
 
 
 @pytest.mark.guarantee("cli.completion-read-only")
-def test_completion_changes_no_database_and_swallows_every_error(tmp_path, db):
-    before = contents(db)
-    bytes_before = db.read_bytes()
+def test_completion_changes_no_database_and_swallows_every_error(tmp_path, toy_and_pw_db):
+    before = contents(toy_and_pw_db)
+    bytes_before = toy_and_pw_db.read_bytes()
     for args in (["status"], ["submit", "t1"], ["knowledge", "p1", "--as"], ["submit", "nope"], ["contract", "p1"]):
-        values(["--db", str(db), *args], "")
-    assert contents(db) == before and db.read_bytes() == bytes_before
+        values(["--db", str(toy_and_pw_db), *args], "")
+    assert contents(toy_and_pw_db) == before and toy_and_pw_db.read_bytes() == bytes_before
     foreign = tmp_path / "notes.txt"
     foreign.write_bytes(b"not a database")
     assert values(["--db", str(foreign), "status"], "") == []
     assert foreign.read_bytes() == b"not a database"
 
 
-def test_the_shell_asks_through_the_environment_variable(db):
-    env = {"_MATCHLEDGER_COMPLETE": "bash_complete", "COMP_WORDS": f"matchledger --db {db} status t", "COMP_CWORD": "4"}
+def test_the_shell_asks_through_the_environment_variable(toy_and_pw_db):
+    env = {
+        "_MATCHLEDGER_COMPLETE": "bash_complete",
+        "COMP_WORDS": f"matchledger --db {toy_and_pw_db} status t",
+        "COMP_CWORD": "4",
+    }
     result = run(env=env)
     assert result.exit_code == 0
     assert result.stdout.splitlines() == ["plain,t1"]

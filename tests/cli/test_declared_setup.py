@@ -32,11 +32,6 @@ def declared():
     engine.unregister(declaredgame.SPEC.name)
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "m.db"
-
-
 def created_setup(db, match_id: str) -> dict:
     return json.loads(invoke(db, "log", match_id, "--json").stdout)[0]["event"]["setup"]
 
@@ -156,11 +151,11 @@ def test_asking_for_new_help_imports_the_games_declarations_and_none_of_their_ru
 # --------------------------------------------------------------------------- reading the values
 
 
-def test_each_declared_parameter_is_read_by_its_kind_and_reaches_the_games_setup(tmp_path, db, declared):
+def test_each_declared_parameter_is_read_by_its_kind_and_reaches_the_games_setup(tmp_path, empty_db_path, declared):
     board = tmp_path / "board.txt"
     board.write_text("a board\n")
     result = invoke(
-        db,
+        empty_db_path,
         "new",
         "--team",
         "ann=red",
@@ -180,22 +175,22 @@ def test_each_declared_parameter_is_read_by_its_kind_and_reaches_the_games_setup
         str(2**50),
     )
     assert result.stderr == ""  # a key past 2**40 is not guessable: no warning
-    assert created_setup(db, "d1") == {
+    assert created_setup(empty_db_path, "d1") == {
         "board": "a board\n",
         "length": 4,
         "teams": {"ann": "red", "bob": "blue"},
         "motto": "fair play",
         "key": 2**50,
     }
-    invoke(db, "new", "declared", "d2", "--players", "ann,bob")
-    assert created_setup(db, "d2") == {}  # a parameter left out is not in the setup
+    invoke(empty_db_path, "new", "declared", "d2", "--players", "ann,bob")
+    assert created_setup(empty_db_path, "d2") == {}  # a parameter left out is not in the setup
 
 
-def test_a_guessable_seed_of_any_game_is_warned_of_in_its_declared_words(db, declared):
-    result = invoke(db, "new", "declared", "d1", "--players", "ann,bob", "--key", "7")
+def test_a_guessable_seed_of_any_game_is_warned_of_in_its_declared_words(empty_db_path, declared):
+    result = invoke(empty_db_path, "new", "declared", "d1", "--players", "ann,bob", "--key", "7")
     assert "warning: key 7 can be found by trying every smaller key" in result.stderr
     assert "leave --key out to have a secret one drawn" in result.stderr
-    assert created_setup(db, "d1") == {"key": 7}
+    assert created_setup(empty_db_path, "d1") == {"key": 7}
 
 
 @pytest.mark.parametrize(
@@ -219,20 +214,20 @@ def test_a_guessable_seed_of_any_game_is_warned_of_in_its_declared_words(db, dec
     ],
 )
 def test_a_declared_limit_is_enforced_naming_the_flag_and_nothing_is_written(
-    tmp_path, db, declared, monkeypatch, args, exit_code, message
+    tmp_path, empty_db_path, declared, monkeypatch, args, exit_code, message
 ):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "big.txt").write_text("b" * (declaredgame.BOARD_MAX_BYTES + 1))
-    result = invoke(db, "new", "declared", "d1", "--players", "ann,bob", *args, expect=exit_code)
+    result = invoke(empty_db_path, "new", "declared", "d1", "--players", "ann,bob", *args, expect=exit_code)
     assert message in result.stderr
-    assert contents(db) is None
+    assert contents(empty_db_path) is None
 
 
-def test_a_value_within_the_declared_limits_is_taken(tmp_path, db, declared):
+def test_a_value_within_the_declared_limits_is_taken(tmp_path, empty_db_path, declared):
     board = tmp_path / "board.txt"
     board.write_text("b" * declaredgame.BOARD_MAX_BYTES)
     invoke(
-        db,
+        empty_db_path,
         "new",
         "declared",
         "d1",
@@ -245,7 +240,7 @@ def test_a_value_within_the_declared_limits_is_taken(tmp_path, db, declared):
         "--motto",
         "m" * declaredgame.MOTTO_MAX_BYTES,
     )
-    assert created_setup(db, "d1") == {"board": "b" * 64, "length": 9, "motto": "m" * 12}
+    assert created_setup(empty_db_path, "d1") == {"board": "b" * 64, "length": 9, "motto": "m" * 12}
 
 
 @pytest.mark.parametrize(
@@ -257,67 +252,101 @@ def test_a_value_within_the_declared_limits_is_taken(tmp_path, db, declared):
         (["toy", "t1", "--deck", str(DECK)], "--deck", "toy"),
     ],
 )
-def test_a_parameter_the_game_does_not_declare_is_a_usage_error_naming_the_flag_and_the_game(db, args, flag, game):
-    result = invoke(db, "new", *args, "--players", "ann,bob", expect=2)
+def test_a_parameter_the_game_does_not_declare_is_a_usage_error_naming_the_flag_and_the_game(
+    empty_db_path, args, flag, game
+):
+    result = invoke(empty_db_path, "new", *args, "--players", "ann,bob", expect=2)
     assert f"{flag} is not a setup parameter of game {game!r}" in result.stderr
     assert f"see `matchledger new {game} --help`" in result.stderr
-    assert contents(db) is None
+    assert contents(empty_db_path) is None
 
 
-def test_an_unknown_game_is_still_the_engines_error_naming_the_games(db):
-    result = invoke(db, "new", "chess", "c1", "--players", "ann,bob", "--seed", "3", expect=1)
+def test_an_unknown_game_is_still_the_engines_error_naming_the_games(empty_db_path):
+    result = invoke(empty_db_path, "new", "chess", "c1", "--players", "ann,bob", "--seed", "3", expect=1)
     assert "unknown game 'chess' (games: " in result.stderr and "photographer" in result.stderr
 
 
 # --------------------------------------------------------------------------- today's forms
 
 
-def test_every_form_of_the_three_games_works_as_before(tmp_path, db, monkeypatch):
+def test_every_form_of_the_three_games_works_as_before(tmp_path, empty_db_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "s.txt").write_bytes(STUDIO.read_bytes())
     (tmp_path / "deck.txt").write_bytes(DECK.read_bytes())
-    invoke(db, "new", "lca", "m1", "--players", "a,b", "--studio", "s.txt")
-    assert created_setup(db, "m1")["studio"][0] == STUDIO.read_text().splitlines()[0]
-    invoke(db, "new", "--studio", "s.txt", "--players", "a,b", "lca", "m1b", "--option", "filming_lights_divisor=1")
-    written = json.loads(invoke(db, "new", "lca", "m1c", "--players", "a,b", "--studio", "s.txt", "--json").stdout)
+    invoke(empty_db_path, "new", "lca", "m1", "--players", "a,b", "--studio", "s.txt")
+    assert created_setup(empty_db_path, "m1")["studio"][0] == STUDIO.read_text().splitlines()[0]
+    invoke(
+        empty_db_path,
+        "new",
+        "--studio",
+        "s.txt",
+        "--players",
+        "a,b",
+        "lca",
+        "m1b",
+        "--option",
+        "filming_lights_divisor=1",
+    )
+    written = json.loads(
+        invoke(empty_db_path, "new", "lca", "m1c", "--players", "a,b", "--studio", "s.txt", "--json").stdout
+    )
     assert written["match"] == "m1c" and written["events"][0]["kind"] == "MatchCreated"
-    invoke(db, "new", "pw", "m2", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
-    assert created_setup(db, "m2") == {"pairs": {"ann": "zed", "bob": "yan"}}
-    seeded = invoke(db, "new", "photographer", "m3", "--players", "ann,bob", "--seed", "42")
+    invoke(empty_db_path, "new", "pw", "m2", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
+    assert created_setup(empty_db_path, "m2") == {"pairs": {"ann": "zed", "bob": "yan"}}
+    seeded = invoke(empty_db_path, "new", "photographer", "m3", "--players", "ann,bob", "--seed", "42")
     assert "warning: seed 42 can be found by trying every smaller seed" in seeded.stderr
     assert "leave --seed out to have a secret one drawn" in seeded.stderr
-    assert created_setup(db, "m3")["seed"] == 42
-    invoke(db, "new", "photographer", "m4", "--players", "ann,bob", "--deck", "deck.txt")
-    assert "seed" not in created_setup(db, "m4")
+    assert created_setup(empty_db_path, "m3")["seed"] == 42
+    invoke(empty_db_path, "new", "photographer", "m4", "--players", "ann,bob", "--deck", "deck.txt")
+    assert "seed" not in created_setup(empty_db_path, "m4")
     invoke(
-        db, "new", "photographer", "m4b", "--players", "ann,bob", "--option", "end_trigger=sunset", "--seed", str(2**62)
+        empty_db_path,
+        "new",
+        "photographer",
+        "m4b",
+        "--players",
+        "ann,bob",
+        "--option",
+        "end_trigger=sunset",
+        "--seed",
+        str(2**62),
     )
     both = invoke(
-        db, "new", "photographer", "m5", "--players", "ann,bob", "--seed", "1", "--deck", "deck.txt", expect=1
+        empty_db_path,
+        "new",
+        "photographer",
+        "m5",
+        "--players",
+        "ann,bob",
+        "--seed",
+        "1",
+        "--deck",
+        "deck.txt",
+        expect=1,
     )
     assert "give either --seed or --deck, not both" in both.stderr
-    assert invoke(db, "new", "pw", "m6", "--players", "a,b", "--pair", "a", expect=2).stderr.endswith(
+    assert invoke(empty_db_path, "new", "pw", "m6", "--players", "a,b", "--pair", "a", expect=2).stderr.endswith(
         "Error: --pair takes KEY=VALUE, got 'a'\n"
     )
     big = tmp_path / "big.txt"
     big.write_bytes(b"." * (STUDIO_FILE_MAX_BYTES + 1))
-    refused = invoke(db, "new", "lca", "m7", "--players", "a,b", "--studio", "big.txt", expect=1)
+    refused = invoke(empty_db_path, "new", "lca", "m7", "--players", "a,b", "--studio", "big.txt", expect=1)
     assert f"studio file 'big.txt' is larger than the limit of {STUDIO_FILE_MAX_BYTES} bytes" in refused.stderr
 
 
-def test_a_script_line_creates_a_match_with_declared_setup(tmp_path, db, declared):
+def test_a_script_line_creates_a_match_with_declared_setup(tmp_path, empty_db_path, declared):
     (tmp_path / "board.txt").write_text("the board\n")
     script = tmp_path / "play.txt"
     script.write_text("new declared d1 --players ann,bob --board board.txt --team ann=red --team bob=blue\n")
-    invoke(db, "script", script)
-    assert created_setup(db, "d1") == {"board": "the board\n", "teams": {"ann": "red", "bob": "blue"}}
+    invoke(empty_db_path, "script", script)
+    assert created_setup(empty_db_path, "d1") == {"board": "the board\n", "teams": {"ann": "red", "bob": "blue"}}
 
 
 # --------------------------------------------------------------------------- list --games and completion
 
 
-def test_list_games_names_every_installed_game_and_its_setup(db, declared):
-    described = json.loads(invoke(db, "list", "--games", "--json").stdout)
+def test_list_games_names_every_installed_game_and_its_setup(empty_db_path, declared):
+    described = json.loads(invoke(empty_db_path, "list", "--games", "--json").stdout)
     assert [game["name"] for game in described] == engine.names()
     by_name = {game["name"]: game for game in described}
     assert by_name["declared"] == {
@@ -333,7 +362,7 @@ def test_list_games_names_every_installed_game_and_its_setup(db, declared):
     assert by_name["photographer"]["kind"] == "turns"
     assert [p["flag"] for p in by_name["photographer"]["setup"]] == ["--seed", "--deck"]
     assert by_name["toy"]["setup"] == []
-    lines = invoke(db, "list", "--games").stdout.splitlines()
+    lines = invoke(empty_db_path, "list", "--games").stdout.splitlines()
     assert lines[0].split() == ["game", "kind", "title", "setup"]
     rows = {line.split()[0]: line for line in lines[2:]}
     assert list(rows) == engine.names()
@@ -349,13 +378,20 @@ def test_list_games_names_every_installed_game_and_its_setup(db, declared):
         "--key",
     ]
     assert rows["pw"].split()[-1] == "--pair"
-    assert not db.exists()  # no database is read, none is made
+    assert not empty_db_path.exists()  # no database is read, none is made
 
 
-def test_list_without_games_lists_the_matches_as_before(db):
-    invoke(db, "new", "toy", "t1", "--players", "ann,bob")
-    assert json.loads(invoke(db, "list", "--json").stdout)[0]["match"] == "t1"
-    assert invoke(db, "list").stdout.splitlines()[0].split() == ["match", "game", "players", "at", "state", "head"]
+def test_list_without_games_lists_the_matches_as_before(empty_db_path):
+    invoke(empty_db_path, "new", "toy", "t1", "--players", "ann,bob")
+    assert json.loads(invoke(empty_db_path, "list", "--json").stdout)[0]["match"] == "t1"
+    assert invoke(empty_db_path, "list").stdout.splitlines()[0].split() == [
+        "match",
+        "game",
+        "players",
+        "at",
+        "state",
+        "head",
+    ]
     assert "list --games" in run("list", "--help").stdout
 
 
@@ -393,34 +429,34 @@ def registered():
         engine.unregister(name)
 
 
-def test_a_flag_two_games_declare_is_read_by_the_kind_of_the_matchs_game(db, registered):
+def test_a_flag_two_games_declare_is_read_by_the_kind_of_the_matchs_game(empty_db_path, registered):
     registered(declaredgame.SHARED_SPEC)
-    quiet = invoke(db, "new", "shared", "s1", "--players", "ann,bob", "--seed", "3")
+    quiet = invoke(empty_db_path, "new", "shared", "s1", "--players", "ann,bob", "--seed", "3")
     assert quiet.stderr == ""  # a plain number: no warning of a guessable seed
-    assert created_setup(db, "s1") == {"seed": 3}
-    refused = invoke(db, "new", "shared", "s2", "--players", "ann,bob", "--seed", "42", expect=2)
+    assert created_setup(empty_db_path, "s1") == {"seed": 3}
+    refused = invoke(empty_db_path, "new", "shared", "s2", "--players", "ann,bob", "--seed", "42", expect=2)
     assert "Invalid value for '--seed': '42' is not a whole number from 1 to 5" in refused.stderr
-    warned = invoke(db, "new", "photographer", "p1", "--players", "ann,bob", "--seed", "42")
-    assert "warning: seed 42 can be found" in warned.stderr and created_setup(db, "p1")["seed"] == 42
+    warned = invoke(empty_db_path, "new", "photographer", "p1", "--players", "ann,bob", "--seed", "42")
+    assert "warning: seed 42 can be found" in warned.stderr and created_setup(empty_db_path, "p1")["seed"] == 42
     text = run("new", "--help").stdout
     assert "Setup of shared (Shared Flag)" in text and "Setup of photographer" in text
 
 
-def test_a_declared_flag_that_new_has_itself_is_refused_for_that_game_only(db, registered):
+def test_a_declared_flag_that_new_has_itself_is_refused_for_that_game_only(empty_db_path, registered):
     registered(declaredgame.CLASHING_SPEC)
-    result = invoke(db, "new", "clashing", "c1", "--players", "ann,bob", expect=2)
+    result = invoke(empty_db_path, "new", "clashing", "c1", "--players", "ann,bob", expect=2)
     assert "game 'clashing' declares the setup parameter 'json' as '--json', which `new` cannot take" in result.stderr
-    written = json.loads(invoke(db, "new", "toy", "t1", "--players", "ann,bob", "--json").stdout)
+    written = json.loads(invoke(empty_db_path, "new", "toy", "t1", "--players", "ann,bob", "--json").stdout)
     assert written["match"] == "t1"  # --json is still new's own
 
 
-def test_a_game_whose_declaration_cannot_be_read_leaves_new_to_the_other_games(tmp_path, db, registered):
+def test_a_game_whose_declaration_cannot_be_read_leaves_new_to_the_other_games(tmp_path, empty_db_path, registered):
     registered("ghost", "tests.cli.no_such_module")
     text = run("new", "--help").stdout
     assert "ghost" in text and "its declaration cannot be read: ModuleNotFoundError" in unwrapped(text)
-    invoke(db, "new", "lca", "l1", "--players", "ann,bob", "--studio", STUDIO)
+    invoke(empty_db_path, "new", "lca", "l1", "--players", "ann,bob", "--studio", STUDIO)
     assert "ghost" in [name for name, _title in offered(["new"], "")]
-    listed = invoke(db, "list", "--games", "--json")
+    listed = invoke(empty_db_path, "list", "--games", "--json")
     assert "ghost" not in [game["name"] for game in json.loads(listed.stdout)] and "lca" in listed.stdout
     assert (
         "warning: game 'ghost' is installed, but its declaration cannot be read: ModuleNotFoundError" in listed.stderr

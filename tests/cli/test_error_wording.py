@@ -19,7 +19,7 @@ STUDIO = REPO / "fixtures" / "lca" / "studio-example-10x13.txt"
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def matches_for_errors_db(tmp_path_factory):
     """Matches standing where each error can be met:
 
     - lca ``r1``: round 1 open, ann and bob have submitted, cat has not;
@@ -217,13 +217,13 @@ def _error_line(result) -> str:
 
 
 @pytest.mark.parametrize("args, message, code", WORDED, ids=[" ".join(map(str, args))[:60] for args, _m, _c in WORDED])
-def test_the_command_line_words_each_error_as_it_always_has(db, args, message, code):
-    result = invoke(db, *args, expect=code)
-    assert _error_line(result) == "Error: " + message.format(db=db)
+def test_the_command_line_words_each_error_as_it_always_has(matches_for_errors_db, args, message, code):
+    result = invoke(matches_for_errors_db, *args, expect=code)
+    assert _error_line(result) == "Error: " + message.format(db=matches_for_errors_db)
 
 
-def test_an_actor_is_worded_with_the_option_and_the_variables_that_name_it(db):
-    result = CliRunner().invoke(cli, ["--db", str(db), "--actor", "\x01", "note", "r1", "hi"])
+def test_an_actor_is_worded_with_the_option_and_the_variables_that_name_it(matches_for_errors_db):
+    result = CliRunner().invoke(cli, ["--db", str(matches_for_errors_db), "--actor", "\x01", "note", "r1", "hi"])
     assert result.exit_code == 1
     assert _error_line(result) == (
         "Error: actor '\\x01' (--actor, MATCHLEDGER_ACTOR or $USER): the actor is 1 to 64 printable characters, "
@@ -237,20 +237,20 @@ def test_a_database_that_is_not_there_is_worded_with_the_commands_that_make_one(
     assert _error_line(result) == f"Error: no database at {str(missing)!r} (run `matchledger init` or `new` first)"
 
 
-def test_a_script_line_carries_the_same_words_and_exit_code(db, tmp_path):
+def test_a_script_line_carries_the_same_words_and_exit_code(matches_for_errors_db, tmp_path):
     script = tmp_path / "s.txt"
     script.write_text("status amend5\nsubmit amend5 ann G4\n")
-    result = invoke(db, "script", script, "--atomic", expect=1)
+    result = invoke(matches_for_errors_db, "script", script, "--atomic", expect=1)
     assert _error_line(result) == (
         f"Error: {script} line 2 (submit amend5 ann G4): {FINISHED_ROUNDS}; nothing was written (--atomic)"
     )
 
 
 @pytest.fixture(scope="module")
-def tampered(db, tmp_path_factory):
+def tampered(matches_for_errors_db, tmp_path_factory):
     """A copy of ``db`` whose event p1:2 was edited behind the chain's back."""
     copy = tmp_path_factory.mktemp("tampered") / "tampered.db"
-    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+    with sqlite3.connect(matches_for_errors_db) as source, sqlite3.connect(copy) as target:
         source.backup(target)
     conn = sqlite3.connect(copy)
     conn.execute("DROP TRIGGER events_no_update")

@@ -28,7 +28,7 @@ SEASON = [(script, match) for script in SCRIPTS for match in matches_of(script)]
 
 
 @pytest.fixture(scope="session")
-def season(tmp_path_factory) -> Path:
+def season_db(tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("season") / "season.db"
     for script in SCRIPTS:
         assert first_command(script).startswith("new ")
@@ -37,6 +37,6 @@ def season(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def histories(season) -> Callable[[str], History]:
+def histories(season_db) -> Callable[[str], History]:
     """The replayed history of a match of the season (each replayed once)."""
-    return cache(lambda match: replay_history(season, match))
+    return cache(lambda match: replay_history(season_db, match))

@@ -41,12 +41,12 @@ def test_a_round_is_a_step_when_it_closes_and_the_outcome_is_the_last(histories)
     assert labels(histories("ties8")) == ["round 1", "round 2", "round 3", "outcome"]
 
 
-def test_a_turn_is_a_step_and_a_checkpoint_never_is(histories, season):
+def test_a_turn_is_a_step_and_a_checkpoint_never_is(histories, season_db):
     history = histories("g2")
     turns = [label for label in labels(history) if label.startswith("turn ")]
     assert turns == [f"turn {n}" for n in range(1, len(turns) + 1)] and len(turns) > 20
     assert labels(history)[-1] == "outcome"
-    store = Store(season, create=False)
+    store = Store(season_db, create=False)
     try:
         last = store.rows("g2")[-1]
     finally:
@@ -122,8 +122,8 @@ def test_a_hand_scored_match_shows_what_was_announced_and_pins_the_dispute(histo
     assert points(history.step("round 1"))["ann"] == 152  # what the rules give
 
 
-def test_a_tampered_database_is_refused_not_replayed(season, tmp_path):
-    db = copy_db(season, tmp_path / "tampered.db")
+def test_a_tampered_database_is_refused_not_replayed(season_db, tmp_path):
+    db = copy_db(season_db, tmp_path / "tampered.db")
     raw(
         db,
         (
@@ -135,8 +135,8 @@ def test_a_tampered_database_is_refused_not_replayed(season, tmp_path):
         replay_history(db, "amend5")
 
 
-def test_reading_a_database_leaves_it_as_it_was(season, tmp_path):
-    db = copy_db(season, tmp_path / "theirs.db")
+def test_reading_a_database_leaves_it_as_it_was(season_db, tmp_path):
+    db = copy_db(season_db, tmp_path / "theirs.db")
     before = db.read_bytes()
     replay_history(db, "pw2")
     assert db.read_bytes() == before

@@ -42,21 +42,21 @@ def export(db, match, path):
 
 
 @pytest.fixture
-def league(pytester, season):
+def exported_histories(pytester, season_db):
     """The league's folder of histories: two finished matches, exported."""
     folder = pytester.mkdir("histories")
-    export(season, "amend5", folder / "amend5.jsonl")
-    export(season, "pw2", folder / "pw2.jsonl")
+    export(season_db, "amend5", folder / "amend5.jsonl")
+    export(season_db, "pw2", folder / "pw2.jsonl")
     return folder
 
 
-def test_a_league_pins_its_season_and_learns_where_a_match_replays_differently(pytester, league, tmp_path):
+def test_a_league_pins_its_season_and_learns_where_a_match_replays_differently(pytester, exported_histories, tmp_path):
     result = run(pytester, "--matchledger-history", "histories")
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["*Nothing is pinned yet: run pytest with --snapshot-update*"])
 
     run(pytester, "--matchledger-history", "histories", "--snapshot-update").assert_outcomes(passed=2)
-    pinned = league / "__history_snapshots__"
+    pinned = exported_histories / "__history_snapshots__"
     # a file a match, in a folder a history file, the history as a reviewer reads it
     assert sorted(path.relative_to(pinned).as_posix() for path in pinned.rglob("*.*")) == [
         "amend5/amend5.txt",
@@ -72,7 +72,7 @@ def test_a_league_pins_its_season_and_learns_where_a_match_replays_differently(p
     # a script reads studio files only from its own folder (and below)
     shutil.copytree(REPO / "fixtures" / "lca", tmp_path / "fixtures" / "lca")
     invoke(tmp_path / "changed.db", "script", tmp_path / "changed.txt", "--atomic")
-    export(tmp_path / "changed.db", "amend5", league / "amend5.jsonl")
+    export(tmp_path / "changed.db", "amend5", exported_histories / "amend5.jsonl")
     result = run(pytester, "--matchledger-history", "histories", "-rf")
     result.assert_outcomes(failed=1, passed=1)
     result.stdout.fnmatch_lines(
@@ -100,10 +100,10 @@ def test_a_league_pins_its_season_and_learns_where_a_match_replays_differently(p
 
 
 @pytest.fixture
-def league_db(pytester, season):
+def league_db(pytester, season_db):
     """The league's database, holding card11 (lca, 11 players) as played, pinned."""
     folder = pytester.mkdir("histories")
-    invoke(folder / "league.db", "import", export(season, "card11", pytester.path / "card11.jsonl"))
+    invoke(folder / "league.db", "import", export(season_db, "card11", pytester.path / "card11.jsonl"))
     run(pytester, "--matchledger-history", "histories", "--snapshot-update").assert_outcomes(passed=1)
     return folder / "league.db"
 
@@ -161,10 +161,10 @@ def test_a_corrected_round_fails_saying_the_outcome_that_moved_then_where_it_sta
     assert len(re.findall(r"^ *card11, (round|outcome|submission)", every, re.MULTILINE)) == places
 
 
-def test_a_postgresql_database_is_pinned_through_the_store_factory_like_a_file(pytester, season, postgres_url):
+def test_a_postgresql_database_is_pinned_through_the_store_factory_like_a_file(pytester, season_db, postgres_url):
     # the same match in the league's PostgreSQL database as in the SQLite season
-    invoke(postgres_url, "import", export(season, "card11", pytester.path / "card11.jsonl"))
-    assert replay_history(postgres_url, "card11") == replay_history(season, "card11")
+    invoke(postgres_url, "import", export(season_db, "card11", pytester.path / "card11.jsonl"))
+    assert replay_history(postgres_url, "card11") == replay_history(season_db, "card11")
 
     result = run(pytester, "--matchledger-history", postgres_url, "--snapshot-update")
     result.assert_outcomes(passed=1)
@@ -198,13 +198,15 @@ def test_a_database_url_that_cannot_be_read_fails_saying_why_without_its_passwor
     assert "secret-word" not in result.stdout.str()
 
 
-def test_snapshots_an_earlier_version_pinned_are_checked_and_moved_to_a_file_a_match(pytester, league, histories):
+def test_snapshots_an_earlier_version_pinned_are_checked_and_moved_to_a_file_a_match(
+    pytester, exported_histories, histories
+):
     # pinned by matchledger 0.1: every match of a history file in one amber file, where
     # amend5's says dan's round 2 camera scored 25 (the rules, now, give 24)
     amend5 = copy.deepcopy(histories("amend5"))
     for step in amend5.steps[1:]:
         step.views["host"]["reveals"]["rounds"][1]["private"]["dan"]["camera_score"] = 25
-    earlier = league / "__history_snapshots__" / "amend5.ambr"
+    earlier = exported_histories / "__history_snapshots__" / "amend5.ambr"
     earlier.parent.mkdir()
     AmberDataSerializer.write_file(_collection(earlier, amend5=earlier_text(amend5)))
     AmberDataSerializer.write_file(_collection(earlier.with_name("pw2.ambr"), pw2=earlier_text(histories("pw2"))))
@@ -221,7 +223,7 @@ def test_snapshots_an_earlier_version_pinned_are_checked_and_moved_to_a_file_a_m
         ]
     )
     run(pytester, "--matchledger-history", "histories", "--snapshot-update").assert_outcomes(passed=2)
-    pinned = league / "__history_snapshots__"
+    pinned = exported_histories / "__history_snapshots__"
     assert sorted(path.relative_to(pinned).as_posix() for path in pinned.rglob("*.*")) == [
         "amend5/amend5.txt",
         "pw2/pw2.txt",
@@ -236,15 +238,15 @@ def _collection(path, **texts):
     return collection
 
 
-def test_a_match_gone_leaves_an_unused_snapshot_that_snapshot_update_removes(pytester, league):
+def test_a_match_gone_leaves_an_unused_snapshot_that_snapshot_update_removes(pytester, exported_histories):
     run(pytester, "--matchledger-history", "histories", "--snapshot-update").assert_outcomes(passed=2)
-    pinned = league / "__history_snapshots__"
+    pinned = exported_histories / "__history_snapshots__"
     # -k runs one match: the other's snapshot is neither unused nor removed
     result = run(pytester, "--matchledger-history", "histories", "-k", "amend5", "--snapshot-update")
     result.assert_outcomes(passed=1, deselected=1)
     assert (pinned / "pw2" / "pw2.txt").is_file()
 
-    (league / "pw2.jsonl").unlink()
+    (exported_histories / "pw2.jsonl").unlink()
     result = run(pytester, "--matchledger-history", "histories")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*1 snapshot unused*"])
@@ -254,13 +256,13 @@ def test_a_match_gone_leaves_an_unused_snapshot_that_snapshot_update_removes(pyt
     assert not (pinned / "pw2" / "pw2.txt").exists() and (pinned / "amend5" / "amend5.txt").is_file()
 
 
-def test_bad_input_fails_and_says_why_and_nothing_forged_is_pinned(pytester, season):
+def test_bad_input_fails_and_says_why_and_nothing_forged_is_pinned(pytester, season_db):
     folder = pytester.mkdir("histories")
     (folder / "notes.txt").write_text("not a history\n")
-    lines = export(season, "amend5", pytester.path / "amend5.jsonl").read_text().splitlines(keepends=True)
+    lines = export(season_db, "amend5", pytester.path / "amend5.jsonl").read_text().splitlines(keepends=True)
     lines[5] = lines[5].replace('"lights_score":60', '"lights_score":61')  # seq 6, its hash left as it was
     (folder / "amend5.jsonl").write_text("".join(lines))
-    invoke(folder / "pw2.db", "import", export(season, "pw2", pytester.path / "pw2.jsonl"))
+    invoke(folder / "pw2.db", "import", export(season_db, "pw2", pytester.path / "pw2.jsonl"))
     raw(folder / "pw2.db", "UPDATE events SET body = replace(body, 'ann', 'bob') WHERE match_id = 'pw2' AND seq = 2")
     result = run(
         pytester,

@@ -55,14 +55,14 @@ def play(db) -> None:
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def finished_mm1_db(tmp_path_factory):
     path = tmp_path_factory.mktemp("contracts") / "m.db"
     play(path)
     return path
 
 
-def test_the_facts_behind_the_results(db):
-    store = Store(db, read_only=True)
+def test_the_facts_behind_the_results(finished_mm1_db):
+    store = Store(finished_mm1_db, read_only=True)
     try:
         g = Application(store).state("mm1", None).g
     finally:
@@ -70,37 +70,37 @@ def test_the_facts_behind_the_results(db):
     assert {p: len(g.lights.lit_by[p]) for p in ("ann", "bob", "kim")} == {"ann": 58, "bob": 42, "kim": 0}
     assert {p: g.cameras.exclusive(p) for p in ("ann", "bob", "kim")} == {"ann": 2, "bob": 1, "kim": 1}
     # ann's lights met and her pact won: both pay; kim's Mark is the pact's only trace today
-    awards = read_json(db, "outcome", "mm1")["awards"]
+    awards = read_json(finished_mm1_db, "outcome", "mm1")["awards"]
     assert {"participant": "ann", "kind": "shards", "shards": 1, "reason": "contract: lights"} in awards
     assert {"participant": "kim", "kind": "mark", "reason": "supremacy pact"} in awards
     assert [a for a in awards if a["participant"] == "bob" and a["reason"].startswith("contract")] == []
 
 
-def test_a_failed_lights_contract_is_in_the_public_outcome(db):
-    public = read_json(db, "outcome", "mm1", "--public")
+def test_a_failed_lights_contract_is_in_the_public_outcome(finished_mm1_db):
+    public = read_json(finished_mm1_db, "outcome", "mm1", "--public")
     assert public["contracts"] == RESULTS
-    assert read_json(db, "outcome", "mm1")["contracts"] == RESULTS  # the host's too
-    assert read_json(db, "reveals", "mm1", "--public")["outcome"]["contracts"] == RESULTS
-    text = invoke(db, "outcome", "mm1", "--public").stdout
+    assert read_json(finished_mm1_db, "outcome", "mm1")["contracts"] == RESULTS  # the host's too
+    assert read_json(finished_mm1_db, "reveals", "mm1", "--public")["outcome"]["contracts"] == RESULTS
+    text = invoke(finished_mm1_db, "outcome", "mm1", "--public").stdout
     assert "kim          lights          failed" in text
     assert "ann          supremacy pact  succeeded" in text
 
 
-def test_the_recorded_announcement_carries_them(db):
-    [event] = [row for row in read_json(db, "log", "mm1") if row["kind"] == "OutcomeAnnounced"]
+def test_the_recorded_announcement_carries_them(finished_mm1_db):
+    [event] = [row for row in read_json(finished_mm1_db, "log", "mm1") if row["kind"] == "OutcomeAnnounced"]
     assert event["event"]["outcome"]["contracts"] == event["event"]["public"]["contracts"] == RESULTS
-    assert "mm1: ok" in invoke(db, "verify", "mm1").stdout
+    assert "mm1: ok" in invoke(finished_mm1_db, "verify", "mm1").stdout
 
 
-def test_a_failed_lights_contract_is_in_her_message_and_the_public_post(db):
-    mine = invoke(db, "messages", "mm1", "--as", "kim").stdout
+def test_a_failed_lights_contract_is_in_her_message_and_the_public_post(finished_mm1_db):
+    mine = invoke(finished_mm1_db, "messages", "mm1", "--as", "kim").stdout
     assert "Your awards: ToL 1/4 (rank 3); Mark of Elimination (supremacy pact); EC (rank 3)." in mine
     assert "Your contracts: lights failed; supremacy pact failed." in mine
-    data = read_json(db, "messages", "mm1")
+    data = read_json(finished_mm1_db, "messages", "mm1")
     assert data["participants"]["kim"]["contracts"] == RESULTS[3:]
     assert data["participants"]["bob"]["contracts"] == RESULTS[2:3]
     assert data["public"]["outcome"]["contracts"] == RESULTS
-    public = invoke(db, "messages", "mm1", "--public").stdout
+    public = invoke(finished_mm1_db, "messages", "mm1", "--public").stdout
     assert public.endswith(
         "Contracts:\n  ann: lights succeeded; supremacy pact succeeded\n  bob: camera failed\n"
         "  kim: lights failed; supremacy pact failed\n"

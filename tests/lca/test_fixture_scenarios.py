@@ -8,24 +8,21 @@ import pytest
 
 from tests.helpers import REPO, read_json, run_script
 
-
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    monkeypatch.chdir(REPO)
-    return tmp_path / "m.db"
+# The scripts name their studios relative to the repository.
+pytestmark = pytest.mark.usefixtures("at_repo_root")
 
 
 def table(outcome):
     return {s["participant"]: (s["rank"], s["total"], s["scores"]) for s in outcome["standings"]}
 
 
-def test_amendment_fixture_scores_filming_with_divisor_2(db):
-    run_script(db, REPO / "fixtures" / "lca" / "amendment-example.txt")
-    t = table(read_json(db, "outcome", "amend5"))
+def test_amendment_fixture_scores_filming_with_divisor_2(empty_db_path):
+    run_script(empty_db_path, REPO / "fixtures" / "lca" / "amendment-example.txt")
+    t = table(read_json(empty_db_path, "outcome", "amend5"))
     # hand-computed in test_filming_example: ann 30.5 -> 30, bob 20.5 -> 20, cat 27, dan 37, eve 29
     assert {p: s["filming"] for p, (_r, _t, s) in t.items()} == {"ann": 30, "bob": 20, "cat": 27, "dan": 37, "eve": 29}
     # the match was created under divisor 1 and the Amendment is in the log at seq 7
-    log = {entry["seq"]: entry["event"] for entry in read_json(db, "log", "amend5")}
+    log = {entry["seq"]: entry["event"] for entry in read_json(empty_db_path, "log", "amend5")}
     assert log[1]["options"]["filming_lights_divisor"] == 1
     assert (log[7]["type"], log[7]["option"], log[7]["value"], log[7]["from_round"]) == (
         "RuleAmended",
@@ -35,9 +32,9 @@ def test_amendment_fixture_scores_filming_with_divisor_2(db):
     )
 
 
-def test_ties_fixture_tie_breaks_and_contracts(db):
-    run_script(db, REPO / "fixtures" / "lca" / "ties-and-contracts.txt")
-    outcome = read_json(db, "outcome", "ties8")
+def test_ties_fixture_tie_breaks_and_contracts(empty_db_path):
+    run_script(empty_db_path, REPO / "fixtures" / "lca" / "ties-and-contracts.txt")
+    outcome = read_json(empty_db_path, "outcome", "ties8")
     t = table(outcome)
     # L1: gus and hal submitted the same cells: equal total and filming, listed order
     assert t["gus"][1:] == t["hal"][1:] and t["gus"][0] + 1 == t["hal"][0]

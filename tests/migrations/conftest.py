@@ -14,7 +14,7 @@ from .layouts import sqlite_rows
 
 
 @pytest.fixture(scope="session")
-def season(tmp_path_factory) -> dict[str, list[tuple]]:
+def season_tables(tmp_path_factory) -> dict[str, list[tuple]]:
     """A finished photographer match (its snapshot saved), an lca match with a rule
     amendment, and a link issued: every table's rows."""
     db = tmp_path_factory.mktemp("season") / "season.db"

@@ -68,8 +68,8 @@ def version(url: str) -> list[tuple]:
 
 
 @pytest.fixture(params=list(POSTGRES_LAYOUTS))
-def earlier(request, postgres_url, season):
-    postgres_database(postgres_url, request.param, season)
+def earlier(request, postgres_url, season_tables):
+    postgres_database(postgres_url, request.param, season_tables)
     return postgres_url
 
 
@@ -80,23 +80,23 @@ def test_every_earlier_layout_is_of_a_version_this_matchledger_reads():
 
 
 @pytest.mark.guarantee("postgres.migrations")
-def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(earlier, season):
+def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(earlier, season_tables):
     made, before = relations(earlier), table_rows(earlier)
-    assert verified(earlier) == verdicts(season)
+    assert verified(earlier) == verdicts(season_tables)
     for args in (("status", "g3"), ("log", "amend5"), ("invite", "--list"), ("export", "amend5")):
         invoke(earlier, *args)
     assert (relations(earlier), table_rows(earlier), version(earlier)) == (made, before, [(1,)])
-    assert before["events"] == season["events"]
+    assert before["events"] == season_tables["events"]
 
 
 @pytest.mark.guarantee("postgres.migrations")
-def test_this_matchledger_writes_each_earlier_layout_and_keeps_every_event(earlier, season):
+def test_this_matchledger_writes_each_earlier_layout_and_keeps_every_event(earlier, season_tables):
     invoke(earlier, "note", "g3", "after the upgrade")
     invoke(earlier, "invite", "amend5", "--auditor")  # the links' table, made where it is missing
     after = table_rows(earlier)
-    assert after["events"][: len(season["events"])] == season["events"]  # every byte, every hash
-    assert [row[2] for row in after["events"][len(season["events"]) :]] == ["NoteAdded"]
-    assert verified(earlier) == verdicts(season, g3=1)
+    assert after["events"][: len(season_tables["events"])] == season_tables["events"]  # every byte, every hash
+    assert [row[2] for row in after["events"][len(season_tables["events"]) :]] == ["NoteAdded"]
+    assert verified(earlier) == verdicts(season_tables, g3=1)
     assert (relations(earlier), version(earlier)) == (OURS, [(migrations.postgres_version(),)])
 
 

@@ -53,10 +53,10 @@ def _schema(db) -> list[tuple]:
 
 
 @pytest.fixture(params=list(SQLITE_LAYOUTS))
-def earlier(request, tmp_path, season):
+def earlier(request, tmp_path, season_tables):
     """A file of an earlier layout holding the season (what of it the layout can hold)."""
     db = tmp_path / f"{request.param}.db"
-    sqlite_database(db, request.param, season)
+    sqlite_database(db, request.param, season_tables)
     return db
 
 
@@ -67,9 +67,9 @@ def test_every_earlier_layout_is_older_than_this_version():
 
 
 @pytest.mark.guarantee("files.schema-version")
-def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(earlier, season):
+def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(earlier, season_tables):
     before = fingerprint(earlier)["file"]  # (a read may leave SQLite's empty -wal and -shm files)
-    assert verified(earlier) == verdicts(season)
+    assert verified(earlier) == verdicts(season_tables)
     for args in (("status", "g3"), ("log", "amend5"), ("outcome", "g3", "--json"), ("export", "amend5")):
         invoke(earlier, *args)
     assert fingerprint(earlier)["file"] == before
@@ -77,7 +77,7 @@ def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(ear
 
 
 @pytest.mark.guarantee("files.schema-version")
-def test_the_first_write_migrates_each_earlier_layout_and_keeps_every_event(earlier, season):
+def test_the_first_write_migrates_each_earlier_layout_and_keeps_every_event(earlier, season_tables):
     before = sqlite_rows(earlier)
     invoke(earlier, "note", "g3", "after the upgrade")
     assert _header(earlier) == (APPLICATION_ID, migrations.sqlite_version())
@@ -86,7 +86,7 @@ def test_the_first_write_migrates_each_earlier_layout_and_keeps_every_event(earl
     assert [row[2] for row in after["events"][len(before["events"]) :]] == ["NoteAdded"]
     for table in ("snapshots", "capabilities"):
         assert after.get(table, []) == before.get(table, [])
-    assert verified(earlier) == verdicts(season, g3=1)
+    assert verified(earlier) == verdicts(season_tables, g3=1)
     schema = _schema(earlier)
     invoke(earlier, "note", "g3", "and once more")  # nothing left to migrate
     assert _schema(earlier) == schema
@@ -97,12 +97,12 @@ def test_the_first_write_migrates_each_earlier_layout_and_keeps_every_event(earl
 
 
 @pytest.mark.guarantee("files.schema-version")
-def test_a_write_that_appends_nothing_migrates_too(tmp_path, season):
+def test_a_write_that_appends_nothing_migrates_too(tmp_path, season_tables):
     db = tmp_path / "first.db"
-    sqlite_database(db, "sqlite-1-first-release", season)
+    sqlite_database(db, "sqlite-1-first-release", season_tables)
     invoke(db, "init")
     assert _header(db) == (APPLICATION_ID, migrations.sqlite_version())
-    assert sqlite_rows(db)["events"] == season["events"]
+    assert sqlite_rows(db)["events"] == season_tables["events"]
 
 
 def test_a_new_file_is_made_by_the_migrations_and_records_its_version(tmp_path):
@@ -147,11 +147,11 @@ def test_a_file_of_a_newer_schema_is_refused_by_reads_and_writes_naming_both_ver
 
 @pytest.mark.parametrize("layout, version", [("sqlite-1-first-release", 99), ("sqlite-2-marked", -5)])
 @pytest.mark.guarantee("files.schema-version")
-def test_a_version_no_matchledger_records_is_refused_not_migrated(tmp_path, season, layout, version):
+def test_a_version_no_matchledger_records_is_refused_not_migrated(tmp_path, season_tables, layout, version):
     """A version without the mark (every recorded version is recorded with it), or a
     negative one, is someone else's: refused by reads and writes, the file unchanged."""
     db = tmp_path / "forged.db"
-    sqlite_database(db, layout, season)
+    sqlite_database(db, layout, season_tables)
     conn = sqlite3.connect(db)
     try:
         conn.execute(f"PRAGMA user_version = {version}")
@@ -243,9 +243,9 @@ def test_writers_at_once_migrate_a_file_once(two, monkeypatch):
 
 
 @pytest.mark.guarantee("files.schema-version")
-def test_a_migration_that_fails_leaves_the_file_as_it_was(tmp_path, season, monkeypatch):
+def test_a_migration_that_fails_leaves_the_file_as_it_was(tmp_path, season_tables, monkeypatch):
     db = tmp_path / "first.db"
-    sqlite_database(db, "sqlite-1-first-release", season)
+    sqlite_database(db, "sqlite-1-first-release", season_tables)
 
     def failing(conn):
         conn.execute("SELECT no_such_function()")

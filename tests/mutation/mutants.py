@@ -29,7 +29,7 @@ LCA_ENDGAME = "tests/lca/test_endgame.py"
 LCA_ROUNDS = "tests/lca/test_cameras_actions.py"
 PW_RESOLUTION = "tests/pw/test_resolution.py"
 PW_ENDGAME = "tests/pw/test_endgame.py"
-TAMPER = "tests/core/test_verify_tamper.py"
+TAMPER = "tests/trust/tampering/test_verify_checks.py"
 CLI_HEADS = "tests/cli/test_heads.py"
 SERVICE_API = "tests/service/test_api.py"
 POSTGRES = "tests/postgres"
@@ -564,7 +564,7 @@ MUTANTS: list[Mutant] = [
         "                if True:",
         (
             f"{SERVICE_API}::test_the_public_stream_sends_a_view_only_when_the_public_view_changes",
-            "tests/service/test_noninterference_http.py::test_the_live_streams_send_the_same_messages_only_when_the_viewers_page_changes",
+            "tests/trust/privacy/test_http_noninterference.py::test_the_live_streams_send_the_same_messages_only_when_the_viewers_page_changes",
         ),
         "a page's stream ticks when an event it may not see lands, telling its timing",
     ),

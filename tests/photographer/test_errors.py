@@ -16,7 +16,7 @@ HANDS = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "red-1", "red-2", "re
 
 
 @pytest.fixture
-def m():
+def dealt_match():
     return new_match(2, deck=deck_text(2, [f"green-{v}" for v in range(1, 13)] + HANDS))
 
 
@@ -58,52 +58,52 @@ def m():
         ("ann", "wind 1:2", MalformedInput, "a turn starts with 'take'"),
     ],
 )
-def test_bad_submissions(m, who, text, error, message):
-    before = copy.deepcopy(m.state)
+def test_bad_submissions(dealt_match, who, text, error, message):
+    before = copy.deepcopy(dealt_match.state)
     with pytest.raises(error) as err:
-        play(m, who, text)
+        play(dealt_match, who, text)
     assert message in str(err.value)
     # decide never mutates and nothing was appended.
-    assert m.state == before and len(m.events) == 1
+    assert dealt_match.state == before and len(dealt_match.events) == 1
 
 
-def test_count_more_than_row_after_taking(m):
-    play(m, "ann", "take 1 left 3 wind 7:8")
+def test_count_more_than_row_after_taking(dealt_match):
+    play(dealt_match, "ann", "take 1 left 3 wind 7:8")
     with pytest.raises(IllegalMove, match="count '2' is more than the 1 card\\(s\\) in row 1"):
-        play(m, "bob", "take 1 right 2 wind 1:7")
+        play(dealt_match, "bob", "take 1 right 2 wind 1:7")
 
 
-def test_no_close_reopen_correct_contract_or_end_trigger_amend_and_only_the_last_turn_taken_back(m):
-    play(m, "ann", "take 1 left 1 wind 5:6")
-    play(m, "bob", "take 1 left 1 wind 5:6")
+def test_no_close_reopen_correct_contract_or_end_trigger_amend_and_only_the_last_turn_taken_back(dealt_match):
+    play(dealt_match, "ann", "take 1 left 1 wind 5:6")
+    play(dealt_match, "bob", "take 1 left 1 wind 5:6")
     with pytest.raises(IllegalMove, match="photographer has no close: a turn is resolved as soon as it is submitted"):
-        m.do(CloseRound())
+        dealt_match.do(CloseRound())
     with pytest.raises(IllegalMove, match="photographer has no rounds to reopen"):
-        m.do(Reopen("oops"))
+        dealt_match.do(Reopen("oops"))
     with pytest.raises(IllegalMove, match="only the last turn can be taken back; turn 2 at seq 4 is the last"):
-        m.do(Void(2, "oops"))
+        dealt_match.do(Void(2, "oops"))
     with pytest.raises(IllegalMove, match="a turn cannot be corrected, but the last one can be taken back"):
-        m.do(Correct(4, ["take", "1", "left", "2"], "oops"))
+        dealt_match.do(Correct(4, ["take", "1", "left", "2"], "oops"))
     with pytest.raises(IllegalMove, match="event 3 of 'm1' is not a submission"):
-        m.do(Void(3, "oops"))
+        dealt_match.do(Void(3, "oops"))
     with pytest.raises(IllegalMove, match="no event 9 in match 'm1'"):
-        m.do(Void(9, "oops"))
+        dealt_match.do(Void(9, "oops"))
     with pytest.raises(IllegalMove, match="photographer has no contracts"):
-        m.do(RecordContract("ann", ["lights"]))
+        dealt_match.do(RecordContract("ann", ["lights"]))
     with pytest.raises(IllegalMove, match="end_trigger cannot be amended"):
-        m.do(Amend("end_trigger", "sunset", 5, "why"))
+        dealt_match.do(Amend("end_trigger", "sunset", 5, "why"))
     with pytest.raises(IllegalMove, match="from round 1: turn 1 is already over"):
-        m.do(Amend("wind_required", "false", 1, "why"))
+        dealt_match.do(Amend("wind_required", "false", 1, "why"))
     with pytest.raises(MalformedInput, match="unknown option 'speed'"):
-        m.do(Amend("speed", "1", 3, "why"))
-    assert len(m.events) == 5
+        dealt_match.do(Amend("speed", "1", 3, "why"))
+    assert len(dealt_match.events) == 5
 
 
-def test_amended_wind_option_takes_effect_from_its_turn(m):
-    play(m, "ann", "take 1 left 1 wind 5:6")
-    m.do(Amend("wind_required", "false", 3, "table talk"))
+def test_amended_wind_option_takes_effect_from_its_turn(dealt_match):
+    play(dealt_match, "ann", "take 1 left 1 wind 5:6")
+    dealt_match.do(Amend("wind_required", "false", 3, "table talk"))
     with pytest.raises(IllegalMove, match="must wind"):
-        play(m, "bob", "take 1 left 1")  # turn 2: still required
-    play(m, "bob", "take 1 left 1 wind 5:6")
-    play(m, "ann", "take 2 left 1")  # turn 3: optional now
-    assert replay("m1", m.pairs()) == m.state
+        play(dealt_match, "bob", "take 1 left 1")  # turn 2: still required
+    play(dealt_match, "bob", "take 1 left 1 wind 5:6")
+    play(dealt_match, "ann", "take 2 left 1")  # turn 3: optional now
+    assert replay("m1", dealt_match.pairs()) == dealt_match.state

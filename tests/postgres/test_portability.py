@@ -44,7 +44,7 @@ def move(exported: dict[str, bytes], db: str, folder: Path) -> None:
 
 
 @pytest.fixture
-def season(tmp_path) -> tuple[str, list[str]]:
+def sqlite_season(tmp_path) -> tuple[str, list[str]]:
     """A SQLite file holding six finished fixture matches, two of each game."""
     path = tmp_path / "season.db"
     build_fixture_db(path, SEASON)
@@ -56,8 +56,8 @@ def _match_ids(path) -> list[str]:
 
 
 @pytest.mark.guarantee("postgres.portable")
-def test_a_season_moved_to_postgresql_and_back_keeps_every_byte_hash_and_head(season, postgres_url, tmp_path):
-    sqlite_db, match_ids = season
+def test_a_season_moved_to_postgresql_and_back_keeps_every_byte_hash_and_head(sqlite_season, postgres_url, tmp_path):
+    sqlite_db, match_ids = sqlite_season
     original = exports(sqlite_db, match_ids)
     move(original, postgres_url, tmp_path / "to-postgres")
     assert exports(postgres_url, match_ids) == original
@@ -77,8 +77,10 @@ def test_a_season_moved_to_postgresql_and_back_keeps_every_byte_hash_and_head(se
 
 
 @pytest.mark.guarantee("postgres.parallel-verify")
-def test_verify_all_in_several_processes_on_postgresql_reports_what_one_process_does(season, postgres_url, tmp_path):
-    sqlite_db, match_ids = season
+def test_verify_all_in_several_processes_on_postgresql_reports_what_one_process_does(
+    sqlite_season, postgres_url, tmp_path
+):
+    sqlite_db, match_ids = sqlite_season
     move(exports(sqlite_db, match_ids), postgres_url, tmp_path / "in")
     clean = [
         invoke(postgres_url, "verify", "--all", "--jobs", jobs, *json_flag).output

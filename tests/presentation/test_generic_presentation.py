@@ -3,7 +3,7 @@ package that may be installed anywhere), and a game that declares none still has
 door: the read commands' text, `render`, `report`, `messages` and the service's pages,
 in the generic form (projections/presentation/generic_picture.py, generic_messages.py).
 
-The game here is the toy game of tests/core/toygame.py, which declares no presentation
+The game here is the toy game of tests/toygame.py, which declares no presentation
 (``engine.register``); tests/presentation/elsewhere/ is a presentation of its own kept
 outside matchledger's folders, named by a declaration the test installs.
 """

@@ -26,7 +26,7 @@ REPR = re.compile(r"\b(None|True|False)\b|\{'|\['|'\]|'\}|\w\(s\)")
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def layout_fixtures_db(tmp_path_factory):
     db = tmp_path_factory.mktemp("layout") / "m.db"
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(REPO)  # studio paths in scripts are relative to the repo root
@@ -40,24 +40,24 @@ def _views(match):
 
 
 @pytest.mark.parametrize("match", SCRIPTS)
-def test_no_python_repr_in_any_text_output(db, match):
+def test_no_python_repr_in_any_text_output(layout_fixtures_db, match):
     outputs = []
     for model in ("status", "scores", "outcome", "reveals"):
         for view in _views(match):
             for at in ((), ("--at", "2"), ("--at", "30")):
-                outputs.append(invoke(db, model, match, *view, *at).output)
-    outputs.append(invoke(db, "knowledge", match, "--as", PARTICIPANT[match]).output)
-    outputs.append(invoke(db, "explain", match, PARTICIPANT[match]).output)
+                outputs.append(invoke(layout_fixtures_db, model, match, *view, *at).output)
+    outputs.append(invoke(layout_fixtures_db, "knowledge", match, "--as", PARTICIPANT[match]).output)
+    outputs.append(invoke(layout_fixtures_db, "explain", match, PARTICIPANT[match]).output)
     for command in ("log", "audit", "verify", "head"):
-        outputs.append(invoke(db, command, match).output)
+        outputs.append(invoke(layout_fixtures_db, command, match).output)
     for text in outputs:
         assert not REPR.search(text), REPR.search(text).group(0) + "\n" + text
 
 
-def test_rescore_and_findings_show_values_as_typed_or_as_json(db):
-    rescored = invoke(db, "rescore", "ties8", "--option", "diamond_center_must_be_empty=false").output
+def test_rescore_and_findings_show_values_as_typed_or_as_json(layout_fixtures_db):
+    rescored = invoke(layout_fixtures_db, "rescore", "ties8", "--option", "diamond_center_must_be_empty=false").output
     assert "with diamond_center_must_be_empty=false (nothing written)" in rescored
-    rows = invoke(db, "rescore", "g2", "--option", "row_points=1:2,2:4,3:6,4:8,5:10,6:12,7:14").output
+    rows = invoke(layout_fixtures_db, "rescore", "g2", "--option", "row_points=1:2,2:4,3:6,4:8,5:10,6:12,7:14").output
     assert "with row_points=1:2,2:4,3:6,4:8,5:10,6:12,7:14 (nothing written)" in rows
     finding = Finding("m1", 8, "RoundClosed differs", "private.ann", None, {"lights": ["E3"], "on": True})
     assert (
@@ -85,9 +85,9 @@ def _row_numbers(line: str) -> list[int]:
 
 
 @pytest.mark.parametrize("match", SCRIPTS)
-def test_outcome_has_the_shared_layout_and_every_number_of_the_json(db, match):
-    data = read_json(db, "outcome", match)
-    text = invoke(db, "outcome", match).output
+def test_outcome_has_the_shared_layout_and_every_number_of_the_json(layout_fixtures_db, match):
+    data = read_json(layout_fixtures_db, "outcome", match)
+    text = invoke(layout_fixtures_db, "outcome", match).output
     lines = text.splitlines()[1:]
     assert lines[0] == "Final standings"
     header = lines[1].split()
@@ -108,10 +108,10 @@ def test_outcome_has_the_shared_layout_and_every_number_of_the_json(db, match):
 
 @pytest.mark.parametrize("match", SCRIPTS)
 @pytest.mark.parametrize("view", ["host", "public", "participant"])
-def test_reveals_go_round_by_round_public_then_private(db, match, view):
+def test_reveals_go_round_by_round_public_then_private(layout_fixtures_db, match, view):
     args = {"host": (), "public": ("--public",), "participant": ("--as", PARTICIPANT[match])}[view]
-    data = read_json(db, "reveals", match, *args)
-    lines = invoke(db, "reveals", match, *args).output.splitlines()[1:]
+    data = read_json(layout_fixtures_db, "reveals", match, *args)
+    lines = invoke(layout_fixtures_db, "reveals", match, *args).output.splitlines()[1:]
     entries = data.get("rounds") or data.get("turns")
     label = "Round" if "rounds" in data else "Turn"
     headings = [i for i, line in enumerate(lines) if line.startswith(f"{label} ")]
@@ -129,9 +129,9 @@ def test_reveals_go_round_by_round_public_then_private(db, match, view):
     )
 
 
-def test_lca_private_notices_keep_their_numbers(db):
-    data = read_json(db, "reveals", "ties8")
-    lines = invoke(db, "reveals", "ties8").output.splitlines()
+def test_lca_private_notices_keep_their_numbers(layout_fixtures_db):
+    data = read_json(layout_fixtures_db, "reveals", "ties8")
+    lines = invoke(layout_fixtures_db, "reveals", "ties8").output.splitlines()
     for entry in data["rounds"]:
         start = lines.index(f"Round {entry['round']}")
         for who, notice in entry["private"].items():
@@ -140,16 +140,16 @@ def test_lca_private_notices_keep_their_numbers(db):
             assert _row_numbers(line)[-len(numbers) :] == numbers, line
 
 
-def test_pw_private_notices_read_as_typed(db):
-    lines = invoke(db, "reveals", "pw3", "--as", "tof").output.splitlines()
+def test_pw_private_notices_read_as_typed(layout_fixtures_db):
+    lines = invoke(layout_fixtures_db, "reveals", "pw3", "--as", "tof").output.splitlines()
     assert "    tof  own points 0; partner points 3; learn dan: predict:tof=gift swap:eve" in lines
     assert "  public:  action types gift 5, learn 4, predict 5, swap 5, unique 5, watch 4" in lines
 
 
-def test_pw_after_its_last_round_reads_finished(db):
-    status = invoke(db, "status", "pw3").output.splitlines()
+def test_pw_after_its_last_round_reads_finished(layout_fixtures_db):
+    status = invoke(layout_fixtures_db, "status", "pw3").output.splitlines()
     assert "round: finished" in status and "round: 4" not in status
-    assert read_json(db, "status", "pw3")["round"] == 4  # the JSON keeps its contract
+    assert read_json(layout_fixtures_db, "status", "pw3")["round"] == 4  # the JSON keeps its contract
 
 
 def test_an_empty_host_legend_is_left_out(tmp_path):

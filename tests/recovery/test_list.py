@@ -23,7 +23,7 @@ pytestmark = pytest.mark.guarantee("safety.list")
 
 
 @pytest.fixture
-def db(tmp_path):
+def four_states_db(tmp_path):
     """An lca match in round 2, a photographer match at turn 3, a pw match abandoned,
     and a finished lca match."""
     path = tmp_path / "m.db"
@@ -41,9 +41,9 @@ def db(tmp_path):
     return path
 
 
-def test_list_json_gives_every_match_where_it_stands_and_its_head(db):
-    listed = read_json(db, "list")
-    heads = {m: read_json(db, "head", m) for m in ("a-lca", "b-photo", "c-pw", "d-done")}
+def test_list_json_gives_every_match_where_it_stands_and_its_head(four_states_db):
+    listed = read_json(four_states_db, "list")
+    heads = {m: read_json(four_states_db, "head", m) for m in ("a-lca", "b-photo", "c-pw", "d-done")}
     assert listed == [
         {
             "match": "a-lca",
@@ -84,11 +84,11 @@ def test_list_json_gives_every_match_where_it_stands_and_its_head(db):
         },
     ]
     # the head is what `verify --head` pins
-    invoke(db, "verify", "b-photo", "--head", listed[1]["head"])
+    invoke(four_states_db, "verify", "b-photo", "--head", listed[1]["head"])
 
 
-def test_list_text_is_a_table_one_line_a_match(db):
-    lines = invoke(db, "list").stdout.splitlines()
+def test_list_text_is_a_table_one_line_a_match(four_states_db):
+    lines = invoke(four_states_db, "list").stdout.splitlines()
     assert lines[0].split() == ["match", "game", "players", "at", "state", "head"]
     rows = {line.split()[0]: line for line in lines[2:]}
     assert list(rows) == ["a-lca", "b-photo", "c-pw", "d-done"]
@@ -96,22 +96,22 @@ def test_list_text_is_a_table_one_line_a_match(db):
     assert "turn 3" in rows["b-photo"]
     assert "abandoned at seq 2" in rows["c-pw"]
     assert "finished" in rows["d-done"]
-    head = read_json(db, "head", "a-lca")
+    head = read_json(four_states_db, "head", "a-lca")
     assert rows["a-lca"].endswith(f"{head['seq']}:{head['hash'][:12]}")
 
 
-def test_a_match_whose_chain_is_broken_is_listed_with_its_problem_and_list_exits_3(db):
-    connection = sqlite3.connect(db)
+def test_a_match_whose_chain_is_broken_is_listed_with_its_problem_and_list_exits_3(four_states_db):
+    connection = sqlite3.connect(four_states_db)
     connection.execute("DROP TRIGGER events_no_update")
     connection.execute("UPDATE events SET body = replace(body, 'ann', 'amy') WHERE match_id = 'b-photo' AND seq = 2")
     connection.commit()
     connection.close()
-    result = invoke(db, "list", expect=3)
+    result = invoke(four_states_db, "list", expect=3)
     rows = {line.split()[0]: line for line in result.stdout.splitlines()[2:]}
     assert "does not verify" in rows["b-photo"] and "playing" in rows["a-lca"]
     assert "FINDING b-photo seq 2: hash does not match" in result.stderr
     assert "1 of 4 matches do not verify: b-photo" in result.stderr
-    listed = {entry["match"]: entry for entry in read_json(db, "list", expect=3)}
+    listed = {entry["match"]: entry for entry in read_json(four_states_db, "list", expect=3)}
     assert listed["b-photo"]["head"] is None and "seq 2" in listed["b-photo"]["problem"]
     assert "problem" not in listed["a-lca"]
 

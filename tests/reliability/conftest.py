@@ -1,5 +1,8 @@
 """Every test under tests/reliability/ carries the `reliability` marker, so
 `pytest -m reliability` runs this suite alone and `-m "not reliability"` skips it.
+The long suites kept beside their subject set the marker themselves (`pytestmark`): the
+tamper matrices in tests/trust/tampering/ and the read-model privacy harness in
+tests/trust/privacy/.
 
 A longer soak of the crash and concurrency tests runs with MATCHLEDGER_SOAK=N
 (N times the default number of kills / attempts)."""

@@ -46,7 +46,7 @@ def peak_mb():
 
 path, long_id = sys.argv[1], sys.argv[2]
 from matchledger import engine
-engine.register("toy", "tests.core.toygame")
+engine.register("toy", "tests.toygame")
 from matchledger.commands.cli import cli
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application

@@ -54,7 +54,7 @@ def rounds(lines: list[list[str]]) -> list[tuple[dict[str, list[str]], list[str]
 
 
 @pytest.fixture(params=["sqlite-one-server", "postgresql-two-servers"])
-def ledger(request, tmp_path) -> tuple[object, int]:
+def backend_and_servers(request, tmp_path) -> tuple[object, int]:
     """The database, and how many `serve` processes answer from it."""
     if request.param == "sqlite-one-server":
         return tmp_path / "busy.db", 1
@@ -63,9 +63,9 @@ def ledger(request, tmp_path) -> tuple[object, int]:
 
 @pytest.mark.guarantee("service.concurrent")
 def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_lose_and_duplicate_nothing(
-    ledger, tmp_path
+    backend_and_servers, tmp_path
 ):
-    db, server_count = ledger
+    db, server_count = backend_and_servers
     lines = card_lines()
     card_rounds = rounds(lines)
     for match in MATCHES:

@@ -37,7 +37,7 @@ def offered_cells(server: Server, token: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
+def forms_db(tmp_path_factory):
     """lca m2 in Round 2 and m3 in Round 3; pw p1 in Round 1."""
     db = tmp_path_factory.mktemp("forms") / "forms.db"
     for match, rounds in (("m2", [ROUND_1]), ("m3", [ROUND_1, ROUND_2])):
@@ -51,57 +51,57 @@ def db(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def links(db):
+def form_tokens(forms_db):
     return {
-        key: invite(db, match, "--as", who, "--submit")["token"]
+        key: invite(forms_db, match, "--as", who, "--submit")["token"]
         for key, (match, who) in {"m2": ("m2", "ann"), "m3": ("m3", "ann"), "p1": ("p1", "zed")}.items()
     }
 
 
 @pytest.fixture(scope="module")
-def server(db, links):
-    with Server(db) as running:
+def forms_server(forms_db, form_tokens):
+    with Server(forms_db) as running:
         yield running
 
 
-def test_lca_round_2_offers_every_centre_whose_block_is_inside_the_studio_walls_included(server, links):
+def test_lca_round_2_offers_every_centre_whose_block_is_inside_the_studio_walls_included(forms_server, form_tokens):
     rows = studio_rows()
     height, width = len(rows), len(rows[0])
     inside = {cell_name(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}  # L4
     walls = {cell_name(r, c) for r, row in enumerate(rows) for c, mark in enumerate(row) if mark == "#"}
-    offered = offered_cells(server, links["m2"])
+    offered = offered_cells(forms_server, form_tokens["m2"])
     assert offered == inside
     assert "D6" in offered and "B10" in offered  # walls: a camera may be centred on one
     assert offered & walls == inside & walls and inside & walls
     assert not offered & {"A1", "J1", "A5", "J13", "E13", "E1"}  # edge cells: their block leaves the studio
 
 
-def test_lca_round_3_offers_no_cell_holding_a_light(server, db, links):
-    lights = set(cli_json(db, "reveals", "m3", "--public")["rounds"][0]["public"]["lights"])
+def test_lca_round_3_offers_no_cell_holding_a_light(forms_server, forms_db, form_tokens):
+    lights = set(cli_json(forms_db, "reveals", "m3", "--public")["rounds"][0]["public"]["lights"])
     rows = studio_rows()
     floor = {cell_name(r, c) for r, row in enumerate(rows) for c, mark in enumerate(row) if mark == "."}
-    offered = offered_cells(server, links["m3"])
+    offered = offered_cells(forms_server, form_tokens["m3"])
     assert lights and not offered & lights
     assert offered == floor - lights
 
 
-def test_pw_offers_predict_as_a_predicted_type_and_records_it(server, db, links):
-    page = server.client.get(f"/p/{links['p1']}").text
+def test_pw_offers_predict_as_a_predicted_type_and_records_it(forms_server, forms_db, form_tokens):
+    page = forms_server.client.get(f"/p/{form_tokens['p1']}").text
     predicted = re.search(r'<select name="a1_predict">(.*?)</select>', page, re.S).group(1)
     assert 'value="predict"' in predicted  # W1: predict:bob=predict is legal
-    answer = server.client.post(
-        f"/p/{links['p1']}",
+    answer = forms_server.client.post(
+        f"/p/{form_tokens['p1']}",
         data={"a1_type": "predict", "a1_target": "bob", "a1_predict": "predict", "a2_type": "gift", "a2_target": "yan"},
         follow_redirects=False,
     )
     assert answer.status_code == 303, answer.text
-    [row] = [r for r in cli_json(db, "log", "p1") if r["actor"] == "zed"]
+    [row] = [r for r in cli_json(forms_db, "log", "p1") if r["actor"] == "zed"]
     assert row["event"]["tokens"] == ["predict:bob=predict", "gift:yan"]
 
 
-def test_the_choices_are_published_as_json_to_the_participant_alone(server, db, links):
-    by_link = server.client.get(f"/p/{links['m2']}/choices")
-    by_bearer = server.client.get("/api/v1/matches/m2/choices", headers=bearer(links["m2"]))
+def test_the_choices_are_published_as_json_to_the_participant_alone(forms_server, forms_db, form_tokens):
+    by_link = forms_server.client.get(f"/p/{form_tokens['m2']}/choices")
+    by_bearer = forms_server.client.get("/api/v1/matches/m2/choices", headers=bearer(form_tokens["m2"]))
     assert by_link.status_code == by_bearer.status_code == 200
     assert by_link.content == by_bearer.content
     assert by_link.headers["content-type"] == "application/json"
@@ -109,9 +109,9 @@ def test_the_choices_are_published_as_json_to_the_participant_alone(server, db, 
     data = json.loads(by_link.content)
     assert data["participant"] == "ann"
     assert offers(data["choices"], ["B2", "E2", "H2"]) and not offers(data["choices"], ["B2", "C2", "H2"])  # apart
-    assert server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").status_code == 403
+    assert forms_server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").status_code == 403
     assert (
-        server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").headers["content-type"]
+        forms_server.client.get("/p/not-a-link-at-all-0123456789abcdef/choices").headers["content-type"]
         == "application/problem+json"
     )
-    assert server.client.get("/api/v1/matches/m3/choices", headers=bearer(links["m2"])).status_code == 401
+    assert forms_server.client.get("/api/v1/matches/m3/choices", headers=bearer(form_tokens["m2"])).status_code == 401

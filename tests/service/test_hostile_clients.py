@@ -24,7 +24,7 @@ HEADERS_READ = 0.3
 
 
 @pytest.fixture
-def league(tmp_path):
+def lca_with_ann_link(tmp_path):
     """An lca match in round 1, nothing submitted; ann's link that may submit."""
     db = tmp_path / "league.db"
     host(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", str(STUDIO))
@@ -54,8 +54,8 @@ def held_back(url: str, path: str, headers: dict[str, str], body: bytes) -> RawC
 
 
 @pytest.mark.guarantee("service.tokens-scoped")
-def test_a_submission_whose_body_comes_after_the_revocation_is_refused_and_writes_nothing(league):
-    db, token = league
+def test_a_submission_whose_body_comes_after_the_revocation_is_refused_and_writes_nothing(lca_with_ann_link):
+    db, token = lca_with_ann_link
     body = json.dumps({"tokens": ROUND_1["ann"].split()}).encode()
     with Server(db) as running:
         with held_back(
@@ -75,10 +75,10 @@ def test_a_submission_whose_body_comes_after_the_revocation_is_refused_and_write
 
 @pytest.mark.guarantee("service.tokens-scoped")
 @pytest.mark.parametrize("form", ["tokens=G4+A1+B1+C1+D1", "tokens=ZZ99"], ids=["legal", "refused-by-the-rules"])
-def test_a_form_whose_body_comes_after_the_revocation_is_refused_and_shows_nothing(league, form):
+def test_a_form_whose_body_comes_after_the_revocation_is_refused_and_shows_nothing(lca_with_ann_link, form):
     """A form the rules refuse would be answered with the participant's whole page (422),
     as the match stands then: a revoked link must not read it."""
-    db, token = league
+    db, token = lca_with_ann_link
     with Server(db) as running:
         with held_back(
             running.url, f"/p/{token}", {"Content-Type": "application/x-www-form-urlencoded"}, form.encode()
@@ -128,8 +128,8 @@ def hammer(url: str, request: bytes, act, clients: int = 4) -> tuple[list[tuple[
 
 @pytest.mark.guarantee("service.tokens-scoped")
 @pytest.mark.parametrize("path", ["/api/v1/matches/m1/me", "/p/{token}"])
-def test_no_request_sent_after_the_revocation_returned_is_let_in(league, path):
-    db, token = league
+def test_no_request_sent_after_the_revocation_returned_is_let_in(lca_with_ann_link, path):
+    db, token = lca_with_ann_link
     with Server(db) as running:
         request = (
             f"GET {path.format(token=token)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
@@ -143,8 +143,8 @@ def test_no_request_sent_after_the_revocation_returned_is_let_in(league, path):
 
 @pytest.mark.guarantee("service.live")
 @pytest.mark.parametrize("path", ["/api/v1/matches/m1/head", "/api/v1/matches/m1/public"])
-def test_no_request_sent_after_the_hosts_close_returned_sees_the_match_before_it(league, path):
-    db, _token = league
+def test_no_request_sent_after_the_hosts_close_returned_sees_the_match_before_it(lca_with_ann_link, path):
+    db, _token = lca_with_ann_link
     for player, cells in ROUND_1.items():
         host(db, "submit", "m1", player, *cells.split())
     with Server(db) as running:
@@ -168,8 +168,8 @@ def edited(db, sql: str) -> None:
 
 
 @pytest.mark.guarantee("service.tamper-refused")
-def test_a_row_edited_while_serving_is_refused_at_the_next_request(league):
-    db, token = league
+def test_a_row_edited_while_serving_is_refused_at_the_next_request(lca_with_ann_link):
+    db, token = lca_with_ann_link
     host(db, "submit", "m1", "ann", *ROUND_1["ann"].split())
     with Server(db) as running:
         paths = ["/api/v1/matches/m1/public", "/api/v1/matches/m1/head", "/m/m1", f"/p/{token}"]
@@ -186,8 +186,8 @@ def test_a_row_edited_while_serving_is_refused_at_the_next_request(league):
 
 
 @pytest.mark.guarantee("service.tamper-refused")
-def test_a_row_added_behind_the_ledgers_back_while_serving_is_refused_at_the_next_request(league):
-    db, _token = league
+def test_a_row_added_behind_the_ledgers_back_while_serving_is_refused_at_the_next_request(lca_with_ann_link):
+    db, _token = lca_with_ann_link
     with Server(db) as running:
         assert running.client.get("/api/v1/matches/m1/head").status_code == 200
         edited(
@@ -203,17 +203,17 @@ def test_a_row_added_behind_the_ledgers_back_while_serving_is_refused_at_the_nex
 
 
 @pytest.mark.guarantee("service.log-no-token")
-def test_a_delete_character_in_a_path_is_written_escaped_in_the_json_log(league):
-    db, _token = league
+def test_a_delete_character_in_a_path_is_written_escaped_in_the_json_log(lca_with_ann_link):
+    db, _token = lca_with_ann_link
     with Server(db) as running:
         assert running.client.get("/m/x%7Fy").status_code == 404
         text = running.log(until="/m/x")
     assert "\x7f" not in text and "/m/x\\u007fy" in text
 
 
-def test_a_seq_written_in_other_digits_is_a_clear_400_and_the_log_stays_json_lines(league):
+def test_a_seq_written_in_other_digits_is_a_clear_400_and_the_log_stays_json_lines(lca_with_ann_link):
     """``"²".isdigit()`` is true, but ² is no seq."""
-    db, token = league
+    db, token = lca_with_ann_link
     with Server(db) as running:
         public = running.client.get("/api/v1/matches/m1/public", params={"at": "²"})
         page = running.client.get(f"/p/{token}", params={"recorded": "²"})
@@ -227,11 +227,11 @@ def test_a_seq_written_in_other_digits_is_a_clear_400_and_the_log_stays_json_lin
 # --------------------------------------------------------------------------- what one link may write
 
 
-def test_a_form_field_longer_than_its_limit_is_refused_not_cut_short(league):
+def test_a_form_field_longer_than_its_limit_is_refused_not_cut_short(lca_with_ann_link):
     """Cut short, six cells (which the rules refuse) would have been recorded as five."""
     from matchledger.commands.service.forms import FIELD_MAX
 
-    db, token = league
+    db, token = lca_with_ann_link
     sent = " ".join(ROUND_1["ann"].split()) + " " * FIELD_MAX + " E1"
     with Server(db) as running:
         page = running.client.get(f"/p/{token}")
@@ -241,11 +241,11 @@ def test_a_form_field_longer_than_its_limit_is_refused_not_cut_short(league):
     assert head_seq(db) == 1
 
 
-def test_one_link_makes_a_bounded_number_of_submissions_in_a_round(league):
+def test_one_link_makes_a_bounded_number_of_submissions_in_a_round(lca_with_ann_link):
     """Each resubmission is an event for ever, and every read of the match reads it."""
     from matchledger.projections.application.access import SUBMISSIONS_PER_ROUND
 
-    db, token = league
+    db, token = lca_with_ann_link
     with Server(db) as running:
         answers = [
             running.client.post(

@@ -28,7 +28,7 @@ def _loops() -> list:
 
 
 @pytest.fixture
-def league(tmp_path):
+def counted_reads(tmp_path):
     db = tmp_path / "kept.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
     token = invite(db, "m1", "--as", "ann", "--submit")["token"]
@@ -56,8 +56,8 @@ def run(new_loop, scenario):
 
 @pytest.mark.guarantee("service.tokens-scoped")
 @pytest.mark.parametrize("new_loop", _loops())
-def test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_before(league, new_loop):
-    db, token, reads, _looks = league
+def test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_before(counted_reads, new_loop):
+    db, token, reads, _looks = counted_reads
 
     async def request():
         return reads.grant(token)
@@ -75,8 +75,8 @@ def test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_be
 
 @pytest.mark.guarantee("service.live")
 @pytest.mark.parametrize("new_loop", _loops())
-def test_a_request_read_after_a_commit_sees_the_new_head(league, new_loop):
-    db, _token, reads, _looks = league
+def test_a_request_read_after_a_commit_sees_the_new_head(counted_reads, new_loop):
+    db, _token, reads, _looks = counted_reads
 
     async def request():
         return reads.head("m1")
@@ -91,8 +91,8 @@ def test_a_request_read_after_a_commit_sees_the_new_head(league, new_loop):
 
 
 @pytest.mark.parametrize("new_loop", _loops())
-def test_requests_answered_in_one_turn_share_one_look(league, new_loop):
-    _db, token, reads, looks = league
+def test_requests_answered_in_one_turn_share_one_look(counted_reads, new_loop):
+    _db, token, reads, looks = counted_reads
 
     async def request():
         return reads.grant(token), reads.head("m1")
@@ -110,19 +110,19 @@ def test_requests_answered_in_one_turn_share_one_look(league, new_loop):
     assert second == first[0]
 
 
-def test_outside_a_running_loop_every_lookup_looks(league):
-    db, token, reads, looks = league
+def test_outside_a_running_loop_every_lookup_looks(counted_reads):
+    db, token, reads, looks = counted_reads
     assert reads.grant(token) is not None
     invoke(db, "revoke", token)
     assert reads.grant(token) is None
     assert len(looks) == 2
 
 
-def test_made_up_tokens_keep_a_bounded_number_of_answers(league, monkeypatch):
+def test_made_up_tokens_keep_a_bounded_number_of_answers(counted_reads, monkeypatch):
     """Anybody may send any number of tokens; what is kept of them stays bounded."""
     from matchledger.commands.service import reads as reads_module
 
-    _db, token, reads, _looks = league
+    _db, token, reads, _looks = counted_reads
     monkeypatch.setattr(reads_module, "KEPT_GRANTS", 8)
     made_up = [f"{index:032d}" for index in range(100)]
     assert all(reads.grant(guess) is None for guess in made_up)
@@ -130,7 +130,7 @@ def test_made_up_tokens_keep_a_bounded_number_of_answers(league, monkeypatch):
     assert reads.grant(token) is not None and reads.grant(made_up[0]) is None
 
 
-def test_a_token_that_is_not_shaped_like_one_is_neither_looked_up_nor_kept(league):
-    _db, token, reads, looks = league
+def test_a_token_that_is_not_shaped_like_one_is_neither_looked_up_nor_kept(counted_reads):
+    _db, token, reads, looks = counted_reads
     assert reads.grant("A" * 1_000_000) is None and reads.grant(token + " ") is None and reads.grant("") is None
     assert reads._grants == {} and looks == []

@@ -23,7 +23,7 @@ ROUND_1 = {"ann": "G4 A1 B1 C1 D1", "bob": "F2 A1 B1 C1 D1", "cat": "E3 A1 B1 C1
 
 
 @pytest.fixture
-def league(tmp_path):
+def closed_round_reads(tmp_path):
     """An lca match whose round 1 was closed (ann submitted twice), then a host's note;
     the public's and ann's ``?at``: the close."""
     db = tmp_path / "fold.db"
@@ -73,8 +73,8 @@ def link(participant: str) -> Capability:
     )
 
 
-def test_the_public_answer_at_a_past_event_is_read_from_one_fold(league, monkeypatch):
-    db, reads, close = league
+def test_the_public_answer_at_a_past_event_is_read_from_one_fold(closed_round_reads, monkeypatch):
+    db, reads, close = closed_round_reads
     with folds(monkeypatch) as counted:
         answer = json.loads(reads.public("m1", at=close))
     assert counted == {"folds": 1}  # not one for each of status, reveals and outcome
@@ -83,9 +83,9 @@ def test_the_public_answer_at_a_past_event_is_read_from_one_fold(league, monkeyp
     }
 
 
-def test_a_participants_page_at_a_past_event_is_read_from_one_fold(league, monkeypatch):
+def test_a_participants_page_at_a_past_event_is_read_from_one_fold(closed_round_reads, monkeypatch):
     """Its read models, its receipts and what became of each, from the same fold."""
-    db, reads, close = league
+    db, reads, close = closed_round_reads
     with folds(monkeypatch) as counted:
         page = reads.page("m1", "ann", at=close)
     assert counted == {"folds": 1}
@@ -95,8 +95,10 @@ def test_a_participants_page_at_a_past_event_is_read_from_one_fold(league, monke
     assert [(receipt.seq, receipt.fate is not None) for receipt in page.receipts] == [(2, True), (3, False)]
 
 
-def test_the_public_page_and_a_participants_knowledge_at_a_past_event_are_one_fold_each(league, monkeypatch):
-    _db, reads, close = league
+def test_the_public_page_and_a_participants_knowledge_at_a_past_event_are_one_fold_each(
+    closed_round_reads, monkeypatch
+):
+    _db, reads, close = closed_round_reads
     for answer in (lambda: reads.page("m1", at=close), lambda: reads.me(link("bob"), at=close)):
         with folds(monkeypatch) as counted:
             answer()

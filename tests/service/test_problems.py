@@ -21,7 +21,7 @@ from matchledger.commands.service.problems import PROBLEM_JSON, PROBLEM_KINDS, R
 from matchledger.ledger import errors
 from matchledger.ledger.verify import Finding
 from matchledger.projections.snapshots import SnapshotUnusable
-from tests.core.test_no_cli_words import _command_words, _flags
+from tests.architecture.test_no_cli_words import _command_words, _flags
 from tests.helpers import REPO, invoke
 
 from .support import Server, bearer, grant

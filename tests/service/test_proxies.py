@@ -91,7 +91,7 @@ def stopped(process: subprocess.Popen, sig: int) -> None:
 
 
 @pytest.fixture
-def league(tmp_path):
+def lca_with_links(tmp_path):
     """An lca match in round 1 with cat still to submit; ann's link, an auditor's."""
     db = tmp_path / "league.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob,cat", "--studio", STUDIO)
@@ -179,9 +179,9 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.guarantee("service.log-no-token")
-def test_the_nginx_snippet_serves_streams_redirects_limits_and_logs_no_token(league, tmp_path):
+def test_the_nginx_snippet_serves_streams_redirects_limits_and_logs_no_token(lca_with_links, tmp_path):
     nginx = binary("nginx", "/usr/sbin/nginx")
-    db, ann, auditor = league
+    db, ann, auditor = lca_with_links
     folder = tmp_path / "nginx"
     folder.mkdir()
     cert, key = self_signed(folder)
@@ -246,9 +246,9 @@ def test_the_nginx_snippet_serves_streams_redirects_limits_and_logs_no_token(lea
 
 
 @pytest.mark.guarantee("service.log-no-token")
-def test_the_caddy_snippet_serves_streams_and_logs_no_token(league, tmp_path):
+def test_the_caddy_snippet_serves_streams_and_logs_no_token(lca_with_links, tmp_path):
     caddy = binary("caddy")
-    db, ann, auditor = league
+    db, ann, auditor = lca_with_links
     folder = tmp_path / "caddy"
     folder.mkdir()
     https_port, http_port = free_port(), free_port()

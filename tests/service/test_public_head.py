@@ -40,7 +40,7 @@ def link(participant: str) -> Capability:
 
 
 @pytest.fixture
-def league(tmp_path):
+def lca_reads(tmp_path):
     db = tmp_path / "head.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob,cat", "--studio", STUDIO)
     invoke(db, "submit", "m1", "ann", *ROUND_1["ann"].split())
@@ -97,8 +97,8 @@ def counted(reads: Reads, monkeypatch):
 
 
 @pytest.mark.guarantee("service.hidden-timing")
-def test_after_a_hidden_submission_every_answer_is_the_kept_object_and_nothing_is_read_for_it(league, monkeypatch):
-    db, reads = league
+def test_after_a_hidden_submission_every_answer_is_the_kept_object_and_nothing_is_read_for_it(lca_reads, monkeypatch):
+    db, reads = lca_reads
 
     async def scenario():
         before = answers(reads)
@@ -117,10 +117,10 @@ def test_after_a_hidden_submission_every_answer_is_the_kept_object_and_nothing_i
 
 
 @pytest.mark.guarantee("service.hidden-timing")
-def test_without_the_refresher_the_request_reads_the_match_but_keeps_the_answer(league):
+def test_without_the_refresher_the_request_reads_the_match_but_keeps_the_answer(lca_reads):
     """A request that comes before the refresher reads the match again itself (it must
     see every commit made before it), and still makes nothing anew for its viewer."""
-    db, reads = league
+    db, reads = lca_reads
 
     async def scenario():
         before = answers(reads)
@@ -134,8 +134,8 @@ def test_without_the_refresher_the_request_reads_the_match_but_keeps_the_answer(
 
 
 @pytest.mark.guarantee("service.public-head")
-def test_the_public_head_moves_with_a_close_and_is_the_last_event_of_log_public(league):
-    db, reads = league
+def test_the_public_head_moves_with_a_close_and_is_the_last_event_of_log_public(lca_reads):
+    db, reads = lca_reads
 
     async def scenario():
         seen = [answers(reads)]
@@ -164,8 +164,8 @@ def test_the_public_head_moves_with_a_close_and_is_the_last_event_of_log_public(
 
 
 @pytest.mark.guarantee("service.at-own-view")
-def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head(league):
-    db, reads = league
+def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head(lca_reads):
+    db, reads = lca_reads
     invoke(db, "submit", "m1", "bob", *ROUND_1["bob"].split())
     invoke(db, "submit", "m1", "cat", *ROUND_1["cat"].split())
 
@@ -195,11 +195,11 @@ def test_at_takes_the_seqs_of_the_viewers_own_view_and_its_refusal_names_no_head
 
 
 @pytest.mark.guarantee("service.receipt-seqs")
-def test_receipts_keep_their_global_seq_so_a_participant_counts_the_events_between_their_own(league):
+def test_receipts_keep_their_global_seq_so_a_participant_counts_the_events_between_their_own(lca_reads):
     """What remains, by design: a receipt is the event's own seq and hash (what
     ``verify --receipt`` proves), so ann's two receipts, 2 and 4, tell her one event
     she may not see fell between them; the public head does not move for either."""
-    db, reads = league
+    db, reads = lca_reads
     invoke(db, "submit", "m1", "bob", *ROUND_1["bob"].split())
     invoke(db, "submit", "m1", "ann", *ROUND_1["ann"].split())
 

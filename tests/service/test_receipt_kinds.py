@@ -21,7 +21,7 @@ pytestmark = pytest.mark.guarantee("service.receipt-verified")
 
 
 @pytest.fixture
-def db(tmp_path):
+def pw_round_closed_db(tmp_path):
     """pw: ann (2) and bob submit, zed and yan too; the round closes (6)."""
     db = tmp_path / "m.db"
     new_pw(db)
@@ -41,16 +41,16 @@ def receipt(db, kind: str) -> str:
     return f"{row['seq']}:{row['hash']}"
 
 
-def test_a_closes_seq_and_hash_is_no_receipt(db):
-    close = receipt(db, "RoundClosed")
-    out = invoke(db, "verify", "p1", "--receipt", close, expect=3).output
+def test_a_closes_seq_and_hash_is_no_receipt(pw_round_closed_db):
+    close = receipt(pw_round_closed_db, "RoundClosed")
+    out = invoke(pw_round_closed_db, "verify", "p1", "--receipt", close, expect=3).output
     assert f"receipt {close[: close.index(':') + 17]}…" in out
     assert f"seq {close.split(':')[0]} is a RoundClosed (round 1), not a participant's submission" in out
 
 
-def test_the_creations_seq_and_hash_is_no_receipt(db):
-    created = receipt(db, "MatchCreated")
-    result = read_json(db, "verify", "p1", "--receipt", created, expect=3)
+def test_the_creations_seq_and_hash_is_no_receipt(pw_round_closed_db):
+    created = receipt(pw_round_closed_db, "MatchCreated")
+    result = read_json(pw_round_closed_db, "verify", "p1", "--receipt", created, expect=3)
     assert result["ok"] is False
     [problem] = result["receipts"]
     assert problem["seq"] == 1 and "seq 1 is a MatchCreated, not a participant's submission" in problem["problem"]
@@ -66,11 +66,11 @@ def test_the_creations_seq_and_hash_is_no_receipt(db):
     }
 
 
-def test_a_submissions_receipt_names_its_kind_and_participant_and_json_lists_every_receipt_checked(db):
-    ann, close = receipt(db, "SubmissionRecorded"), receipt(db, "RoundClosed")
-    text = invoke(db, "verify", "p1", "--receipt", ann).output
+def test_a_submissions_receipt_names_its_kind_and_participant_and_json_lists_every_receipt_checked(pw_round_closed_db):
+    ann, close = receipt(pw_round_closed_db, "SubmissionRecorded"), receipt(pw_round_closed_db, "RoundClosed")
+    text = invoke(pw_round_closed_db, "verify", "p1", "--receipt", ann).output
     assert f"receipt {ann.split(':')[0]}: ann's SubmissionRecorded for round 1, in the verified chain" in text
-    result = read_json(db, "verify", "p1", "--receipt", ann, "--receipt", close, expect=3)
+    result = read_json(pw_round_closed_db, "verify", "p1", "--receipt", ann, "--receipt", close, expect=3)
     assert [(c["seq"], c["kind"], c["participant"], c["round"], c["ok"]) for c in result["receipts_checked"]] == [
         (2, "SubmissionRecorded", "ann", 1, True),
         (6, "RoundClosed", None, 1, False),

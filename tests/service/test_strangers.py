@@ -26,7 +26,7 @@ SLACK = 4.0
 
 
 @pytest.fixture(scope="module")
-def league(tmp_path_factory):
+def lca_with_ann_link(tmp_path_factory):
     """An lca match in round 1; ann's link that may submit."""
     db = tmp_path_factory.mktemp("strangers") / "league.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
@@ -34,9 +34,9 @@ def league(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def hurried(league):
+def hurried(lca_with_ann_link):
     """A server that gives a request half a second to arrive, and trusts no proxy."""
-    db, _token = league
+    db, _token = lca_with_ann_link
     with Server(db, "--read-timeout", str(READ_TIMEOUT)) as running:
         yield running
 
@@ -124,8 +124,8 @@ def test_a_head_past_its_bytes_or_lines_is_refused_and_the_process_stays_small(h
 
 
 @pytest.mark.guarantee("service.bounded-clients")
-def test_a_request_that_does_not_arrive_in_time_is_closed_however_it_trickles(hurried, league):
-    _db, token = league
+def test_a_request_that_does_not_arrive_in_time_is_closed_however_it_trickles(hurried, lca_with_ann_link):
+    _db, token = lca_with_ann_link
     body = b'{"tokens": ["G4", "A1", "B1", "C1", "D1"]}'
     submission = (
         f"POST /api/v1/matches/m1/submissions?slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
@@ -164,8 +164,8 @@ def test_a_request_that_does_not_arrive_in_time_is_closed_however_it_trickles(hu
 
 
 @pytest.mark.guarantee("service.bounded-clients")
-def test_a_client_leaving_mid_body_is_one_record_at_info(hurried, league):
-    _db, token = league
+def test_a_client_leaving_mid_body_is_one_record_at_info(hurried, lca_with_ann_link):
+    _db, token = lca_with_ann_link
     with connect(hurried) as sock:
         sock.sendall(
             (
@@ -239,8 +239,8 @@ def test_a_pipelining_client_leaving_mid_answer_leaves_records_at_info_never_a_t
 
 
 @pytest.mark.guarantee("service.bounded-clients")
-def test_a_connection_past_the_cap_is_answered_503_at_once_and_a_place_given_back_is_taken(league):
-    db, _token = league
+def test_a_connection_past_the_cap_is_answered_503_at_once_and_a_place_given_back_is_taken(lca_with_ann_link):
+    db, _token = lca_with_ann_link
     cap = 6
     with Server(db, "--max-connections", str(cap)) as running:
         held = [connect(running) for _ in range(cap)]
@@ -265,9 +265,9 @@ def test_a_connection_past_the_cap_is_answered_503_at_once_and_a_place_given_bac
 
 @pytest.mark.guarantee("service.bounded-clients")
 @pytest.mark.guarantee("service.host-not-trusted")
-def test_live_pages_past_the_cap_of_a_client_or_a_match_are_refused_until_one_closes(league):
+def test_live_pages_past_the_cap_of_a_client_or_a_match_are_refused_until_one_closes(lca_with_ann_link):
     """Behind a trusted proxy, each client is the one X-Forwarded-For names."""
-    db, token = league
+    db, token = lca_with_ann_link
     with Server(
         db, "--streams-per-client", "2", "--streams-per-match", "3", "--forwarded-allow-ips", "127.0.0.1"
     ) as running:
@@ -307,8 +307,8 @@ def test_live_pages_past_the_cap_of_a_client_or_a_match_are_refused_until_one_cl
 
 
 @pytest.mark.guarantee("service.host-not-trusted")
-def test_no_redirect_is_made_of_the_hosts_name(hurried, league):
-    _db, token = league
+def test_no_redirect_is_made_of_the_hosts_name(hurried, lca_with_ann_link):
+    _db, token = lca_with_ann_link
     for path in (f"/p/{token}/", "/m/m1/"):
         answer = hurried.client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
         assert answer.status_code == 404 and "location" not in answer.headers, path

@@ -57,18 +57,18 @@ def submit_all(writer: Writer) -> list:
 
 
 @pytest.fixture
-def db(tmp_path):
+def new_lca_db(tmp_path):
     db = tmp_path / "m.db"
     invoke(db, "new", "lca", "m1", "--players", "ann,bob,cat", "--studio", STUDIO)
     return db
 
 
 @pytest.mark.guarantee("service.redecided")
-def test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recorded_once(db):
-    open_application, left = losing(db, ATTEMPTS - 1)
+def test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recorded_once(new_lca_db):
+    open_application, left = losing(new_lca_db, ATTEMPTS - 1)
     receipts = [recorded[0] for recorded in submit_all(Writer(open_application, lambda _match: None))]
     assert left["races"] == 0  # every staged race was lost, and then won
-    recorded = [row for row in cli_json(db, "log", "m1") if row["kind"] == "SubmissionRecorded"]
+    recorded = [row for row in cli_json(new_lca_db, "log", "m1") if row["kind"] == "SubmissionRecorded"]
     assert sorted((row["actor"], row["seq"], row["hash"]) for row in recorded) == sorted(
         (who, row.seq, row.hash) for who, row in zip(SUBMISSIONS, receipts)
     )
@@ -76,24 +76,24 @@ def test_a_submission_that_loses_the_race_for_the_log_is_decided_again_and_recor
 
 
 @pytest.mark.guarantee("service.redecided")
-def test_past_the_bound_the_submitters_are_told_to_try_again_and_nothing_is_written(db):
-    before = cli_json(db, "head", "m1")
-    open_application, _left = losing(db, ATTEMPTS)
+def test_past_the_bound_the_submitters_are_told_to_try_again_and_nothing_is_written(new_lca_db):
+    before = cli_json(new_lca_db, "head", "m1")
+    open_application, _left = losing(new_lca_db, ATTEMPTS)
     outcomes = submit_all(Writer(open_application, lambda _match: None))
     assert all(isinstance(outcome, LogConflict) and "try again" in str(outcome) for outcome in outcomes), outcomes
-    assert cli_json(db, "head", "m1") == before
+    assert cli_json(new_lca_db, "head", "m1") == before
 
 
 @pytest.mark.guarantee("service.tokens-scoped")
-def test_a_link_is_checked_again_as_its_submission_is_written(db):
+def test_a_link_is_checked_again_as_its_submission_is_written(new_lca_db):
     """The request was let in when its headers came; by the time it is written the link
     may be revoked, or never have let this participant submit here."""
-    revoked = invite(db, "m1", "--as", "ann", "--submit")["token"]
-    invoke(db, "revoke", revoked)
-    reads_only = invite(db, "m1", "--as", "bob")["token"]
-    cats = invite(db, "m1", "--as", "cat", "--submit")["token"]
-    before = cli_json(db, "head", "m1")
-    writer = Writer(lambda: Application(Store(db, create=False)), lambda _match: None)
+    revoked = invite(new_lca_db, "m1", "--as", "ann", "--submit")["token"]
+    invoke(new_lca_db, "revoke", revoked)
+    reads_only = invite(new_lca_db, "m1", "--as", "bob")["token"]
+    cats = invite(new_lca_db, "m1", "--as", "cat", "--submit")["token"]
+    before = cli_json(new_lca_db, "head", "m1")
+    writer = Writer(lambda: Application(Store(new_lca_db, create=False)), lambda _match: None)
 
     async def each():
         tries = [("ann", revoked), ("bob", reads_only), ("ann", cats), ("cat", cats)]
@@ -112,4 +112,4 @@ def test_a_link_is_checked_again_as_its_submission_is_written(db):
         writer.close()
     assert all(isinstance(outcome, LinkClosed) for outcome in (refused_ann, refused_bob, cat_as_ann))
     assert recorded[0].seq == before["seq"] + 1 and recorded[0].actor == "cat"
-    assert [row["actor"] for row in cli_json(db, "log", "m1") if row["seq"] > before["seq"]] == ["cat"]
+    assert [row["actor"] for row in cli_json(new_lca_db, "log", "m1") if row["seq"] > before["seq"]] == ["cat"]

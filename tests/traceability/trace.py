@@ -48,7 +48,7 @@ def all_rulings() -> set[str]:
 # --------------------------------------------------------------------------- guarantees
 
 _ID = re.compile(r"^[a-z]+(?:-[a-z]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$")
-# a test the Test column names: `core/test_x.py::test_y`, `::test_z` (same file), `R/test_x.py`
+# a test the Test column names: `ledger/test_x.py::test_y`, `::test_z` (same file), `R/test_x.py`
 _TEST_REF = re.compile(r"^(?P<file>(?:\w+/)*test_\w+\.py)?(?:::(?P<name>test_\w+))?$")
 
 

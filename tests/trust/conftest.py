@@ -4,7 +4,7 @@ from ..helpers import invoke
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
+def photographer_db_in_cwd(tmp_path, monkeypatch):
     """A database holding photographer match m1, in the current folder."""
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "m.db"

@@ -18,7 +18,7 @@ from matchledger.ledger.errors import MalformedInput
 from matchledger.ledger.events import OutcomeAnnounced, RoundClosed
 from matchledger.ledger.limits import ANNOUNCED_FILE_MAX_BYTES, JSON_MAX_DEPTH
 from matchledger.projections.fold import InMemoryMatch, Replayer, play
-from tests.core.fixture_matches import played
+from tests.fixture_matches import played
 from tests.helpers import REPO, invoke, read_json, sampled_games
 
 from .common import new_lca, new_pw, rows, uncontrolled
@@ -26,11 +26,6 @@ from .forged import export_file
 
 PW_ROUND = ["ann gift:bob learn:yan", "zed swap:bob watch:yan", "bob gift:ann learn:zed", "yan swap:ann watch:zed"]
 LCA_ROUND = ["ann A1 B2 C3 D4 E5", "bob J1 I2 H3 G4 F5", "cat A7 B7 C7 D7 E7"]
-
-
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "m.db"
 
 
 def submit_all(db, match_id: str, lines: list[str]) -> None:
@@ -78,11 +73,11 @@ def changed(payload: dict, path: str, value) -> dict:
 
 
 @pytest.mark.guarantee("input.announced-shape")
-def test_a_pw_announcement_of_the_wrong_shape_is_refused_and_reads_still_work(db, tmp_path):
-    new_pw(db)
-    submit_all(db, "p1", PW_ROUND)
+def test_a_pw_announcement_of_the_wrong_shape_is_refused_and_reads_still_work(empty_db_path, tmp_path):
+    new_pw(empty_db_path)
+    submit_all(empty_db_path, "p1", PW_ROUND)
     refused(
-        db,
+        empty_db_path,
         tmp_path,
         "p1",
         "close",
@@ -95,7 +90,7 @@ def test_a_pw_announcement_of_the_wrong_shape_is_refused_and_reads_still_work(db
         ("render", "p1", "-o", tmp_path / "p.svg"),
         ("report", "p1", "-o", tmp_path / "p.html"),
     ):
-        invoke(db, *args)
+        invoke(empty_db_path, *args)
 
 
 @pytest.mark.parametrize(
@@ -115,17 +110,19 @@ def test_a_pw_announcement_of_the_wrong_shape_is_refused_and_reads_still_work(db
     ],
 )
 @pytest.mark.guarantee("input.announced-shape")
-def test_a_pw_round_announcement_must_have_the_types_the_game_announces(db, tmp_path, path, value, fragment):
-    new_pw(db)
-    submit_all(db, "p1", PW_ROUND)
-    good = computed_round(db, tmp_path, "p1")
+def test_a_pw_round_announcement_must_have_the_types_the_game_announces(empty_db_path, tmp_path, path, value, fragment):
+    new_pw(empty_db_path)
+    submit_all(empty_db_path, "p1", PW_ROUND)
+    good = computed_round(empty_db_path, tmp_path, "p1")
     assert good["private"]["ann"]["learn"] and good["private"]["bob"]["watch"] == []
     if "bob/watch/0" in path:  # bob watches nobody: give him a watch to spoil
         good = changed(good, "private/bob/watch", [{"target": "yan", "seen": ["ann"]}])
-    refused(db, tmp_path, "p1", "close", changed(good, path, value), fragment)
-    invoke(db, "close", "p1", "--announced", tmp_path / "announced.json", expect=1)
+    refused(empty_db_path, tmp_path, "p1", "close", changed(good, path, value), fragment)
+    invoke(empty_db_path, "close", "p1", "--announced", tmp_path / "announced.json", expect=1)
     (tmp_path / "good.json").write_text(json.dumps(dict(good, round=1)))
-    invoke(db, "close", "p1", "--announced", tmp_path / "good.json")  # the computed one, as reveals --json shows it
+    invoke(
+        empty_db_path, "close", "p1", "--announced", tmp_path / "good.json"
+    )  # the computed one, as reveals --json shows it
 
 
 @pytest.mark.parametrize(
@@ -142,19 +139,21 @@ def test_a_pw_round_announcement_must_have_the_types_the_game_announces(db, tmp_
     ],
 )
 @pytest.mark.guarantee("input.announced-shape")
-def test_an_lca_round_announcement_must_have_the_types_the_game_announces(db, tmp_path, path, value, fragment):
-    new_lca(db)
-    submit_all(db, "m1", LCA_ROUND)
-    good = computed_round(db, tmp_path, "m1")
-    refused(db, tmp_path, "m1", "close", changed(good, path, value), fragment)
+def test_an_lca_round_announcement_must_have_the_types_the_game_announces(
+    empty_db_path, tmp_path, path, value, fragment
+):
+    new_lca(empty_db_path)
+    submit_all(empty_db_path, "m1", LCA_ROUND)
+    good = computed_round(empty_db_path, tmp_path, "m1")
+    refused(empty_db_path, tmp_path, "m1", "close", changed(good, path, value), fragment)
 
 
 @pytest.mark.guarantee("input.json-depth")
-def test_deep_json_is_refused_and_never_an_internal_error(db, tmp_path):
-    new_lca(db)
-    refused(db, tmp_path, "m1", "close", "[" * 100_000 + "]" * 100_000, "not valid JSON")
+def test_deep_json_is_refused_and_never_an_internal_error(empty_db_path, tmp_path):
+    new_lca(empty_db_path)
+    refused(empty_db_path, tmp_path, "m1", "close", "[" * 100_000 + "]" * 100_000, "not valid JSON")
     deep = {"public": {}, "private": {}, "x": json.loads("[" * (JSON_MAX_DEPTH + 5) + "]" * (JSON_MAX_DEPTH + 5))}
-    refused(db, tmp_path, "m1", "close", deep, f"at most {JSON_MAX_DEPTH}")
+    refused(empty_db_path, tmp_path, "m1", "close", deep, f"at most {JSON_MAX_DEPTH}")
 
 
 @pytest.mark.guarantee("input.announcement-size")
@@ -196,11 +195,11 @@ def finish_photographer(db) -> dict:
     ],
 )
 @pytest.mark.guarantee("input.announced-shape")
-def test_an_announced_outcome_must_have_the_shape_of_outcome_json(db, tmp_path, path, value, fragment):
-    good = finish_photographer(db)
-    refused(db, tmp_path, "g1", "outcome", changed(good, path, value), fragment)
+def test_an_announced_outcome_must_have_the_shape_of_outcome_json(empty_db_path, tmp_path, path, value, fragment):
+    good = finish_photographer(empty_db_path)
+    refused(empty_db_path, tmp_path, "g1", "outcome", changed(good, path, value), fragment)
     (tmp_path / "good.json").write_text(json.dumps(good))
-    invoke(db, "outcome", "g1", "--announced", tmp_path / "good.json")
+    invoke(empty_db_path, "outcome", "g1", "--announced", tmp_path / "good.json")
 
 
 @pytest.mark.parametrize(
@@ -294,11 +293,11 @@ def test_every_announcement_of_random_matches_passes_the_checks(game_name):
 
 
 @pytest.mark.guarantee("input.fold-checks-announcements")
-def test_an_imported_announcement_of_another_shape_is_refused_naming_its_seq(db, tmp_path):
-    new_pw(db)
-    submit_all(db, "p1", PW_ROUND)
-    invoke(db, "close", "p1")
-    invoke(db, "export", "p1", "-o", tmp_path / "p1.jsonl")
+def test_an_imported_announcement_of_another_shape_is_refused_naming_its_seq(empty_db_path, tmp_path):
+    new_pw(empty_db_path)
+    submit_all(empty_db_path, "p1", PW_ROUND)
+    invoke(empty_db_path, "close", "p1")
+    invoke(empty_db_path, "export", "p1", "-o", tmp_path / "p1.jsonl")
     from matchledger.ledger.codec import decode_event
 
     events = [
@@ -312,12 +311,14 @@ def test_an_imported_announcement_of_another_shape_is_refused_naming_its_seq(db,
 
 
 @pytest.mark.guarantee("input.fold-checks-announcements")
-def test_a_wrongly_shaped_announcement_already_in_a_file_is_a_clean_error_for_reads_and_a_finding(db, tmp_path):
+def test_a_wrongly_shaped_announcement_already_in_a_file_is_a_clean_error_for_reads_and_a_finding(
+    empty_db_path, tmp_path
+):
     from matchledger.ledger.store import Store
 
-    new_pw(db)
-    submit_all(db, "p1", PW_ROUND)
-    store = Store(db)
+    new_pw(empty_db_path)
+    submit_all(empty_db_path, "p1", PW_ROUND)
+    store = Store(empty_db_path)
     store.append(
         "p1",
         6,
@@ -327,9 +328,9 @@ def test_a_wrongly_shaped_announcement_already_in_a_file_is_a_clean_error_for_re
     )
     store.close()
     for args in (("reveals", "p1"), ("status", "p1"), ("render", "p1", "-o", tmp_path / "p.svg")):
-        result = invoke(db, *args, expect=1)
+        result = invoke(empty_db_path, *args, expect=1)
         assert "seq 6" in result.stderr and "internal error" not in result.stderr
-    assert "seq 6" in invoke(db, "verify", "p1", expect=3).stdout
+    assert "seq 6" in invoke(empty_db_path, "verify", "p1", expect=3).stdout
 
 
 def hand_scored_lca(db, tmp_path) -> dict:
@@ -361,10 +362,10 @@ def hand_scored_lca(db, tmp_path) -> dict:
         ("contracts/0/shards", 1, "unknown field `shards`"),
     ],
 )
-def test_an_lca_announced_outcome_must_have_the_shape_of_outcome_json(db, tmp_path, path, value, fragment):
-    good = hand_scored_lca(db, tmp_path)
-    refused(db, tmp_path, "disp2", "outcome", changed(good, path, value), fragment)
+def test_an_lca_announced_outcome_must_have_the_shape_of_outcome_json(empty_db_path, tmp_path, path, value, fragment):
+    good = hand_scored_lca(empty_db_path, tmp_path)
+    refused(empty_db_path, tmp_path, "disp2", "outcome", changed(good, path, value), fragment)
     (tmp_path / "good.json").write_text(json.dumps(good))
-    invoke(db, "outcome", "disp2", "--announced", tmp_path / "good.json")
-    [finding] = invoke(db, "verify", "disp2", expect=3).stdout.splitlines()
+    invoke(empty_db_path, "outcome", "disp2", "--announced", tmp_path / "good.json")
+    [finding] = invoke(empty_db_path, "verify", "disp2", expect=3).stdout.splitlines()
     assert "seq 8" in finding  # the fixture's one disputed number; the results entered are the rules'

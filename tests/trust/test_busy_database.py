@@ -19,11 +19,11 @@ pytestmark = pytest.mark.guarantee("files.busy")
 
 
 @pytest.fixture
-def held(db):
+def held(photographer_db_in_cwd):
     """A database whose write lock another connection holds."""
-    holder = sqlite3.connect(db, isolation_level=None)
+    holder = sqlite3.connect(photographer_db_in_cwd, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
-    yield db
+    yield photographer_db_in_cwd
     holder.execute("ROLLBACK")
     holder.close()
 

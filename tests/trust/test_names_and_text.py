@@ -19,11 +19,6 @@ from tests.helpers import invoke
 from .common import STUDIO, new_lca, new_pw, rows
 
 
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "m.db"
-
-
 def refused(db, *args, quoting: str, rule: str, env=None) -> str:
     """Run a command that must be refused (exit 1) without writing, naming ``rule`` and
     quoting ``quoting``; the message."""
@@ -55,9 +50,9 @@ def _invoke_env(db, env, *args):
     ["m\x1b]52;c;aGk=\x07", "m\n2", "a b", "x" * 65, "m/1", "m1;", "ünï", "m\x7f"],
 )
 @pytest.mark.guarantee("input.match-id")
-def test_a_match_id_outside_the_syntax_is_refused(db, match_id):
+def test_a_match_id_outside_the_syntax_is_refused(empty_db_path, match_id):
     refused(
-        db,
+        empty_db_path,
         "new",
         "lca",
         match_id,
@@ -71,10 +66,10 @@ def test_a_match_id_outside_the_syntax_is_refused(db, match_id):
 
 
 @pytest.mark.guarantee("input.match-id")
-def test_a_match_id_of_64_letters_digits_dots_dashes_and_underscores_is_accepted(db):
+def test_a_match_id_of_64_letters_digits_dots_dashes_and_underscores_is_accepted(empty_db_path):
     match_id = ("Ab9._-" * 11)[:64]
-    new_lca(db, match_id)
-    assert invoke(db, "head", match_id).stdout.startswith("1:")
+    new_lca(empty_db_path, match_id)
+    assert invoke(empty_db_path, "head", match_id).stdout.startswith("1:")
 
 
 # --------------------------------------------------------------------------- names
@@ -94,15 +89,15 @@ def test_a_match_id_of_64_letters_digits_dots_dashes_and_underscores_is_accepted
     ],
 )
 @pytest.mark.guarantee("input.names")
-def test_a_participant_name_outside_the_rules_is_refused(db, players, quoting, rule):
-    refused(db, "new", "lca", "m1", "--players", players, "--studio", STUDIO, quoting=quoting, rule=rule)
+def test_a_participant_name_outside_the_rules_is_refused(empty_db_path, players, quoting, rule):
+    refused(empty_db_path, "new", "lca", "m1", "--players", players, "--studio", STUDIO, quoting=quoting, rule=rule)
 
 
 @pytest.mark.guarantee("input.names")
-def test_a_name_of_40_characters_with_dots_dashes_and_underscores_is_accepted(db):
+def test_a_name_of_40_characters_with_dots_dashes_and_underscores_is_accepted(empty_db_path):
     name = ("a.b_c-" * 7)[:NAME_MAX_LENGTH]
-    new_lca(db, players=f"ann,{name}")
-    assert name in invoke(db, "status", "m1").stdout
+    new_lca(empty_db_path, players=f"ann,{name}")
+    assert name in invoke(empty_db_path, "status", "m1").stdout
 
 
 @pytest.mark.parametrize(
@@ -116,16 +111,16 @@ def test_a_name_of_40_characters_with_dots_dashes_and_underscores_is_accepted(db
     ],
 )
 @pytest.mark.guarantee("input.names")
-def test_a_pw_guest_name_follows_the_same_rules(db, pairs, quoting, rule):
+def test_a_pw_guest_name_follows_the_same_rules(empty_db_path, pairs, quoting, rule):
     args = [arg for pair in pairs for arg in ("--pair", pair)]
-    refused(db, "new", "pw", "p1", "--players", "ann,bob", *args, quoting=quoting, rule=rule)
+    refused(empty_db_path, "new", "pw", "p1", "--players", "ann,bob", *args, quoting=quoting, rule=rule)
 
 
 @pytest.mark.guarantee("input.participants")
-def test_a_match_has_at_most_the_participants_the_limit_allows(db):
+def test_a_match_has_at_most_the_participants_the_limit_allows(empty_db_path):
     players = ",".join(f"p{i}" for i in range(PARTICIPANTS_MAX + 1))
     refused(
-        db,
+        empty_db_path,
         "new",
         "lca",
         "m1",
@@ -146,11 +141,11 @@ def test_a_match_has_at_most_the_participants_the_limit_allows(db):
     ["host\x1b[2J", "a\nb", "x" * (ACTOR_MAX_LENGTH + 1)],
 )
 @pytest.mark.guarantee("input.actor")
-def test_an_unprintable_or_overlong_actor_records_nothing(db, actor):
-    new_lca(db)
-    refused(db, "--actor", actor, "note", "m1", "hello", quoting=repr(actor)[:30], rule="printable")
+def test_an_unprintable_or_overlong_actor_records_nothing(empty_db_path, actor):
+    new_lca(empty_db_path)
+    refused(empty_db_path, "--actor", actor, "note", "m1", "hello", quoting=repr(actor)[:30], rule="printable")
     refused(
-        db,
+        empty_db_path,
         "note",
         "m1",
         "hello",
@@ -161,9 +156,9 @@ def test_an_unprintable_or_overlong_actor_records_nothing(db, actor):
 
 
 @pytest.mark.guarantee("input.actor")
-def test_a_read_needs_no_valid_actor(db):
-    new_lca(db)
-    assert "m1" in invoke(db, "--actor", "a\x1bb", "status", "m1").stdout
+def test_a_read_needs_no_valid_actor(empty_db_path):
+    new_lca(empty_db_path)
+    assert "m1" in invoke(empty_db_path, "--actor", "a\x1bb", "status", "m1").stdout
 
 
 # --------------------------------------------------------------------------- notes and reasons
@@ -179,15 +174,17 @@ def test_a_read_needs_no_valid_actor(db):
     ],
 )
 @pytest.mark.guarantee("input.text")
-def test_a_note_or_reason_with_control_characters_or_too_long_is_refused(db, text, rule):
-    new_lca(db)
-    invoke(db, "submit", "m1", "ann", "A1", "B1", "C1", "D1", "E1")
+def test_a_note_or_reason_with_control_characters_or_too_long_is_refused(empty_db_path, text, rule):
+    new_lca(empty_db_path)
+    invoke(empty_db_path, "submit", "m1", "ann", "A1", "B1", "C1", "D1", "E1")
     quoting = repr(text)[:30]
-    refused(db, "note", "m1", text, quoting=quoting, rule=rule)
-    refused(db, "void", "m1", "2", "--reason", text, quoting=quoting, rule=rule)
-    refused(db, "correct", "m1", "2", "A1", "B1", "C1", "D1", "F1", "--reason", text, quoting=quoting, rule=rule)
+    refused(empty_db_path, "note", "m1", text, quoting=quoting, rule=rule)
+    refused(empty_db_path, "void", "m1", "2", "--reason", text, quoting=quoting, rule=rule)
     refused(
-        db,
+        empty_db_path, "correct", "m1", "2", "A1", "B1", "C1", "D1", "F1", "--reason", text, quoting=quoting, rule=rule
+    )
+    refused(
+        empty_db_path,
         "amend",
         "m1",
         "--option",
@@ -202,25 +199,42 @@ def test_a_note_or_reason_with_control_characters_or_too_long_is_refused(db, tex
 
 
 @pytest.mark.guarantee("input.text")
-def test_a_note_of_the_longest_printable_text_is_accepted(db):
-    new_lca(db)
-    invoke(db, "note", "m1", "é✓ " * (TEXT_MAX_LENGTH // 3))
+def test_a_note_of_the_longest_printable_text_is_accepted(empty_db_path):
+    new_lca(empty_db_path)
+    invoke(empty_db_path, "note", "m1", "é✓ " * (TEXT_MAX_LENGTH // 3))
 
 
 # --------------------------------------------------------------------------- tokens
 
 
 @pytest.mark.guarantee("input.tokens")
-def test_tokens_per_submission_and_token_length_are_bounded(db):
-    new_lca(db)
-    new_pw(db)
+def test_tokens_per_submission_and_token_length_are_bounded(empty_db_path):
+    new_lca(empty_db_path)
+    new_pw(empty_db_path)
     refused(
-        db, "submit", "m1", "ann", *["A1"] * (TOKENS_MAX + 1), quoting=str(TOKENS_MAX + 1), rule=f"at most {TOKENS_MAX}"
+        empty_db_path,
+        "submit",
+        "m1",
+        "ann",
+        *["A1"] * (TOKENS_MAX + 1),
+        quoting=str(TOKENS_MAX + 1),
+        rule=f"at most {TOKENS_MAX}",
     )
     long = "A" * (TOKEN_MAX_LENGTH + 1)
-    refused(db, "submit", "p1", "ann", f"gift:{long}", "learn:yan", quoting="'gift:AAA", rule=f"{TOKEN_MAX_LENGTH}")
-    refused(db, "submit", "m1", "ann", "A1", "B\x1b1", "C1", "D1", "E1", quoting="'B\\x1b1'", rule="printable")
-    refused(db, "contract", "m1", "ann", "lights\x07", quoting="'lights\\x07'", rule="printable")
+    refused(
+        empty_db_path,
+        "submit",
+        "p1",
+        "ann",
+        f"gift:{long}",
+        "learn:yan",
+        quoting="'gift:AAA",
+        rule=f"{TOKEN_MAX_LENGTH}",
+    )
+    refused(
+        empty_db_path, "submit", "m1", "ann", "A1", "B\x1b1", "C1", "D1", "E1", quoting="'B\\x1b1'", rule="printable"
+    )
+    refused(empty_db_path, "contract", "m1", "ann", "lights\x07", quoting="'lights\\x07'", rule="printable")
 
 
 @pytest.mark.guarantee("input.tokens")

@@ -27,11 +27,11 @@ def test_a_folder_given_as_the_database(tmp_path, args):
 
 
 @pytest.mark.parametrize("args", [("status", "m1"), ("verify", "--all"), ("log", "m1"), ("note", "m1", "x")])
-def test_a_damaged_database_file(db, args):
+def test_a_damaged_database_file(photographer_db_in_cwd, args):
     gc.collect()  # the connection of the command that made it, closed: all of it is in the file
-    data = db.read_bytes()
-    db.write_bytes(data[: len(data) // 2])
-    _fails_clearly(db, *args, fragment=f"{str(db)!r}")
+    data = photographer_db_in_cwd.read_bytes()
+    photographer_db_in_cwd.write_bytes(data[: len(data) // 2])
+    _fails_clearly(photographer_db_in_cwd, *args, fragment=f"{str(photographer_db_in_cwd)!r}")
 
 
 @pytest.mark.parametrize(
@@ -45,8 +45,8 @@ def test_a_damaged_database_file(db, args):
         ("export", "m1", "-o", "m.db/inside.jsonl"),
     ],
 )
-def test_names_no_file_can_have(db, args):
-    _fails_clearly(db, *args, fragment="cannot")
+def test_names_no_file_can_have(photographer_db_in_cwd, args):
+    _fails_clearly(photographer_db_in_cwd, *args, fragment="cannot")
 
 
 def test_a_database_name_no_file_can_have(tmp_path):
@@ -57,7 +57,7 @@ def test_a_database_name_no_file_can_have(tmp_path):
 @pytest.mark.parametrize(
     "line", ['new lca l1 --players a,b --studio "a\0b"', 'export m1 -o "x\0y.jsonl"', 'import "x\0y"']
 )
-def test_a_nul_character_in_a_file_name_on_a_script_line(db, line):
-    script = db.parent / "s.txt"
+def test_a_nul_character_in_a_file_name_on_a_script_line(photographer_db_in_cwd, line):
+    script = photographer_db_in_cwd.parent / "s.txt"
     script.write_bytes(line.encode() + b"\n")
-    _fails_clearly(db, "script", script, fragment="holds a NUL character")
+    _fails_clearly(photographer_db_in_cwd, "script", script, fragment="holds a NUL character")

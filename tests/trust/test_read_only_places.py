@@ -22,7 +22,7 @@ READS = [("status", "m1"), ("verify", "m1"), ("verify", "--all"), ("export", "m1
 
 
 @pytest.fixture
-def recorded(tmp_path):
+def wal_db_in_folder(tmp_path):
     """A folder holding a WAL database with one match, closed cleanly (no -wal, -shm)."""
     folder = tmp_path / "shared"
     folder.mkdir()
@@ -41,42 +41,42 @@ def _read_only(path) -> None:
 
 
 @pytest.mark.parametrize("args", READS, ids=" ".join)
-def test_a_wal_database_in_a_folder_nobody_may_write_is_read(recorded, args):
-    folder = recorded.parent
-    _read_only(recorded)
+def test_a_wal_database_in_a_folder_nobody_may_write_is_read(wal_db_in_folder, args):
+    folder = wal_db_in_folder.parent
+    _read_only(wal_db_in_folder)
     _read_only(folder)
     require_permissions_bind(folder)
-    result = matchledger_bound_by_permissions(recorded, *args, cwd=folder)
+    result = matchledger_bound_by_permissions(wal_db_in_folder, *args, cwd=folder)
     assert result.returncode == 0, result.stderr
     assert "m1" in result.stdout or args[0] == "head"
     assert sorted(os.listdir(folder)) == ["m.db"]
 
 
-def test_a_database_file_nobody_may_write_is_read_and_left_unchanged(recorded):
-    _read_only(recorded)
-    before = fingerprint(recorded)["file"]
-    folder_probe = recorded.parent / "locked"
+def test_a_database_file_nobody_may_write_is_read_and_left_unchanged(wal_db_in_folder):
+    _read_only(wal_db_in_folder)
+    before = fingerprint(wal_db_in_folder)["file"]
+    folder_probe = wal_db_in_folder.parent / "locked"
     folder_probe.mkdir()
     _read_only(folder_probe)
     require_permissions_bind(folder_probe)
-    result = matchledger_bound_by_permissions(recorded, "verify", "m1", cwd=recorded.parent)
+    result = matchledger_bound_by_permissions(wal_db_in_folder, "verify", "m1", cwd=wal_db_in_folder.parent)
     assert result.returncode == 0, result.stderr
-    assert fingerprint(recorded)["file"] == before
+    assert fingerprint(wal_db_in_folder)["file"] == before
 
 
-def test_a_reader_sees_what_a_live_writer_committed_from_a_read_only_folder(recorded):
+def test_a_reader_sees_what_a_live_writer_committed_from_a_read_only_folder(wal_db_in_folder):
     """With the writer's -wal and -shm present, the reader uses them (the newest events)
     instead of reading the file alone."""
-    writer = sqlite3.connect(recorded, isolation_level=None)
+    writer = sqlite3.connect(wal_db_in_folder, isolation_level=None)
     writer.execute("SELECT count(*) FROM events").fetchone()  # open: the -wal outlives the note's connection
-    invoke(recorded, "note", "m1", "in the wal")
+    invoke(wal_db_in_folder, "note", "m1", "in the wal")
     gc.collect()
     try:
-        assert os.path.getsize(f"{recorded}-wal") > 0
-        folder = recorded.parent
+        assert os.path.getsize(f"{wal_db_in_folder}-wal") > 0
+        folder = wal_db_in_folder.parent
         _read_only(folder)
         require_permissions_bind(folder)
-        result = matchledger_bound_by_permissions(recorded, "head", "m1", cwd=folder)
+        result = matchledger_bound_by_permissions(wal_db_in_folder, "head", "m1", cwd=folder)
         assert result.returncode == 0, result.stderr
         assert result.stdout.startswith("3:")
     finally:
@@ -84,17 +84,17 @@ def test_a_reader_sees_what_a_live_writer_committed_from_a_read_only_folder(reco
 
 
 @pytest.mark.parametrize("place", ["file", "folder"])
-def test_a_write_to_a_read_only_database_is_a_clear_error(recorded, place):
-    folder = recorded.parent
-    _read_only(recorded if place == "file" else folder)
+def test_a_write_to_a_read_only_database_is_a_clear_error(wal_db_in_folder, place):
+    folder = wal_db_in_folder.parent
+    _read_only(wal_db_in_folder if place == "file" else folder)
     probe_folder = folder if place == "folder" else folder / "locked"
     if place == "file":
         probe_folder.mkdir()
         _read_only(probe_folder)
     require_permissions_bind(probe_folder)
-    before = fingerprint(recorded)
-    result = matchledger_bound_by_permissions(recorded, "note", "m1", "hello", cwd=folder)
+    before = fingerprint(wal_db_in_folder)
+    result = matchledger_bound_by_permissions(wal_db_in_folder, "note", "m1", "hello", cwd=folder)
     assert result.returncode == 1
-    assert f"cannot write to {str(recorded)!r}" in result.stderr and "read-only" in result.stderr
+    assert f"cannot write to {str(wal_db_in_folder)!r}" in result.stderr and "read-only" in result.stderr
     assert "internal error" not in result.stderr
-    assert fingerprint(recorded)["file"] == before["file"]
+    assert fingerprint(wal_db_in_folder)["file"] == before["file"]

@@ -20,7 +20,7 @@ ACTOR = "host\x1b]0;pwned\x07"
 
 
 @pytest.fixture
-def db(tmp_path):
+def hostile_text_db(tmp_path):
     db = tmp_path / "m.db"
     for number, note in enumerate(HOSTILE):
         match_id = MATCH if number == 0 else f"m{number}"
@@ -56,53 +56,53 @@ TEXT_COMMANDS = [
 
 @pytest.mark.guarantee("terminal.text-escaped")
 @pytest.mark.parametrize("args", TEXT_COMMANDS, ids=lambda args: " ".join(args[:1] + args[2:3]))
-def test_every_text_command_shows_stored_control_characters_escaped(db, args):
+def test_every_text_command_shows_stored_control_characters_escaped(hostile_text_db, args):
     # verify and audit name the first text no command accepts: a finding (exit 3), escaped
-    text = clean(invoke(db, *args, expect=None), codes=(3,) if args[0] in ("verify", "audit") else (0,))
+    text = clean(invoke(hostile_text_db, *args, expect=None), codes=(3,) if args[0] in ("verify", "audit") else (0,))
     if args[0] not in ("head", "verify"):
         assert "\\x1b" in text or "\\n" in text
 
 
 @pytest.mark.guarantee("terminal.no-forged-rows")
-def test_a_note_cannot_forge_a_log_row(db):
+def test_a_note_cannot_forge_a_log_row(hostile_text_db):
     for number in range(len(HOSTILE)):
         match_id = MATCH if number == 0 else f"m{number}"
-        listing = clean(invoke(db, "log", match_id)).splitlines()
-        events = len(json.loads(invoke(db, "log", match_id, "--json").stdout))
+        listing = clean(invoke(hostile_text_db, "log", match_id)).splitlines()
+        events = len(json.loads(invoke(hostile_text_db, "log", match_id, "--json").stdout))
         assert len(listing) == 3 + events  # the title, the header, the rule, a line an event
     assert "forged" not in "".join(line for line in listing if line.lstrip().startswith("9 "))
 
 
 @pytest.mark.guarantee("terminal.no-forged-rows")
-def test_a_match_id_cannot_forge_a_verify_all_line(db):
-    lines = clean(invoke(db, "verify", "--all", "--jobs", "1", expect=3), codes=(3,)).splitlines()
+def test_a_match_id_cannot_forge_a_verify_all_line(hostile_text_db):
+    lines = clean(invoke(hostile_text_db, "verify", "--all", "--jobs", "1", expect=3), codes=(3,)).splitlines()
     assert len(lines) == len(HOSTILE) + 1  # a finding a match, and the count
     # the id escaped; the first finding is then the hostile actor's (checked before the id)
     assert lines[0].startswith("FINDING m\\x1b[2J\\n1 seq 1: ")
 
 
 @pytest.mark.guarantee("terminal.no-forged-rows")
-def test_diff_names_the_parting_escaped(db):
-    text = clean(invoke(db, "diff", "m1", "m2", expect=3), codes=(3,))
+def test_diff_names_the_parting_escaped(hostile_text_db):
+    text = clean(invoke(hostile_text_db, "diff", "m1", "m2", expect=3), codes=(3,))
     assert "field text" in text and "\\x1b" in text
 
 
 @pytest.mark.guarantee("terminal.json-escaped")
-def test_json_output_writes_unprintable_characters_as_escapes_of_the_same_value(db):
-    result = invoke(db, "log", "m5", "--json")
+def test_json_output_writes_unprintable_characters_as_escapes_of_the_same_value(hostile_text_db):
+    result = invoke(hostile_text_db, "log", "m5", "--json")
     assert not uncontrolled(result.stdout)
     assert "\\u009b2J" in result.stdout
     events = json.loads(result.stdout)
     assert events[-2]["event"]["text"] == HOSTILE[5] and events[0]["actor"] == ACTOR
-    status = json.loads(clean(invoke(db, "status", MATCH, "--json")))
+    status = json.loads(clean(invoke(hostile_text_db, "status", MATCH, "--json")))
     assert status["match"] == MATCH and status["players"] == PLAYERS
 
 
 @pytest.mark.guarantee("terminal.pictures-escaped")
 @pytest.mark.parametrize("suffix", [".svg", pytest.param(".png", marks=needs_png())])
-def test_pictures_draw_control_characters_escaped(db, tmp_path, suffix):
+def test_pictures_draw_control_characters_escaped(hostile_text_db, tmp_path, suffix):
     out = tmp_path / f"board{suffix}"
-    clean(invoke(db, "render", MATCH, "--as", PLAYERS[0], "-o", out))
+    clean(invoke(hostile_text_db, "render", MATCH, "--as", PLAYERS[0], "-o", out))
     if suffix == ".svg":
         svg = out.read_text(encoding="utf-8")
         assert not set(svg) & (CONTROLS - {"\n"})
@@ -110,8 +110,8 @@ def test_pictures_draw_control_characters_escaped(db, tmp_path, suffix):
 
 
 @pytest.mark.guarantee("terminal.pictures-escaped")
-def test_the_replay_page_is_written(db, tmp_path):
-    clean(invoke(db, "report", MATCH, "-o", tmp_path / "m.html"))
+def test_the_replay_page_is_written(hostile_text_db, tmp_path):
+    clean(invoke(hostile_text_db, "report", MATCH, "-o", tmp_path / "m.html"))
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_the_replay_page_is_written(db, tmp_path):
     ],
 )
 @pytest.mark.guarantee("terminal.errors-escaped")
-def test_error_messages_show_what_was_typed_escaped(db, args):
-    result = invoke(db, *args, expect=None)
+def test_error_messages_show_what_was_typed_escaped(hostile_text_db, args):
+    result = invoke(hostile_text_db, *args, expect=None)
     assert result.exit_code in (1, 2)
     assert "\\x1b" in clean(result, codes=(1, 2))
