@@ -22,7 +22,7 @@ from .lazy import LazyGroup
 from .session import Session
 
 #: Every command: name -> (module, attribute, the line `--help` lists).  The line is the
-#: first of the command's own help (tests/core/test_cli.py holds the two equal).
+#: first of the command's own help (tests/cli/test_cli.py holds the two equal).
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "init": (
         "host",

@@ -9,7 +9,7 @@ unknown match a ``LookupError``, a database's troubles ``TimeoutError``,
 
 An error carries what went wrong as fields (the match, the parameter, the value given,
 the range allowed), and its message says it in neutral words: the core speaks no front
-door's language (``tests/core/test_no_cli_words.py``).  Each door words an error its
+door's language (``tests/architecture/test_no_cli_words.py``).  Each door words an error its
 own way from its fields: the command line with its flags, commands and exit codes
 (``matchledger.commands.errors``), the service with its query parameters and HTTP
 statuses (``matchledger.commands.service.problems``).  A parameter is named as the core

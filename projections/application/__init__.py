@@ -59,7 +59,7 @@ class Application:
     ):
         # The wiring every part reads when it acts (``wiring.Wiring``).  Tests reach
         # beneath the application through ``store`` and ``reader``; a door never does
-        # (tests/core/test_front_doors.py).
+        # (tests/architecture/test_front_doors.py).
         self.store = store
         self.actor = actor
         self.clock = clock
