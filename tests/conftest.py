@@ -42,8 +42,16 @@ XDIST_WORKER_VARIABLES = ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "P
 def _pytester_runs_alone(request):
     """A project run by ``pytester`` is a pytest of its own, as its author runs it, not
     a worker of this run: plugins that read the worker's environment (syrupy locks the
-    snapshot files it writes, and leaves the locks beside them) must not see it."""
+    snapshot files it writes, and leaves the locks beside them) must not see it.
+
+    Every game is loaded before ``pytester`` takes its copy of ``sys.modules``: the
+    modules first imported in the test are dropped when it ends, while the registry
+    (``engine._SPECS``) would keep the game it loaded from them, its state and command
+    types no longer those a later import defines (a later snapshot's decode then finds
+    no ``sys.modules`` entry to resolve the state's annotations in)."""
     if "pytester" in request.fixturenames:
+        for name in engine.names():
+            engine.get(name)
         with pytest.MonkeyPatch.context() as patch:
             for name in XDIST_WORKER_VARIABLES:
                 patch.delenv(name, raising=False)
