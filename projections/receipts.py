@@ -129,21 +129,23 @@ def receipt_finding(match_id: str, rows: list[StoredEvent], receipt: tuple[int, 
         return Finding(
             match_id, chain[0].seq, f"{shown} cannot be proven: the chain does not hold up to it ({chain[0].problem})"
         )
+    # The chain holds up to here, so the log alone cannot say which is wrong: the receipt
+    # (copied with a digit off, or not the one issued) or the log (rewritten, or cut short,
+    # since the receipt was given).  Both are said, and the hashes to compare side by side.
     if seq > len(rows):
         return Finding(
             match_id,
             seq,
-            f"{shown} names an event the log does not hold (it ends at seq {len(rows)}): events were removed",
+            f"{shown} does not match the log: it names seq {seq}, and the log ends at seq {len(rows)} "
+            "(a receipt copied wrong, or events removed since it was given)",
         )
     row = rows[seq - 1]
     if row.hash != digest:
         return Finding(
             match_id,
             seq,
-            f"{shown}: the event at seq {seq} has another hash: the log was rewritten",
-            "hash",
-            row.hash,
-            digest,
+            f"{shown} does not match the log: the log's event at seq {seq} has the hash {row.hash}, the receipt "
+            f"{digest} (a receipt copied wrong, or a log rewritten since it was given; the chain itself holds)",
         )
     if row.kind != RECEIPT_KIND:
         return Finding(

@@ -118,10 +118,10 @@ def test_verify_proves_a_receipt_in_the_chain_or_names_why_not(pw_submitted_db):
     ok = invoke(pw_submitted_db, "verify", "p1", "--receipt", head, "--receipt", f"2:{second['hash']}")
     assert "2 receipts in the verified chain" in ok.output
     wrong = invoke(pw_submitted_db, "verify", "p1", "--receipt", f"2:{digest}", expect=3).output
-    assert "receipt 2:" in wrong and "the event at seq 2 has another hash" in wrong
+    assert "receipt 2:" in wrong and "does not match the log: the log's event at seq 2 has the hash" in wrong
     beyond = read_json(pw_submitted_db, "verify", "p1", "--receipt", f"9:{digest}", expect=3)
     assert beyond["ok"] is False and beyond["receipts"][0]["seq"] == 9
-    assert "log does not hold" in beyond["receipts"][0]["problem"]
+    assert "it names seq 9, and the log ends at seq" in beyond["receipts"][0]["problem"]
     assert "--receipt must be SEQ:HASH" in invoke(pw_submitted_db, "verify", "p1", "--receipt", "2:zz", expect=2).output
     assert (
         "--receipt must be SEQ:HASH"
@@ -130,6 +130,22 @@ def test_verify_proves_a_receipt_in_the_chain_or_names_why_not(pw_submitted_db):
     assert (
         "--receipt checks one match" in invoke(pw_submitted_db, "verify", "--all", "--receipt", head, expect=2).output
     )
+
+
+@pytest.mark.guarantee("service.receipt-verified")
+def test_a_receipt_with_one_digit_wrong_is_said_not_to_match_the_log_not_to_be_tampering(pw_submitted_db):
+    """An auditor mistypes one digit of a receipt: verify says the receipt does not match
+    the log, with both hashes to compare, and never that the log was rewritten (the chain
+    holds, so the log alone cannot say which of the two is wrong)."""
+    second = read_json(pw_submitted_db, "log", "p1")[1]
+    digest = second["hash"]
+    typo = digest[:-1] + ("0" if digest[-1] != "0" else "1")
+    result = invoke(pw_submitted_db, "verify", "p1", "--receipt", f"2:{typo}", expect=3)
+    [finding] = [line for line in result.output.splitlines() if line.startswith("FINDING")]
+    assert "does not match the log" in finding and digest in finding and typo in finding, finding
+    assert "rewritten since it was given" in finding and "the chain itself holds" in finding
+    assert "the log was rewritten" not in result.output and "recomputed" not in finding, result.output
+    assert "p1: ok" in result.output  # the chain verifies: the receipt alone is in question
 
 
 @pytest.mark.guarantee("service.receipt-verified")
