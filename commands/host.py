@@ -137,9 +137,10 @@ def close_cmd(match_id, announced, force, reason, as_json):
     rows = app(write=True).execute(match_id, CloseRound(announced=payload, force=force, reason=reason))
     report_written(match_id, rows, as_json, "closed: ")
     if not as_json:
+        # what the README says to send after a close: the post and the messages, ready to paste
         click.echo(
-            f"to post: matchledger reveals {match_id} --public; "
-            f"to each participant: matchledger knowledge {match_id} --as NAME"
+            f"to send: matchledger messages {match_id} (the public post, then each participant's message; "
+            f"--public or --as NAME for one)"
         )
 
 
