@@ -142,11 +142,13 @@ def serve_cmd(
             err=True,
         )
 
-    logs.configure(current.log_json, verbose=True)
     try:
         sock = bind(host, port)
     except OSError as exc:
         raise MalformedInput(f"cannot listen on {host!r} port {port}: {exc.strerror or exc}") from None
+    # The access log (info) from here on: a refusal before it is one `Error:` line, like
+    # every command's, not preceded by a log record of the same failure.
+    logs.configure(current.log_json, verbose=True)
     listening = address(sock)
     asgi, service = build(
         reader,
