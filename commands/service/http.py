@@ -43,7 +43,7 @@ NOT_VALID = "this token does not open this match: it is unknown, revoked or for 
 
 
 #: The one answer for a link that opens nothing (the same whatever the reason).
-LINK_CLOSED = "this link opens nothing here: it was mistyped, revoked, or is not this kind of link"
+LINK_CLOSED = "It was mistyped, revoked, or is not this kind of link: ask the match's host for a new one."
 
 
 def _not_valid() -> Refused:
@@ -430,7 +430,11 @@ class Service:
                 revoked = self.reads.grant(token) is None
             except MatchledgerError:
                 return "the ledger cannot be read"  # closed, as a link that cannot be checked
-            return "this link was revoked: it opens nothing any more" if revoked else None
+            return (
+                "this link was revoked: it opens nothing any more; ask the match's host for a new one"
+                if revoked
+                else None
+            )
 
         def render() -> bytes:
             def make() -> bytes:

@@ -268,7 +268,22 @@ def test_revoking_a_link_closes_it_at_once(api_server, api_db):
     assert api_server.client.get("/api/v1/matches/m1/me", headers=bearer(link["token"])).status_code == 200
     invoke(api_db, "revoke", link["url"])
     assert api_server.client.get("/api/v1/matches/m1/me", headers=bearer(link["token"])).status_code == 401
-    assert api_server.client.get(f"/p/{link['token']}").status_code == 403
+    page = api_server.client.get(f"/p/{link['token']}")
+    assert page.status_code == 403
+
+
+def test_a_closed_link_page_says_what_to_do_and_the_same_whatever_the_reason(api_server, api_db):
+    """A revoked link and a mistyped one get the same page (no hint of which), which says
+    to ask the host for a new link, not "this link opens nothing here" under a heading that
+    already says the link opens nothing."""
+    link = invite(api_db, "m1", "--as", "cat")
+    invoke(api_db, "revoke", link["url"])
+    revoked = api_server.client.get(f"/p/{link['token']}")
+    mistyped = api_server.client.get(f"/p/{'x' * len(link['token'])}")
+    assert revoked.status_code == mistyped.status_code == 403
+    assert revoked.content == mistyped.content
+    assert "ask the match&#x27;s host for a new one" in revoked.text
+    assert "opens nothing here" not in revoked.text  # the heading says it once; the text says what to do
 
 
 @pytest.mark.guarantee("service.tokens-scoped")
