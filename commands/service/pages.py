@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from html import escape
 
+from matchledger import engine
+from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.presentation.picture import board_svg, pictures_of, side_panels
 from matchledger.projections.presentation.printable import printable
 from matchledger.projections.receipts import RECEIPT_KIND
@@ -117,20 +119,29 @@ def _as_of(at: int | None, now: str) -> str:
     return f"As the match stood after event {at} (this page does not follow the match)."
 
 
+def game_title(game: str) -> str:
+    """The game's title as its declaration gives it (``Lights, Camera, Action!``), which
+    a player knows the game by; its name where it has none to give."""
+    try:
+        return str(engine.spec(game).title or game)
+    except MatchledgerError:
+        return game
+
+
 def public_page(match_id: str, page: PageModels, at: int | None = None) -> str:
-    game = page.models["game"]
+    game = game_title(page.models["game"])
     body = (
         f"<header><h1>{text(match_id)} <small>({text(game)})</small></h1>"
         f'<p class="view">Public page: what has been announced. {_as_of(at, "It updates by itself.")}</p></header>'
         f'<main><section id="live">{live_html(page)}</section></main>'
     )
-    return document(f"{match_id} ({game})", body, events=f"{match_id}/events" if at is None else None)
+    return document(f"{match_id}: {game}", body, events=f"{match_id}/events" if at is None else None)
 
 
 def participant_page(
     token: str, match_id: str, page: PageModels, form: str, notice: str = "", at: int | None = None
 ) -> str:
-    game, me = page.models["game"], page.view.participant
+    game, me = game_title(page.models["game"]), page.view.participant
     body = (
         f"<header><h1>{text(match_id)} <small>({text(game)})</small></h1>"
         f'<p class="view">{text(me)}\'s own page: only what you may know. Keep this link private. '
@@ -139,7 +150,7 @@ def participant_page(
         f'<section id="form-area">{form}</section>'
         f'<section id="live">{live_html(page)}</section></main>'
     )
-    return document(f"{match_id}: {me}", body, events=f"{token}/events" if at is None else None)
+    return document(f"{match_id}: {me} ({game})", body, events=f"{token}/events" if at is None else None)
 
 
 def receipt_notice(match_id: str, receipt: str) -> str:
