@@ -119,6 +119,12 @@ JS = r"""
     });
   }
 
+  var params = {};
+  location.hash.replace(/^#/, '').split('&').forEach(function (part) {
+    if (!part) return;
+    var kv = part.split('='); params[kv[0]] = kv.length > 1 ? decodeURIComponent(kv[1]) : '';
+  });
+
   function show(i) {
     index = Math.max(0, Math.min(frames.length - 1, i));
     var f = frames[index];
@@ -135,6 +141,10 @@ JS = r"""
     document.getElementById('first').disabled = index === 0;
     document.getElementById('next').disabled = index === frames.length - 1;
     document.getElementById('last').disabled = index === frames.length - 1;
+    // the address follows the step shown, so a link copied now opens at it
+    if (history.replaceState) {
+      history.replaceState(null, '', '#seq=' + f.seq + ('selftest' in params ? '&selftest' : ''));
+    }
   }
 
   function seqIndex(seq) {
@@ -155,11 +165,6 @@ JS = r"""
     else if (e.key === 'End') { show(frames.length - 1); e.preventDefault(); }
   });
 
-  var params = {};
-  location.hash.replace(/^#/, '').split('&').forEach(function (part) {
-    if (!part) return;
-    var kv = part.split('='); params[kv[0]] = kv.length > 1 ? decodeURIComponent(kv[1]) : '';
-  });
   show(params.seq ? seqIndex(parseInt(params.seq, 10)) : frames.length - 1);
 
   if ('selftest' in params) {
@@ -167,7 +172,7 @@ JS = r"""
       var c = document.getElementById('current');
       return { seq: parseInt(c.getAttribute('data-seq'), 10), kind: c.getAttribute('data-kind'),
                panels: document.querySelectorAll('#panels section').length,
-               board: document.querySelectorAll('#board svg').length };
+               board: document.querySelectorAll('#board svg').length, hash: location.hash };
     }
     var result = { start: snap() };
     document.getElementById('next').click();

@@ -5,6 +5,7 @@ the slider (the page's own #selftest writes what it showed into the DOM)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -125,11 +126,23 @@ def shown(dom: str) -> dict:
 def test_browser_steps_through_the_match(reports, tmp_path):
     page = reports("amend5")
     dom = dump_dom(page, "seq=9&selftest", tmp_path)
-    result = json.loads(re.search(r'<pre id="selftest">(.*?)</pre>', dom, re.S).group(1))
-    assert result["start"] == {"seq": 9, "kind": "SubmissionRecorded", "panels": result["start"]["panels"], "board": 1}
+    result = json.loads(html.unescape(re.search(r'<pre id="selftest">(.*?)</pre>', dom, re.S).group(1)))
+    assert result["start"] == {
+        "seq": 9,
+        "kind": "SubmissionRecorded",
+        "panels": result["start"]["panels"],
+        "board": 1,
+        "hash": "#seq=9&selftest",
+    }
     assert (result["after_next"]["seq"], result["after_next"]["kind"]) == (10, "RoundClosed")
     assert (result["after_left"]["seq"], result["after_left"]["kind"]) == (9, "SubmissionRecorded")
     assert (result["after_slider"]["seq"], result["after_slider"]["kind"]) == (1, "MatchCreated")
+    # the address follows each step, so a link copied at any step opens at it
+    assert [result[step]["hash"] for step in ("after_next", "after_left", "after_slider")] == [
+        "#seq=10&selftest",
+        "#seq=9&selftest",
+        "#seq=1&selftest",
+    ]
 
 
 def test_browser_shows_board_reveals_scores_and_outcome(reports, tmp_path):
