@@ -316,7 +316,11 @@ class Service:
         if _seq_shaped(recorded):
             page = self._reading(self.reads.page, match_id, me, match_id=match_id)
             receipt = next((r for r in page.receipts if r.seq == int(recorded)), None)
-            notice = pages.receipt_notice(match_id, receipt.text) if receipt is not None else ""
+            notice = (
+                pages.receipt_notice(match_id, receipt.text, pages.replaced_by(page.receipts, receipt.seq))
+                if receipt is not None
+                else ""
+            )
             return html_answer(pages.participant_page(token, match_id, page, self._form(capability, page), notice))
 
         def make() -> bytes:  # the page names its token: kept per link, never shared

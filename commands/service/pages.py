@@ -153,10 +153,25 @@ def participant_page(
     return document(f"{match_id}: {me} ({game})", body, events=f"{token}/events" if at is None else None)
 
 
-def receipt_notice(match_id: str, receipt: str) -> str:
+def receipt_notice(match_id: str, receipt: str, replaced: int | None = None) -> str:
+    """The notice after a submission: its receipt, how anyone checks it, and (as the
+    command line says) the earlier submission of the round it replaced, if any."""
+    replaces = (
+        f" It replaces your submission {replaced}, which no longer counts: this one does."
+        if replaced is not None
+        else ""
+    )
     return (
-        f'<p class="notice ok" id="recorded">Recorded. Your receipt: <code class="receipt">{text(receipt)}</code> '
-        f"(anyone can check it: <code>matchledger verify {text(match_id)} --receipt {text(receipt)}</code>)</p>"
+        f'<p class="notice ok" id="recorded">Recorded.{replaces} Your receipt: <code class="receipt">'
+        f"{text(receipt)}</code> (anyone can check it: <code>matchledger verify {text(match_id)} "
+        f"--receipt {text(receipt)}</code>)</p>"
+    )
+
+
+def replaced_by(receipts: list[Receipt], seq: int) -> int | None:
+    """The seq of the viewer's own submission that the one at ``seq`` superseded."""
+    return next(
+        (r.seq for r in receipts if r.fate is not None and r.fate.how == "superseded" and r.fate.by == seq), None
     )
 
 
