@@ -62,6 +62,10 @@ def _status(receipt: Receipt) -> str:
     ("submitted, voided by 5"), as the participant's log marks it: its receipt still
     proves it was recorded (projections.receipts), the mark says it does not count."""
     status = _KINDS.get(receipt.kind, receipt.kind)
+    if receipt.kind == RECEIPT_KIND and receipt.by_host:
+        status = "recorded for you by the host"
+    if receipt.target is not None:  # the host's void or correction: of which submission
+        status = f"{status}: your submission {receipt.target}"
     return status if receipt.fate is None else f"{status}, {receipt.fate.describe()}"
 
 

@@ -82,6 +82,8 @@ class Receipt:
     tokens: list[str]
     round: int | None
     fate: Fate | None = None  # what became of it, as the participant's log marks it
+    target: int | None = None  # a void's or correction's: the seq of the submission it undid
+    by_host: bool = False  # recorded by the host (from the command line), not through the link
 
     @property
     def text(self) -> str:
@@ -353,7 +355,16 @@ def _receipts(log: LogReading) -> list[Receipt]:
     """The participant's own submissions and what became of them, each with the seq and
     hash of its event, as their log shows them."""
     return [
-        Receipt(row.seq, row.hash, row.kind, list(shown.get("tokens", [])), shown.get("round"), log.marks.get(row.seq))
+        Receipt(
+            row.seq,
+            row.hash,
+            row.kind,
+            list(shown.get("tokens", [])),
+            shown.get("round"),
+            log.marks.get(row.seq),
+            target=shown.get("target_seq"),
+            by_host=row.actor != log.view.participant,
+        )
         for row, shown in log.entries
         if row.kind in _OWN_SUBMISSIONS
     ]

@@ -155,12 +155,16 @@ def test_a_participants_page_tells_beside_each_receipt_what_became_of_that_submi
         reads.app.store.close()
     rows = {who: dict(re.findall(r'<tr data-seq="(\d+)">(.*?)</tr>', html)) for who, html in drawn.items()}
     hashes = {row["seq"]: row["hash"] for row in read_json(undone, "log", "p1")}
+    # the host recorded every one of them from the command line: the page says so, and
+    # names the submission each void or correction undid
     for who, seq, status in (
-        ("ann", 2, "submitted, superseded by 4"),
-        ("ann", 4, "submitted, corrected by 6"),
-        ("bob", 3, "submitted, voided by 5"),
-        ("bob", 7, "submitted"),
+        ("ann", 2, "recorded for you by the host, superseded by 4"),
+        ("ann", 4, "recorded for you by the host, corrected by 6"),
+        ("bob", 3, "recorded for you by the host, voided by 5"),
+        ("bob", 7, "recorded for you by the host"),
     ):
         row = rows[who][str(seq)]
         assert f"<td>{status}</td>" in row, row
         assert f'<code class="receipt">{seq}:{hashes[seq]}</code>' in row
+    assert "<td>voided by the host: your submission 3</td>" in rows["bob"]["5"]
+    assert "<td>corrected by the host: your submission 4</td>" in rows["ann"]["6"]

@@ -56,3 +56,8 @@ def test_the_forms_notice_says_which_earlier_submission_a_resubmission_replaced(
     first_seq = int(re.search(r'class="receipt">(\d+):', first).group(1))
     again = submit_form("G4 A1 B1 C1 D1")
     assert f"It replaces your submission {first_seq}, which no longer counts: this one does." in again
+    page = server.client.get(f"/p/{ann}").text
+    rows = dict(re.findall(r'<tr data-seq="(\d+)">(.*?)</tr>', page))
+    # made through the link: "submitted", never "recorded for you by the host"
+    assert f"<td>submitted, superseded by {first_seq + 1}</td>" in rows[str(first_seq)], rows
+    assert "<td>submitted</td>" in rows[str(first_seq + 1)]
