@@ -15,6 +15,10 @@ The typed field (``tokens``) always stays: typed, it wins over the lists, and wi
 script it is how a grid's cells are given.  Every form works without script.  What the
 form posts is checked by the game like any other submission; a list's choice that is
 no option (the choices moved on since the page was drawn) is refused, naming it.
+
+A form drawn again after a refusal is given what was posted (``entered``) and keeps
+every input as sent: each field's text, each list's choice, each box ticked.  A value
+that is no option now stays too, marked so, since the refusal names it.
 """
 
 from __future__ import annotations
@@ -47,30 +51,61 @@ def is_over(status: dict) -> bool:
     return bool(status.get("finished") or status.get("phase") == "finished")
 
 
-def form_html(description: dict | None, typed: str = "", over: bool = False) -> str:
+#: A form's fields as posted: name -> each value sent under it, in order.
+Posted = dict[str, list[str]]
+
+
+def gathered(fields: Iterable[tuple[str, str]]) -> Posted:
+    """``fields`` (name, value pairs, as a form posts them) by name."""
+    posted: Posted = {}
+    for key, value in fields:
+        posted.setdefault(key, []).append(value)
+    return posted
+
+
+def form_html(description: dict | None, entered: Iterable[tuple[str, str]] = (), over: bool = False) -> str:
     """The form for what the participant may submit now, from ``description`` (the
-    game's choices); with none, the typed field alone (or, ``over``, why nothing)."""
+    game's choices); with none, the typed field alone (or, ``over``, why nothing).
+    ``entered``: what the participant posted, which the form keeps (after a refusal)."""
+    posted = gathered(entered)
     if description is not None and is_nothing(description):
         return f'<p class="closed">{text(description["none"])}</p>'
     if description is None:
         if over:
             return '<p class="closed">The match is over: nothing more to submit.</p>'
-        body = _typed(typed, "Your submission, as the game writes it:", "")
+        body = _typed(_text_of(posted, TYPED), "Your submission, as the game writes it:", "")
     else:
-        body = _described(description, typed)
+        body = _described(description, posted)
     return f'<form method="post" class="submit" id="submit-form">{body}<button type="submit">Submit</button></form>'
 
 
-def _described(description: dict, typed: str) -> str:
+def _described(description: dict, posted: Posted) -> str:
     parts = description["parts"]
     sole_grid = len(parts) == 1 and _is_grid(parts[0])
     hint = " (tap cells in order, or type them)" if sole_grid else ""
     html = [f'<p class="prompt">{text(description["prompt"])}{hint}.</p>']
     for part in parts:
-        html.append(_part(part, TYPED if sole_grid else part["name"], sole_grid))
+        html.append(_part(part, TYPED if sole_grid else part["name"], sole_grid, posted))
     label = f"{parts[0]['label'].capitalize()}:" if sole_grid else "Or type it:"
-    html.append(_typed(typed, label, description.get("typed", "")))
+    html.append(_typed(_text_of(posted, TYPED), label, description.get("typed", "")))
     return "".join(html)
+
+
+def _text_of(posted: Posted, name: str) -> str:
+    """A text field's value as it was sent (as typed: never the tokens read from it)."""
+    return " ".join(posted.get(name, []))
+
+
+def _selected(value: str, chosen: str) -> str:
+    return " selected" if value == chosen else ""
+
+
+def _kept(chosen: str, values: Iterable[str]) -> str:
+    """A list's option for a choice sent that is none of its values now (the refusal
+    names it): kept, chosen, so that nothing the participant sent is lost."""
+    if not chosen or chosen in values:
+        return ""
+    return f'<option value="{text(chosen)}" selected>{text(chosen)} (not a choice now)</option>'
 
 
 def _is_grid(part: dict) -> bool:
@@ -89,26 +124,36 @@ def _typed(typed: str, label: str, example: str) -> str:
     )
 
 
-def _part(part: dict, into: str, sole: bool) -> str:
+def _part(part: dict, into: str, sole: bool, posted: Posted) -> str:
     if _is_grid(part):
         body = _grid(part, into)
         if not sole:  # a text field of its own, which the taps fill
             body += (
-                f'<label>{text(part["label"])}: <input name="{text(part["name"])}" maxlength="{FIELD_MAX}" '
+                f'<label>{text(part["label"])}: <input name="{text(part["name"])}" '
+                f'value="{text(_text_of(posted, part["name"]))}" maxlength="{FIELD_MAX}" '
                 'autocomplete="off" spellcheck="false"></label>'
             )
         return f'<div class="part grid">{body}</div>'
     if _has_fields(part):
-        body = "".join(_field_lists(part, slot) for slot in _slots(part))
+        body = "".join(_field_lists(part, slot, posted) for slot in _slots(part))
     elif part["max"] > 1 and not part["ordered"]:
-        body = "".join(
-            f'<label class="check"><input type="checkbox" name="{text(part["name"])}" value="{text(_words(o))}"> '
-            f"{text(o['label'])}</label>"
-            for o in part["options"]
-        )
+        body = _checks(part, posted.get(part["name"], []))
     else:
-        body = "".join(_list(part, slot) for slot in _slots(part))
+        body = "".join(_list(part, slot, posted) for slot in _slots(part))
     return f'<fieldset class="part"><legend>{text(part["label"])}</legend>{body}</fieldset>'
+
+
+def _checks(part: dict, ticked: list[str]) -> str:
+    boxes = [(_words(o), o["label"]) for o in part["options"]]
+    values = [value for value, _label in boxes]
+    boxes += [
+        (value, f"{value} (not a choice now)") for value in dict.fromkeys(ticked) if value and value not in values
+    ]
+    return "".join(
+        f'<label class="check"><input type="checkbox" name="{text(part["name"])}" value="{text(value)}"'
+        f"{' checked' if value in ticked else ''}> {text(label)}</label>"
+        for value, label in boxes
+    )
 
 
 def _slots(part: dict) -> list[str]:
@@ -122,9 +167,15 @@ def _blank(part: dict) -> str:
     return "no choice" if part["min"] == 0 else BLANK
 
 
-def _list(part: dict, slot: str) -> str:
+def _list(part: dict, slot: str, posted: Posted) -> str:
+    chosen = _one(posted, slot)
+    values = [_words(o) for o in part["options"]]
     items = [f'<option value="">{text(_blank(part))}</option>']
-    items += [f'<option value="{text(_words(o))}">{text(o["label"])}</option>' for o in part["options"]]
+    items += [
+        f'<option value="{text(value)}"{_selected(value, chosen)}>{text(o["label"])}</option>'
+        for value, o in zip(values, part["options"])
+    ]
+    items.append(_kept(chosen, values))
     label = "" if slot == part["name"] else f"{slot.rpartition('_')[2]}. "
     return f'<label>{text(label)}<select name="{text(slot)}">{"".join(items)}</select></label>'
 
@@ -142,15 +193,17 @@ def field_names(part: dict) -> list[tuple[str, str]]:
     return listed
 
 
-def _field_lists(part: dict, slot: str) -> str:
+def _field_lists(part: dict, slot: str, posted: Posted) -> str:
     lists = []
     for name, label in field_names(part):
         values: list[str] = []
         for option in part["options"]:
             if name in option["fields"] and str(option["fields"][name]) not in values:
                 values.append(str(option["fields"][name]))
+        chosen = _one(posted, f"{slot}_{name}")
         items = [f'<option value="">{text(_blank(part))}</option>']
-        items += [f'<option value="{text(v)}">{text(v)}</option>' for v in values]
+        items += [f'<option value="{text(v)}"{_selected(v, chosen)}>{text(v)}</option>' for v in values]
+        items.append(_kept(chosen, values))
         lists.append(f'<label>{text(label)} <select name="{text(slot)}_{text(name)}">{"".join(items)}</select></label>')
     return f'<span class="slot">{"".join(lists)}</span>'
 
@@ -200,9 +253,7 @@ def tokens_from_form(description: dict | None, fields: Iterable[tuple[str, str]]
     """The submission a filled form stands for: the typed notation when given, else the
     tokens its lists and grids make, through ``description``.  MalformedInput when a
     list's choice is none of its part's options."""
-    posted: dict[str, list[str]] = {}
-    for key, value in fields:
-        posted.setdefault(key, []).append(value)
+    posted = gathered(fields)
     typed = " ".join(posted.get(TYPED, [])).split()
     if typed or description is None or is_nothing(description):
         return typed
@@ -212,12 +263,12 @@ def tokens_from_form(description: dict | None, fields: Iterable[tuple[str, str]]
     return tokens
 
 
-def _one(posted: dict[str, list[str]], key: str) -> str:
+def _one(posted: Posted, key: str) -> str:
     values = posted.get(key, [])
     return values[-1].strip() if values else ""
 
 
-def _part_tokens(part: dict, posted: dict[str, list[str]]) -> list[str]:
+def _part_tokens(part: dict, posted: Posted) -> list[str]:
     if _is_grid(part):
         return " ".join(posted.get(part["name"], [])).split()  # cells as typed or tapped: the game reads them
     by_words = {_words(option): option for option in part["options"]}

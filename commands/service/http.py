@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -345,12 +345,19 @@ class Service:
             return make()
         return self.reads.rendered(("choices", match_id, me), match_id, make, me)
 
-    def _form(self, capability: Capability, page, typed: str = "") -> str:
+    def _form(self, capability: Capability, page, entered: Sequence[tuple[str, str]] = ()) -> str:
+        """The participant's form, keeping what they ``entered`` (after a refusal), under
+        a key (``data-form``) that live.js redraws the form by when it moves."""
         if not capability.can_submit:
             return '<p class="closed">This link reads only.</p>'
         description = msgspec.json.decode(self._choices_json(capability))["choices"]
-        form = form_html(description, typed, over=is_over(page.models["status"]))
-        key = hashlib.sha256(form.encode("utf-8")).hexdigest()[:16]
+        over = is_over(page.models["status"])
+        form = form_html(description, entered, over=over)
+        # The key is the form as drawn empty: it moves with what may be submitted, never
+        # with what was entered, so the stream's form (drawn empty) does not replace a
+        # refused form that kept the participant's input.
+        blank = form_html(description, over=over) if entered else form
+        key = hashlib.sha256(blank.encode("utf-8")).hexdigest()[:16]
         return f'<div data-form="{key}">{form}</div>'
 
     async def participant_choices(self, request: Request) -> Response:
@@ -374,7 +381,7 @@ class Service:
         try:
             tokens = tokens_from_form(description, fields)
         except MalformedInput as exc:  # a list's choice that is no option now: refused as the rules refuse
-            return self._refused_form(token, capability, "", str(exc))
+            return self._refused_form(token, capability, fields, str(exc))
         try:
             row = (await self._submit(match_id, me, tokens, token))[0]
         except LinkClosed:
@@ -382,14 +389,16 @@ class Service:
         except Refused as exc:
             if exc.status != 422:
                 raise
-            return self._refused_form(token, capability, " ".join(tokens), exc.message)
+            return self._refused_form(token, capability, fields, exc.message)
         return Response(status_code=303, headers={"Location": f"{token}?recorded={row.seq}"})
 
-    def _refused_form(self, token: str, capability: Capability, typed: str, message: str) -> Response:
-        """The page again, saying why nothing was recorded, keeping what was sent."""
+    def _refused_form(
+        self, token: str, capability: Capability, entered: Sequence[tuple[str, str]], message: str
+    ) -> Response:
+        """The page again, saying why nothing was recorded, keeping every input as sent."""
         match_id, me = capability.match_id, capability.participant
         page = self._reading(self.reads.page, match_id, me, match_id=match_id)
-        form = self._form(capability, page, typed)
+        form = self._form(capability, page, entered)
         body = pages.participant_page(token, match_id, page, form, pages.error_notice(message))
         return html_answer(body, 422)
 

@@ -104,7 +104,7 @@ def test_lists_checkboxes_and_ordered_places():
 
 def test_nothing_to_submit_says_why_and_no_description_is_the_typed_field_alone():
     assert form_html(nothing("Waiting for <b> to play.")) == '<p class="closed">Waiting for &lt;b&gt; to play.</p>'
-    typed_only = form_html(None, "3 4")
+    typed_only = form_html(None, [("tokens", "3 4")])
     assert '<input name="tokens" value="3 4"' in typed_only and "<select" not in typed_only
     assert "over" in form_html(None, over=True) and "<form" not in form_html(None, over=True)
     assert tokens_from_form(None, [("tokens", "3 4")]) == ["3", "4"]

@@ -1,7 +1,9 @@
 // matchledger serve: the only script of every page (no inline script anywhere).
 // Follows the page's stream (server-sent events) and redraws its live part, and its
-// form when what may be submitted changes; on a form's grid, tapping cells fills the
-// grid's field in order.  Without this script every page and form still works.
+// form when what may be submitted changes (its key, data-form, moves only then), keeping
+// what the participant entered wherever the new form has that field; on a form's grid,
+// tapping cells fills the grid's field in order.  Without this script every page and
+// form still works.
 (function () {
   'use strict';
   var body = document.body;
@@ -78,6 +80,59 @@
     for (var i = 0; i < grids.length; i++) wireGrid(area, grids[i]);
   }
 
+  // What the participant entered in a form: each field filled, list chosen, box ticked.
+  function entries(area) {
+    var kept = [];
+    var controls = area.querySelectorAll('input[name], select[name]');
+    for (var i = 0; i < controls.length; i++) {
+      var control = controls[i];
+      if (control.type === 'checkbox') {
+        if (control.checked) kept.push({name: control.name, value: control.value, box: true});
+      } else if (control.value) {
+        kept.push({name: control.name, value: control.value, box: false});
+      }
+    }
+    return kept;
+  }
+
+  // Put entries back into a form drawn anew, where it has the field (and a list, the
+  // option; a box, its value).  Answers how many found no place.
+  function restore(area, kept) {
+    var lost = 0;
+    for (var i = 0; i < kept.length; i++) {
+      var entry = kept[i];
+      var placed = false;
+      var controls = area.querySelectorAll('input[name], select[name]');
+      for (var c = 0; c < controls.length && !placed; c++) {
+        var control = controls[c];
+        if (control.name !== entry.name) continue;
+        if (entry.box) {
+          if (control.type === 'checkbox' && control.value === entry.value) { control.checked = true; placed = true; }
+        } else if (control.tagName === 'SELECT') {
+          for (var o = 0; o < control.options.length; o++) {
+            if (control.options[o].value === entry.value) { control.value = entry.value; placed = true; break; }
+          }
+        } else if (control.type !== 'checkbox') {
+          control.value = entry.value;
+          placed = true;
+        }
+      }
+      if (!placed) lost += 1;
+    }
+    return lost;
+  }
+
+  // Tell the participant the form changed under what they entered (never silently).
+  function noteChange(area, lost) {
+    var note = document.createElement('p');
+    note.className = 'notice';
+    note.setAttribute('role', 'status');
+    note.textContent = 'What you may submit has changed since you began: check what you entered before submitting.' +
+      (lost ? ' ' + lost + ' of your choices ' + (lost === 1 ? 'is' : 'are') + ' not offered any more and ' +
+        (lost === 1 ? 'was' : 'were') + ' left out.' : '');
+    area.insertBefore(note, area.firstChild);
+  }
+
   function formKey(area) {
     var holder = area && area.querySelector('[data-form]');
     return holder ? holder.getAttribute('data-form') : null;
@@ -99,8 +154,11 @@
       var holder = document.createElement('div');
       holder.innerHTML = message.form;
       if (formKey(holder) !== formKey(formArea)) {
+        var kept = entries(formArea);
         formArea.innerHTML = message.form;
-        wirePicker(formArea);
+        var lost = restore(formArea, kept);
+        if (kept.length) noteChange(formArea, lost);
+        wirePicker(formArea);  // after restoring: a grid marks the cells its field names
       }
     }
     updates += 1;
