@@ -98,8 +98,10 @@ def submit_cmd(match_id, participant, tokens, as_json):
     """
     from matchledger.engine.commands import Submit
 
-    recorded = app(write=True).execute(match_id, Submit(participant, list(tokens)))
-    report_written(match_id, recorded, as_json, f"{participant}: {' '.join(tokens)}; ", recorded.supersedes)
+    application = app(write=True)
+    cmd = Submit(participant, list(tokens))  # split as typed: "A1, B1" is two tokens
+    recorded = application.execute(match_id, cmd)
+    report_written(match_id, recorded, as_json, f"{participant}: {' '.join(cmd.tokens)}; ", recorded.supersedes)
 
 
 @click.command("close")

@@ -8,11 +8,39 @@ value means (a cell, a participant) is the game's to check.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
+from msgspec.structs import force_setattr
 
 from matchledger.ledger.validation import check_text, check_tokens
+
+#: What separates two tokens besides whitespace.  People write lists with commas
+#: (``A1, B1, D1``, ``A1,B1``), and no game's token may hold one: a token is a cell
+#: name, a number, a word, ``FROM:TO`` or ``TYPE:NAME``, and names are letters, digits,
+#: ``-``, ``_`` and ``.`` (``tests/engine/test_token_separators.py`` holds every game to it).
+SEPARATOR = ","
+
+
+def split_typed(words: Iterable[str]) -> list[str]:
+    """The tokens ``words`` hold, as a participant or host typed them: each word split
+    at whitespace and commas, the empty pieces left out."""
+    return [token for word in words for piece in word.split(SEPARATOR) for token in piece.split()]
+
+
+def _typed_tokens(command: Any) -> None:
+    """Split a command's tokens as typed, then check them (bounded and printable, naming
+    the bad one): every door (the command line, ``script``, the service's form and JSON
+    API) builds its command here, so each reads ``A1, B1`` alike."""
+    tokens = command.tokens
+    if any(token.__class__ is not str or SEPARATOR in token or " " in token or not token for token in tokens) and all(
+        token.__class__ is str and token.isprintable() for token in tokens
+    ):
+        # Only printable text is split (its one whitespace is the space): a control
+        # character is refused as given, never split away.
+        force_setattr(command, "tokens", split_typed(tokens))
+    check_tokens(command.tokens)
 
 
 class CreateMatch(msgspec.Struct, frozen=True):
@@ -38,10 +66,10 @@ class RecordContract(msgspec.Struct, frozen=True):
 
 class Submit(msgspec.Struct, frozen=True):
     participant: str
-    tokens: list[str]
+    tokens: list[str]  # split as typed: "A1, B1" and "A1,B1" are ["A1", "B1"]
 
     def __post_init__(self):
-        check_tokens(self.tokens)
+        _typed_tokens(self)
 
 
 class CloseRound(msgspec.Struct, frozen=True):
@@ -110,7 +138,7 @@ class Correct(msgspec.Struct, frozen=True):
     reopen: bool = False
 
     def __post_init__(self):
-        check_tokens(self.tokens)
+        _typed_tokens(self)
         check_text(self.reason, "reason")
 
 

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from html import escape
 
 from matchledger.engine.choices import TYPED_FIELD, is_nothing
+from matchledger.engine.commands import split_typed
 from matchledger.ledger.errors import MalformedInput
 from matchledger.projections.presentation.printable import printable
 
@@ -254,7 +255,7 @@ def tokens_from_form(description: dict | None, fields: Iterable[tuple[str, str]]
     tokens its lists and grids make, through ``description``.  MalformedInput when a
     list's choice is none of its part's options."""
     posted = gathered(fields)
-    typed = " ".join(posted.get(TYPED, [])).split()
+    typed = split_typed(posted.get(TYPED, []))  # "A1, B1" as "A1 B1" (engine.commands)
     if typed or description is None or is_nothing(description):
         return typed
     tokens: list[str] = []
@@ -270,7 +271,7 @@ def _one(posted: Posted, key: str) -> str:
 
 def _part_tokens(part: dict, posted: Posted) -> list[str]:
     if _is_grid(part):
-        return " ".join(posted.get(part["name"], [])).split()  # cells as typed or tapped: the game reads them
+        return split_typed(posted.get(part["name"], []))  # cells as typed or tapped: the game reads them
     by_words = {_words(option): option for option in part["options"]}
     if _has_fields(part):
         tokens = []

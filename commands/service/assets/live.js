@@ -32,7 +32,7 @@
       return true;
     }
     function chosen() {  // the cells the field names, in its order (other words left aside)
-      var list = input.value.trim() ? input.value.trim().split(/\s+/) : [];
+      var list = input.value.split(/[\s,]+/).filter(function (word) { return word; });  // commas too, as the server reads it
       var found = [];
       var at = 0;
       while (at < list.length) {
