@@ -101,7 +101,7 @@ def _selected(value: str, chosen: str) -> str:
     return " selected" if value == chosen else ""
 
 
-def _kept(chosen: str, values: Iterable[str]) -> str:
+def _kept(chosen: str, values: list[str]) -> str:
     """A list's option for a choice sent that is none of its values now (the refusal
     names it): kept, chosen, so that nothing the participant sent is lost."""
     if not chosen or chosen in values:
