@@ -50,6 +50,9 @@ from .writes import DECISION_ATTEMPTS, Writes
 #: records more from the command line if a round ever needs it.
 SUBMISSIONS_PER_ROUND = 20
 
+#: The longest time an address may say it was recorded at (ours are 27 characters).
+RECORDED_AT_MAX_LENGTH = 64
+
 
 class LinkClosed(MatchledgerError, PermissionError):
     """The link a submission came through no longer lets it be recorded (revoked, most
@@ -150,13 +153,18 @@ class Access:
         store = self._wiring.store
         address = preferred(store.service_addresses())
         # Checked as it is read: whoever handed us the database may have written anything
-        # there, and it is shown to everyone the host gives a link.
-        if address is not None and not (
-            well_formed_base_url(address.url) and address.recorded_at.isprintable() and len(address.recorded_at) <= 64
-        ):
+        # there, and it is shown to everyone the host gives a link (and the time, to the host).
+        if address is None:
+            return None
+        if not well_formed_base_url(address.url):
             raise CorruptLog(
                 f"the service address kept in {store.location!r} is not an http(s) address of at most "
                 f"{BASE_URL_MAX_LENGTH} printable characters: {_shown(address.url)}"
+            )
+        if not (address.recorded_at.isprintable() and len(address.recorded_at) <= RECORDED_AT_MAX_LENGTH):
+            raise CorruptLog(
+                f"the service address kept in {store.location!r} was recorded at {_shown(address.recorded_at)}, "
+                "which is no time"
             )
         return address
 

@@ -110,6 +110,22 @@ def test_an_address_a_hostile_database_holds_is_refused_naming_it_and_no_link_is
     )
 
 
+def test_a_time_a_hostile_database_gives_its_address_is_refused_naming_it(db):
+    invoke(db, "init")
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("INSERT INTO service_addresses VALUES ('base-url', 'https://games.example.org', ?)", ("\x1b]0;x",))
+        conn.commit()
+    finally:
+        conn.close()
+    result = invoke(db, "invite", "m1", "--as", "ann", expect=1)
+    assert result.stderr == (
+        f"Error: the service address kept in {str(db)!r} was recorded at '\\x1b]0;x', which is no time; "
+        "give --base-url URL, or run serve to record its address again\n"
+    )
+    assert links_issued(db) == 0
+
+
 def test_a_base_url_past_the_bound_is_refused_by_serve_and_invite(db):
     long = "https://games.example.org/" + "a" * 2000
     for args in (("invite", "m1", "--as", "ann", "--base-url", long), ("serve", "--base-url", long)):
