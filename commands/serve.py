@@ -102,7 +102,8 @@ def serve_cmd(
     /api/v1/openapi.json).  Pages update live as events land, whoever writes them (the
     command line too).  Prints the address it listens on, and records in the database
     where it is reached (--base-url, else that address) for the links `invite` prints;
-    SIGTERM or Ctrl-C stops it gracefully.  Access is logged (--log-json for JSON lines) with tokens redacted.
+    SIGTERM or Ctrl-C stops it gracefully.  Access is logged (--log-json for JSON
+    lines) with tokens redacted.
 
     \b
     Examples:

@@ -32,6 +32,7 @@ def links_issued(db) -> int:
     return len(json.loads(invoke(db, "invite", "--list", "--json").stdout))
 
 
+@pytest.mark.guarantee("service.links-address")
 def test_invite_after_serve_on_a_free_port_links_to_the_port_it_listens_on(db):
     before = invoke(db, "invite", "m1", "--as", "ann")
     assert before.stdout.startswith(f"link for ann (read only) in m1: {DEFAULT}/p/")
@@ -54,6 +55,7 @@ def test_invite_after_serve_on_a_free_port_links_to_the_port_it_listens_on(db):
     assert server.url.rsplit(":", 1)[1] not in exported  # not a fact of the match
 
 
+@pytest.mark.guarantee("service.links-address")
 def test_a_given_base_url_wins_over_a_port_a_later_serve_listens_on(db, monkeypatch):
     with Server(db, "--base-url", "https://games.example.org/league/"):
         pass
@@ -76,6 +78,7 @@ def test_a_given_base_url_wins_over_a_port_a_later_serve_listens_on(db, monkeypa
     assert from_env.stderr == ""
 
 
+@pytest.mark.guarantee("service.links-address")
 @pytest.mark.parametrize(
     "url, shown",
     [
@@ -136,7 +139,7 @@ def test_a_base_url_past_the_bound_is_refused_by_serve_and_invite(db):
 # --------------------------------------------------------------------------- PostgreSQL
 
 
-@pytest.mark.guarantee("service.postgres")
+@pytest.mark.guarantee("service.links-address")
 def test_invite_after_serve_on_postgresql_links_to_the_port_it_listens_on(postgres_url, tmp_path):
     invoke(postgres_url, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
     with Server(postgres_url, folder=tmp_path) as server:

@@ -572,6 +572,7 @@ class ServiceAddressContract(_OnABackEnd):
         three_events(log)
         assert capability_store.service_addresses() == []
 
+    @pytest.mark.guarantee("service.links-address")
     def test_the_latest_address_of_each_source_is_kept_beside_the_log(self, log, capability_store):
         rows = three_events(log)
         capability_store.save_service_address(_address("http://127.0.0.1:40001"))
