@@ -7,7 +7,8 @@ import os
 
 import click
 
-from matchledger.ledger.errors import MalformedInput
+from matchledger.ledger.errors import CorruptLog, MalformedInput, UnwritableDatabase
+from matchledger.ledger.service_addresses import BASE_URL_MAX_LENGTH, GIVEN, well_formed_base_url
 
 from .options import usage_error
 from .output import emit_json, say
@@ -21,16 +22,37 @@ DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 def service_address(value: str | None) -> str:
     """The service's address as participants reach it: http(s)://host[:port][/prefix]."""
     url = (value or os.environ.get(BASE_URL_VARIABLE) or DEFAULT_BASE_URL).rstrip("/")
-    scheme, sep, rest = url.partition("://")
-    if (
-        scheme not in ("http", "https")
-        or not sep
-        or not rest
-        or any(ch in url for ch in " ?#\"'<>\\")
-        or not url.isprintable()
-    ):
-        raise MalformedInput(f"--base-url {url!r}: give the service's address as http(s)://HOST[:PORT][/PREFIX]")
+    if not well_formed_base_url(url):
+        too_long = len(url) > BASE_URL_MAX_LENGTH
+        shown = repr(url[:80]) + "..." if too_long else repr(url)
+        raise MalformedInput(
+            f"--base-url {shown}: give the service's address as http(s)://HOST[:PORT][/PREFIX]"
+            + (f", at most {BASE_URL_MAX_LENGTH} characters" if too_long else "")
+        )
     return url
+
+
+def recorded_address(application) -> tuple[str, str]:
+    """Where links lead when the host did not say (no --base-url, no MATCHLEDGER_BASE_URL):
+    the address `serve` recorded in the database, else the default; and a line saying so."""
+    try:
+        recorded = application.service_address()
+    except CorruptLog as exc:
+        raise MalformedInput(f"{exc}; give --base-url URL, or run serve to record its address again") from None
+    except UnwritableDatabase as exc:  # a host role not granted the table (docs/deploy.md): links all the same
+        return DEFAULT_BASE_URL, (
+            f"links lead to {DEFAULT_BASE_URL}: the address serve recorded was not read ({exc}); give --base-url URL"
+        )
+    if recorded is None:
+        return DEFAULT_BASE_URL, (
+            f"links lead to {DEFAULT_BASE_URL}: no serve has recorded its address in {application.location!r} "
+            "(run serve first, or give --base-url URL)"
+        )
+    how = "was given (--base-url)" if recorded.source == GIVEN else "listened on"
+    return recorded.url, (
+        f"links lead to {recorded.url}, the address serve {how} at {recorded.recorded_at} "
+        "(--base-url URL gives another)"
+    )
 
 
 def link(base: str, role: str, token: str) -> str:
@@ -61,11 +83,16 @@ LINK_ID_DIGITS = 12
 @click.option(
     "--base-url",
     metavar="URL",
-    help=f"The service's address as others reach it (env {BASE_URL_VARIABLE}; default {DEFAULT_BASE_URL}).",
+    help=f"The service's address as others reach it (env {BASE_URL_VARIABLE}; default: the one `serve` "
+    f"recorded in the database, else {DEFAULT_BASE_URL}).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Stable machine-readable JSON.")
 def invite_cmd(match_id, listing, as_participant, can_submit, auditor, base_url, as_json):
     """Issue a link to MATCH through `serve`: a participant's own page, or an auditor's.
+
+    The link leads to --base-url, else to MATCHLEDGER_BASE_URL, else to the address the
+    last `serve` on this database recorded (the --base-url it was given, or the port it
+    listens on), else to http://127.0.0.1:8000; invite says which when not told.
 
     The token in the link is shown only now: the database keeps its sha256, never the
     token, and never in the event log or an export.  Each link is for one match and one
@@ -93,13 +120,17 @@ def invite_cmd(match_id, listing, as_participant, can_submit, auditor, base_url,
         raise usage_error("invite either a participant (--as NAME) or an auditor (--auditor)")
     if auditor and can_submit:
         raise usage_error("--submit is for a participant; an auditor reads only")
-    try:
-        base = service_address(base_url)
-    except MalformedInput as exc:
-        raise usage_error(str(exc)) from None
-    token, capability = app(write=True).invite(
-        match_id, participant=as_participant, auditor=auditor, can_submit=can_submit
-    )
+    told = base_url or os.environ.get(BASE_URL_VARIABLE)
+    how = None  # what invite says of the address when the host did not give it
+    if told:
+        try:
+            base = service_address(base_url)
+        except MalformedInput as exc:
+            raise usage_error(str(exc)) from None
+    application = app(write=True)
+    if not told:
+        base, how = recorded_address(application)  # read before the link is issued: a refusal issues none
+    token, capability = application.invite(match_id, participant=as_participant, auditor=auditor, can_submit=can_submit)
     url = link(base, capability.role, token)
     if as_json:
         emit_json(
@@ -112,12 +143,16 @@ def invite_cmd(match_id, listing, as_participant, can_submit, auditor, base_url,
                 "token": token,
             }
         )
+        if how is not None:
+            say(how, err=True)
         return
     if capability.participant is None:  # an auditor's link: invite refuses one naming both or neither
         who = "auditor"
     else:
         who = capability.participant + (" (read and submit)" if can_submit else " (read only)")
     say(f"link for {who} in {match_id}: {url}")
+    if how is not None:
+        say(how, err=True)
 
 
 def _list_links(match_id: str | None, as_json: bool) -> None:

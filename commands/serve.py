@@ -100,8 +100,10 @@ def serve_cmd(
     Public pages at /m/MATCH, each participant's own page at the link `invite` prints
     (/p/TOKEN), an auditor's at /a/TOKEN, and the JSON API under /api/v1 (described at
     /api/v1/openapi.json).  Pages update live as events land, whoever writes them (the
-    command line too).  Prints the address it listens on; SIGTERM or Ctrl-C stops it
-    gracefully.  Access is logged (--log-json for JSON lines) with tokens redacted.
+    command line too).  Prints the address it listens on, and records in the database
+    where it is reached (--base-url, else that address) for the links `invite` prints;
+    SIGTERM or Ctrl-C stops it gracefully.  Access is logged (--log-json for JSON
+    lines) with tokens redacted.
 
     \b
     Examples:
@@ -146,10 +148,11 @@ def serve_cmd(
         sock = bind(host, port)
     except OSError as exc:
         raise MalformedInput(f"cannot listen on {host!r} port {port}: {exc.strerror or exc}") from None
+    listening = address(sock)
+    _record_address(current, base_url or listening, given=base_url is not None)
     # The access log (info) from here on: a refusal before it is one `Error:` line, like
     # every command's, not preceded by a log record of the same failure.
     logs.configure(current.log_json, verbose=True)
-    listening = address(sock)
     asgi, service = build(
         reader,
         writable(current.db, current.lock_timeout),
@@ -174,3 +177,40 @@ def serve_cmd(
         proxies=proxies,
     )
     say("stopped", err=True)
+
+
+def _record_address(current, url: str, *, given: bool) -> None:
+    """Record where this service is reached, for the links `invite` prints (after
+    ``--port 0``, the port the system gave), beside the capabilities, never in the log.
+    A database this process may not write is served all the same: the host is told that
+    `invite` needs --base-url."""
+    from matchledger.ledger.errors import MatchledgerError
+
+    from .errors import message
+    from .service import writable
+
+    try:
+        application = writable(current.db, current.lock_timeout)()
+    except MatchledgerError as exc:
+        return _not_recorded(url, message(exc))
+    try:
+        application.record_service_address(url, given=given)
+    except MatchledgerError as exc:
+        application.close()
+        return _not_recorded(url, message(exc))
+    try:
+        kept = application.service_address()
+    except MatchledgerError:
+        kept = None  # one that is no address: invite names it
+    finally:
+        application.close()
+    if kept is not None and kept.url != url:  # a --base-url recorded before wins over a port listened on
+        say(
+            f"invite's links lead to {kept.url}, the address serve was given (--base-url) at {kept.recorded_at}, "
+            f"not to {url}; serve --base-url URL records another",
+            err=True,
+        )
+
+
+def _not_recorded(url: str, why: str) -> None:
+    say(f"the address {url} was not recorded for invite's links ({why}); give invite --base-url", err=True)

@@ -4,7 +4,7 @@
 - ``store.snapshots`` (:class:`.snapshot_cache.SnapshotCache`): folded states, a cache the
   log must vouch for;
 - ``store.capability_store`` (:class:`.capability_store.CapabilityStore`): the service's
-  links, by token hash;
+  links, by token hash, and its address;
 - ``store.changes`` (:class:`.change_feed.ChangeFeed`): whether anything was committed
   since a position.
 
@@ -27,6 +27,7 @@ from .change_feed import ChangeFeed
 from .errors import UnknownMatch
 from .event_log import COLUMNS, ROW_COLUMNS, EventLog, StoredEvent
 from .events import Event
+from .service_addresses import ServiceAddress
 from .snapshot_cache import SnapshotCache
 
 __all__ = ["COLUMNS", "ROW_COLUMNS", "LogStore", "StoredEvent"]
@@ -117,6 +118,12 @@ class LogStore(ABC):
 
     def revoke_capability(self, token_hash: str, revoked_at: str) -> Capability | None:
         return self.capability_store.revoke_capability(token_hash, revoked_at)
+
+    def save_service_address(self, address: ServiceAddress) -> None:
+        self.capability_store.save_service_address(address)
+
+    def service_addresses(self) -> list[ServiceAddress]:
+        return self.capability_store.service_addresses()
 
     # ---- the change feed's
 

@@ -34,7 +34,9 @@ is 0 is of version 1 without the mark, of version 2 with it):
    ``snapshots`` table, made by the first snapshot written.
 2. SQLite's ``application_id`` set to matchledger's mark, so that a file of another
    program is never taken for ours.  Later releases of version 2 added the
-   ``capabilities`` table, made by the first invitation.
+   ``capabilities`` table, made by the first invitation.  Version 2 was the first
+   recorded in ``user_version``.
+3. The ``service_addresses`` table: the address `serve` records for `invite`'s links.
 
 PostgreSQL:
 
@@ -42,6 +44,7 @@ PostgreSQL:
    UPDATE, DELETE and TRUNCATE, ``snapshots``, ``capabilities`` and the view
    ``events_json``.  The first release of version 1 made ``capabilities`` later, on the
    first invitation, as it still does where the table is missing.
+2. The ``service_addresses`` table: the address `serve` records for `invite`'s links.
 """
 
 from __future__ import annotations
@@ -91,9 +94,14 @@ def _sqlite_mark(conn) -> None:
     conn.execute(f"PRAGMA application_id = {sqlite_schema.APPLICATION_ID}")
 
 
+def _sqlite_service_addresses(conn) -> None:
+    conn.execute(sqlite_schema.SERVICE_ADDRESSES_TABLE)
+
+
 SQLITE_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "the events table and its append-only triggers", _sqlite_events_table),
     Migration(2, "matchledger's mark (SQLite's application_id)", _sqlite_mark),
+    Migration(3, "the service's address, recorded by serve for invite", _sqlite_service_addresses),
 )
 
 
@@ -118,10 +126,15 @@ def _postgres_tables(conn) -> None:
     conn.execute(postgres_schema.TABLES)
 
 
+def _postgres_service_addresses(conn) -> None:
+    conn.execute(postgres_schema.SERVICE_ADDRESSES_TABLE)
+
+
 POSTGRES_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "the events table and its append-only triggers, snapshots, capabilities, events_json", _postgres_tables
     ),
+    Migration(2, "the service's address, recorded by serve for invite", _postgres_service_addresses),
 )
 
 

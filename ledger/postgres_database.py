@@ -8,8 +8,8 @@ turning what the server says into the errors a user sees.
   :mod:`.migrations` up to :data:`SCHEMA_VERSION`; a database of a newer (or unknown)
   version is refused, naming both versions, before anything is read or changed.
 - Only a write creates the tables (:mod:`.postgres_schema`: ``events`` with the triggers
-  refusing UPDATE, DELETE and TRUNCATE, ``snapshots``, ``capabilities``, the
-  ``events_json`` view and the version) or migrates them from an earlier version, all in
+  refusing UPDATE, DELETE and TRUNCATE, ``snapshots``, ``capabilities``,
+  ``service_addresses``, the ``events_json`` view and the version) or migrates them from an earlier version, all in
   one transaction, under a lock, so two first writers do it once.  A read of a database
   without them is an error and creates nothing, a read of an earlier version reads it as
   it is; a read-only open sets ``default_transaction_read_only``, so nothing it runs can
@@ -74,7 +74,7 @@ _OUR_TRIGGERS = {
     ("events", "events_no_delete"): 11,
     ("events", "events_no_truncate"): 34,
 }
-_OUR_TABLES = ("events", "snapshots", "capabilities", "matchledger_schema")
+_OUR_TABLES = ("events", "snapshots", "capabilities", "service_addresses", "matchledger_schema")
 
 # What else runs on our tables: every trigger written by a user (disabled ones too), every
 # rule (a view's own rule is on the view), and the source of our trigger function.

@@ -1,6 +1,6 @@
 """What a matchledger PostgreSQL database holds: the same ``events`` table as SQLite's,
 with triggers refusing UPDATE, DELETE and TRUNCATE, the snapshot cache, the service's
-links, a ``jsonb`` view for queries, and ``matchledger_schema``, the version of it all.
+links and address, a ``jsonb`` view for queries, and ``matchledger_schema``, the version of it all.
 
 These texts are what a write makes (:mod:`.migrations` runs them) and what every open
 checks our tables against (:mod:`.postgres_database`).  Plain text: importing it loads
@@ -18,6 +18,13 @@ VERSION_TABLE = "CREATE TABLE matchledger_schema (version integer NOT NULL)"
 CAPABILITIES_TABLE = (
     "CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL, "
     "role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text)"
+)
+
+#: The service's address as `serve` recorded it for `invite` (ledger/service_addresses.py):
+#: made by migration 2, one row per source.
+SERVICE_ADDRESSES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS service_addresses (source text PRIMARY KEY, url text NOT NULL, "
+    "recorded_at text NOT NULL)"
 )
 
 #: The tables, the trigger function and the view (the version table aside).

@@ -32,6 +32,7 @@ from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
 from .postgres_database import LOCK_SPACE, Database
 from .postgres_schema import CAPABILITIES_TABLE
+from .service_addresses import ServiceAddress
 from .snapshot_cache import SnapshotCache
 from .transactions import Transactions
 
@@ -245,8 +246,23 @@ class PostgresCapabilities(CapabilityStore):
             )
         return self.capability(token_hash)
 
-    def _has_table(self) -> bool:
-        return bool(self.db.fetch("SELECT to_regclass('capabilities') IS NOT NULL")[0][0])
+    def save_service_address(self, address: ServiceAddress) -> None:
+        with self.db.transaction():
+            self.db.run(
+                "INSERT INTO service_addresses (source, url, recorded_at) VALUES (%s, %s, %s) "
+                "ON CONFLICT (source) DO UPDATE SET url = excluded.url, recorded_at = excluded.recorded_at",
+                (address.source, address.url, address.recorded_at),
+            )
+
+    def service_addresses(self) -> list[ServiceAddress]:
+        # Tables of a version before addresses were kept are read as they are: no table.
+        if not self._has_table("service_addresses"):
+            return []
+        rows = self.db.fetch("SELECT source, url, recorded_at FROM service_addresses ORDER BY source")
+        return [ServiceAddress(source=source, url=url, recorded_at=recorded_at) for source, url, recorded_at in rows]
+
+    def _has_table(self, name: str = "capabilities") -> bool:
+        return bool(self.db.fetch("SELECT to_regclass(%s) IS NOT NULL", (name,))[0][0])
 
 
 class PostgresChanges(ChangeFeed):

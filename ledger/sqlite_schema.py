@@ -39,6 +39,13 @@ CAPABILITIES_TABLE = (
     "role TEXT NOT NULL, participant TEXT, can_submit INTEGER NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)"
 )
 
+#: The service's address as `serve` recorded it for `invite` (ledger/service_addresses.py):
+#: made by migration 3, one row per source.
+SERVICE_ADDRESSES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS service_addresses (source TEXT PRIMARY KEY, url TEXT NOT NULL, "
+    "recorded_at TEXT NOT NULL)"
+)
+
 #: Every schema object matchledger makes, (type, name) -> (table, CREATE statement; None
 #: for the index SQLite makes for a primary key).  A file holds ``events`` and its
 #: triggers once it is ours; the other tables once they were first written.
@@ -50,4 +57,6 @@ SCHEMA: dict[tuple[str, str], tuple[str, str | None]] = {
     ("index", "sqlite_autoindex_snapshots_1"): ("snapshots", None),
     ("table", "capabilities"): ("capabilities", CAPABILITIES_TABLE),
     ("index", "sqlite_autoindex_capabilities_1"): ("capabilities", None),
+    ("table", "service_addresses"): ("service_addresses", SERVICE_ADDRESSES_TABLE),
+    ("index", "sqlite_autoindex_service_addresses_1"): ("service_addresses", None),
 }

@@ -22,6 +22,7 @@ from .errors import CorruptLog
 from .event_log import COLUMNS, ChainedLog, StoredEvent
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
+from .service_addresses import ServiceAddress
 from .snapshot_cache import SnapshotCache
 from .sqlite_file import (
     check_schema,
@@ -253,6 +254,27 @@ class SQLiteCapabilities(CapabilityStore):
             )
         return self.capability(token_hash)
 
+    @_plain_errors
+    def save_service_address(self, address: ServiceAddress) -> None:
+        with self.file.transaction():
+            self.file.conn.execute(
+                "INSERT OR REPLACE INTO service_addresses (source, url, recorded_at) VALUES (?, ?, ?)",
+                (address.source, address.url, address.recorded_at),
+            )
+
+    def service_addresses(self) -> list[ServiceAddress]:
+        try:
+            rows = self.file.conn.execute(
+                "SELECT source, url, recorded_at FROM service_addresses ORDER BY source"
+            ).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):  # a file of a version before addresses were kept, read as it is
+                return []
+            raise self.file.error(exc) from None
+        except sqlite3.Error as exc:
+            raise self.file.error(exc) from None
+        return [_address_of(row) for row in rows]
+
     def _select(self, rest: str, params: tuple) -> list[tuple]:
         try:
             return self.file.conn.execute(f"SELECT {_CAPABILITY_COLUMNS} FROM capabilities {rest}", params).fetchall()
@@ -327,3 +349,10 @@ def _capability_of(row: tuple) -> Capability:
         created_at=created_at,
         revoked_at=revoked_at,
     )
+
+
+def _address_of(row: tuple) -> ServiceAddress:
+    """A row of ``service_addresses``, as stored: a value written past the store (of
+    another type) is kept as text, for the reader to check and refuse."""
+    source, url, recorded_at = row
+    return ServiceAddress(source=str(source), url=str(url), recorded_at=str(recorded_at))

@@ -28,6 +28,7 @@ from matchledger.ledger.capabilities import Capability
 from matchledger.ledger.events import new_salt
 from matchledger.ledger.limits import LOCK_TIMEOUT_SECONDS
 from matchledger.ledger.log_store import LogStore, StoredEvent
+from matchledger.ledger.service_addresses import ServiceAddress
 from matchledger.ledger.stores import open_store
 from matchledger.ledger.verify import Finding
 
@@ -305,6 +306,16 @@ class Application:
         """What ``token`` lets its holder do, if it was issued here and is not revoked."""
         return self._access.capability(token)
 
+    def record_service_address(self, url: str, *, given: bool = False) -> ServiceAddress:
+        """Keep ``url`` as where the service is reached, for the links: the address a
+        host gave it (``given``), or the one it listens on.  Beside the log, never in it."""
+        return self._access.record_service_address(url, given=given)
+
+    def service_address(self) -> ServiceAddress | None:
+        """Where links lead: the latest address given, else the latest listened on (None:
+        none recorded); CorruptLog for one that is no http(s) address."""
+        return self._access.service_address()
+
     def submit_through_links(self, submissions: Sequence[LinkSubmission]) -> list[Recorded | Exception]:
         """Record participants' own submissions, each made through a link, together
         where they can be, under the one policy of :mod:`.access` (the link checked again
@@ -332,6 +343,7 @@ __all__ = [
     "Readings",
     "Recorded",
     "Rescored",
+    "ServiceAddress",
     "StoredEvent",
     "TooManySubmissions",
     "utc_now",

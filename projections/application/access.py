@@ -1,5 +1,6 @@
-"""Access: the links (capability tokens) a host issues, and what a participant may record
-through one.  Tokens are stored only as hashes, beside the log, never in it.
+"""Access: the links (capability tokens) a host issues, the service's address they lead
+to, and what a participant may record through one.  Tokens are stored only as hashes,
+beside the log, never in it; so is the address.
 
 A submission made through a link is recorded under one policy, whichever door it came
 in by (the service's pages and JSON API today):
@@ -29,6 +30,14 @@ from dataclasses import dataclass, field
 from matchledger.engine.commands import Submit
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability, new_token, token_hash, well_formed
 from matchledger.ledger.errors import CorruptLog, LogConflict, MalformedInput, MatchledgerError
+from matchledger.ledger.service_addresses import (
+    BASE_URL_MAX_LENGTH,
+    GIVEN,
+    LISTENED,
+    ServiceAddress,
+    preferred,
+    well_formed_base_url,
+)
 
 from ..views import resolve_view
 from .queries import Queries
@@ -40,6 +49,9 @@ from .writes import DECISION_ATTEMPTS, Writes
 #: for ever: the log is append-only, and every read of the match reads them).  The host
 #: records more from the command line if a round ever needs it.
 SUBMISSIONS_PER_ROUND = 20
+
+#: The longest time an address may say it was recorded at (ours are 27 characters).
+RECORDED_AT_MAX_LENGTH = 64
 
 
 class LinkClosed(MatchledgerError, PermissionError):
@@ -127,6 +139,35 @@ class Access:
         found = self._wiring.store.capability(token_hash(token))
         return found if found is not None and found.active else None
 
+    # ------------------------------------------------------------------ the service's address
+
+    def record_service_address(self, url: str, *, given: bool) -> ServiceAddress:
+        url = url.rstrip("/")
+        if not well_formed_base_url(url):
+            raise MalformedInput(f"{_shown(url)} is not a service address: http(s)://HOST[:PORT][/PREFIX]")
+        address = ServiceAddress(url=url, source=GIVEN if given else LISTENED, recorded_at=self._wiring.clock())
+        self._wiring.store.save_service_address(address)
+        return address
+
+    def service_address(self) -> ServiceAddress | None:
+        store = self._wiring.store
+        address = preferred(store.service_addresses())
+        # Checked as it is read: whoever handed us the database may have written anything
+        # there, and it is shown to everyone the host gives a link (and the time, to the host).
+        if address is None:
+            return None
+        if not well_formed_base_url(address.url):
+            raise CorruptLog(
+                f"the service address kept in {store.location!r} is not an http(s) address of at most "
+                f"{BASE_URL_MAX_LENGTH} printable characters: {_shown(address.url)}"
+            )
+        if not (address.recorded_at.isprintable() and len(address.recorded_at) <= RECORDED_AT_MAX_LENGTH):
+            raise CorruptLog(
+                f"the service address kept in {store.location!r} was recorded at {_shown(address.recorded_at)}, "
+                "which is no time"
+            )
+        return address
+
     # ------------------------------------------------------------------ submissions through links
 
     def submit_through_links(self, submissions: Sequence[LinkSubmission]) -> list[Recorded | Exception]:
@@ -199,3 +240,8 @@ class Access:
             and capability.match_id == submission.match_id
             and capability.participant == submission.participant
         )
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """``text`` quoted for a message, escaped and cut short (it may come from anywhere)."""
+    return repr(text[:limit]) + ("..." if len(text) > limit else "")

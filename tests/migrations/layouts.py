@@ -2,20 +2,25 @@
 (read from the repository's history: ``git log -p -- ledger/store.py ledger/sqlite_file.py
 ledger/postgres_database.py``), with a recorded season's rows copied in.
 
-SQLite (no version was recorded in the file before this one, so ``user_version`` is 0):
+SQLite (no version was recorded in the file before version 2's later releases, so
+``user_version`` is 0 in the others):
 
 - ``sqlite-1-first-release`` (3413752): the ``events`` table as sqlite-utils then wrote
   it (``[name]``), its two triggers run as one script (a line break before ``BEGIN``),
   no mark;
 - ``sqlite-1-snapshots`` (7d3b812): the same with the ``snapshots`` table, as the later
   sqlite-utils wrote the table (``"name"``);
-- ``sqlite-2-marked`` (6468ef4 to this release): the mark (``application_id``), the
-  triggers written one by one, ``snapshots`` and ``capabilities`` (2c6a8cf).
+- ``sqlite-2-marked`` (6468ef4): the mark (``application_id``), the triggers written
+  one by one, ``snapshots`` and ``capabilities`` (2c6a8cf);
+- ``sqlite-2-versioned`` (the releases that recorded ``user_version``, up to the one
+  before ``service_addresses``): the same with version 2 recorded.
 
 PostgreSQL:
 
 - ``postgresql-1-first-release`` (c1b84ff): version 1 without ``capabilities`` (made by
-  the first invitation then, and still where it is missing).
+  the first invitation then, and still where it is missing);
+- ``postgresql-1-capabilities`` (the releases up to the one before
+  ``service_addresses``): version 1 with ``capabilities`` made with the tables.
 
 The version this matchledger writes (the tables made by a first write) is each back
 end's newest and is what every other test runs on.
@@ -84,11 +89,17 @@ def _sqlite_2_marked(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA application_id = {SQLITE_MARK}")
 
 
+def _sqlite_2_versioned(conn: sqlite3.Connection) -> None:
+    _sqlite_2_marked(conn)
+    conn.execute("PRAGMA user_version = 2")
+
+
 #: name -> (schema version, the statements that made it)
 SQLITE_LAYOUTS = {
     "sqlite-1-first-release": (1, _sqlite_1_first_release),
     "sqlite-1-snapshots": (1, _sqlite_1_snapshots),
     "sqlite-2-marked": (2, _sqlite_2_marked),
+    "sqlite-2-versioned": (2, _sqlite_2_versioned),
 }
 
 
@@ -160,5 +171,16 @@ CREATE VIEW events_json AS
     SELECT match_id, seq, kind, body::jsonb AS body, recorded_at, actor, prev_hash, hash FROM events;
 """
 
+POSTGRES_1_CAPABILITIES = (
+    POSTGRES_1_FIRST_RELEASE
+    + """
+CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id text NOT NULL,
+    role text NOT NULL, participant text, can_submit boolean NOT NULL, created_at text NOT NULL, revoked_at text);
+"""
+)
+
 #: name -> (schema version, the script that made it)
-POSTGRES_LAYOUTS = {"postgresql-1-first-release": (1, POSTGRES_1_FIRST_RELEASE)}
+POSTGRES_LAYOUTS = {
+    "postgresql-1-first-release": (1, POSTGRES_1_FIRST_RELEASE),
+    "postgresql-1-capabilities": (1, POSTGRES_1_CAPABILITIES),
+}

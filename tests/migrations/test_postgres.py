@@ -17,6 +17,7 @@ from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.migrations import Migration
 from matchledger.ledger.postgres_urls import printable_url
 from matchledger.ledger.stores import open_store
+from matchledger.projections.application import Application
 from tests.helpers import invoke
 from tests.postgres.support import plain, relations
 
@@ -32,6 +33,8 @@ OURS = [
     "events_pkey",
     "matchledger_append_only",
     "matchledger_schema",
+    "service_addresses",
+    "service_addresses_pkey",
     "snapshots",
     "snapshots_pkey",
 ]
@@ -74,8 +77,8 @@ def earlier(request, postgres_url, season_tables):
 
 
 def test_every_earlier_layout_is_of_a_version_this_matchledger_reads():
-    assert migrations.postgres_version() == 1
-    assert [m.version for m in migrations.POSTGRES_MIGRATIONS] == [1]
+    assert migrations.postgres_version() == 2
+    assert [m.version for m in migrations.POSTGRES_MIGRATIONS] == [1, 2]
     assert {version for version, _script in POSTGRES_LAYOUTS.values()} <= {1}
 
 
@@ -100,12 +103,15 @@ def test_this_matchledger_writes_each_earlier_layout_and_keeps_every_event(earli
     assert (relations(earlier), version(earlier)) == (OURS, [(migrations.postgres_version(),)])
 
 
-# --------------------------------------------------------------------------- the mechanism, with a second version
+# --------------------------------------------------------------------------- the mechanism, with a next version
+
+#: The version of the tables this matchledger writes, before a test adds the next.
+CURRENT = migrations.postgres_version()
 
 
-def second_version(monkeypatch, step=None) -> list[int]:
-    """Add a migration 2 of this test's own (``step``, or one that comments on the
-    events table); the versions it migrated databases from."""
+def next_version(monkeypatch, step=None) -> list[int]:
+    """Add a migration of this test's own after this matchledger's (``step``, or one
+    that comments on the events table); the versions it migrated databases from."""
     calls = []
 
     def comment(conn):
@@ -113,7 +119,7 @@ def second_version(monkeypatch, step=None) -> list[int]:
         conn.execute("COMMENT ON TABLE events IS 'migrated'")
         threading.Event().wait(0.05)  # long enough for other writers to arrive meanwhile
 
-    migration = Migration(2, "test", step or comment)
+    migration = Migration(CURRENT + 1, "test", step or comment)
     monkeypatch.setattr(migrations, "POSTGRES_MIGRATIONS", (*migrations.POSTGRES_MIGRATIONS, migration))
     return calls
 
@@ -124,22 +130,22 @@ def comment(url: str) -> list[tuple]:
 
 @pytest.fixture
 def one(postgres_url):
-    """Tables of version 1, with a match."""
+    """Tables of this version, with a match."""
     invoke(postgres_url, "new", "toy", "m1", "--players", "a,b")
     return postgres_url
 
 
 @pytest.mark.guarantee("postgres.migrations")
 def test_a_read_of_the_version_before_does_not_migrate(one, monkeypatch):
-    calls = second_version(monkeypatch)
+    calls = next_version(monkeypatch)
     invoke(one, "status", "m1")
     open_store(one, read_only=True).close()
-    assert (version(one), comment(one), calls) == ([(1,)], [(None,)], [])
+    assert (version(one), comment(one), calls) == ([(CURRENT,)], [(None,)], [])
 
 
 @pytest.mark.guarantee("postgres.migrations")
 def test_writers_at_once_migrate_the_tables_once(one, monkeypatch):
-    calls = second_version(monkeypatch)
+    calls = next_version(monkeypatch)
     errors, start = [], threading.Barrier(4)
 
     def first_write(n: int) -> None:
@@ -159,7 +165,7 @@ def test_writers_at_once_migrate_the_tables_once(one, monkeypatch):
     for thread in threads:
         thread.join()
     assert errors == []
-    assert (calls, version(one), comment(one)) == ([1], [(2,)], [("migrated",)])
+    assert (calls, version(one), comment(one)) == ([CURRENT], [(CURRENT + 1,)], [("migrated",)])
     reader = open_store(one, read_only=True)
     try:
         assert reader.match_ids() == ["m1", "w0", "w1", "w2", "w3"]
@@ -173,11 +179,11 @@ def test_a_migration_that_fails_leaves_the_tables_as_they_were(one, monkeypatch)
         conn.execute("COMMENT ON TABLE events IS 'half'")
         conn.execute("SELECT no_such_function()")
 
-    second_version(monkeypatch, failing)
+    next_version(monkeypatch, failing)
     made = relations(one)
     result = invoke(one, "note", "m1", "x", expect=1)
     assert "no_such_function" in result.output and result.output.count("\n") == 1
-    assert (relations(one), version(one), comment(one)) == (made, [(1,)], [(None,)])
+    assert (relations(one), version(one), comment(one)) == (made, [(CURRENT,)], [(None,)])
     assert [row[1] for row in plain(one, "SELECT match_id, seq FROM events")] == [1]
 
 
@@ -200,15 +206,46 @@ def test_a_host_role_that_may_not_alter_the_tables_is_told_their_owner_migrates_
     schema = one.rsplit("%3D", 1)[1]
     plain(one, GRANTS.format(schema=schema, role=host_role))
     host = one.replace("postgresql://postgres@", f"postgresql://{host_role}:host-Pa55@")
-    second_version(monkeypatch)
+    next_version(monkeypatch)
     assert verified(host) == ["m1: ok (1 event"]  # a read goes on
     with pytest.raises(UnwritableDatabase) as refused:
         open_store(host)
     assert str(refused.value).startswith(
-        f"cannot migrate the tables of {printable_url(host)!r} from matchledger schema version 1 to 2: must be owner"
+        f"cannot migrate the tables of {printable_url(host)!r} from matchledger schema version {CURRENT} to "
+        f"{CURRENT + 1}: must be owner"
     )
     assert str(refused.value).endswith("; a role that may alter them (their owner) migrates them with its first write")
-    assert (version(one), comment(one)) == ([(1,)], [(None,)])
+    assert (version(one), comment(one)) == ([(CURRENT,)], [(None,)])
     invoke(one, "init")  # the owner's write
-    assert (version(one), comment(one)) == ([(2,)], [("migrated",)])
+    assert (version(one), comment(one)) == ([(CURRENT + 1,)], [("migrated",)])
     invoke(host, "note", "m1", "then the host's")
+
+
+# --------------------------------------------------------------------------- the service's address (version 2)
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_an_earlier_layout_keeps_the_service_address_from_its_first_write_on(earlier):
+    """Read as it is, earlier tables hold no address (and no table for one); the first
+    write makes the table, and an address recorded then leads `invite`'s links, never
+    entering the log or an export."""
+    reader = Application.open(earlier, read_only=True)
+    try:
+        assert reader.service_address() is None
+    finally:
+        reader.close()
+    assert "service_addresses" not in relations(earlier)
+    exported = invoke(earlier, "export", "g3").stdout
+    first = invoke(earlier, "invite", "g3", "--as", "ann")  # the first write: migrated
+    assert first.stdout.startswith("link for ann (read only) in g3: http://127.0.0.1:8000/p/")
+    assert "no serve has recorded its address" in first.stderr
+    assert version(earlier) == [(migrations.postgres_version(),)]
+    writer = Application.open(earlier)
+    try:
+        writer.record_service_address("https://games.example.org/league/", given=True)
+    finally:
+        writer.close()
+    assert invoke(earlier, "invite", "g3", "--as", "ann").stdout.startswith(
+        "link for ann (read only) in g3: https://games.example.org/league/p/"
+    )
+    assert invoke(earlier, "export", "g3").stdout == exported

@@ -16,6 +16,7 @@ from matchledger.ledger.events import NoteAdded
 from matchledger.ledger.migrations import Migration, NewerSchema
 from matchledger.ledger.sqlite_file import APPLICATION_ID
 from matchledger.ledger.stores import open_store
+from matchledger.projections.application import Application
 from tests.helpers import invoke
 from tests.trust.support import fingerprint
 
@@ -61,19 +62,19 @@ def earlier(request, tmp_path, season_tables):
 
 
 def test_every_earlier_layout_is_older_than_this_version():
-    assert migrations.sqlite_version() == 2
+    assert migrations.sqlite_version() == 3
     assert {version for version, _make in SQLITE_LAYOUTS.values()} == {1, 2}
-    assert [m.version for m in migrations.SQLITE_MIGRATIONS] == [1, 2]
+    assert [m.version for m in migrations.SQLITE_MIGRATIONS] == [1, 2, 3]
 
 
 @pytest.mark.guarantee("files.schema-version")
 def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(earlier, season_tables):
-    before = fingerprint(earlier)["file"]  # (a read may leave SQLite's empty -wal and -shm files)
+    before, header = fingerprint(earlier)["file"], _header(earlier)  # (a read may leave empty -wal and -shm files)
     assert verified(earlier) == verdicts(season_tables)
     for args in (("status", "g3"), ("log", "amend5"), ("outcome", "g3", "--json"), ("export", "amend5")):
         invoke(earlier, *args)
     assert fingerprint(earlier)["file"] == before
-    assert _header(earlier)[1] == 0  # no version recorded by a read
+    assert _header(earlier) == header and header[1] < migrations.sqlite_version()  # no version recorded by a read
 
 
 @pytest.mark.guarantee("files.schema-version")
@@ -141,7 +142,8 @@ def test_a_file_of_a_newer_schema_is_refused_by_reads_and_writes_naming_both_ver
     for options in ({"read_only": True}, {"create": False}, {}):
         with pytest.raises(NewerSchema) as refused:
             open_store(db, **options)
-        assert (refused.value.found, refused.value.readable) == (3, 2)
+        latest = migrations.sqlite_version()
+        assert (refused.value.found, refused.value.readable) == (latest + 1, latest)
     assert _contents(db) == before
 
 
@@ -181,41 +183,47 @@ def test_a_newer_matchledger_migrating_the_file_under_a_writer_stops_its_next_wr
         writer.close()
 
 
-# --------------------------------------------------------------------------- the mechanism, with a third version
+# --------------------------------------------------------------------------- the mechanism, with a next version
 
 
-def third_version(monkeypatch) -> list[int]:
-    """Add a migration 3 of this test's own; the versions it migrated files from."""
+def next_version(monkeypatch) -> list[int]:
+    """Add a migration of this test's own after this matchledger's; the versions it
+    migrated files from."""
     calls = []
 
     def step(conn):
         calls.append(conn.execute("SELECT * FROM pragma_user_version").fetchone()[0])
         threading.Event().wait(0.05)  # long enough for other writers to arrive meanwhile
 
-    monkeypatch.setattr(migrations, "SQLITE_MIGRATIONS", (*migrations.SQLITE_MIGRATIONS, Migration(3, "test", step)))
+    following = Migration(migrations.sqlite_version() + 1, "test", step)
+    monkeypatch.setattr(migrations, "SQLITE_MIGRATIONS", (*migrations.SQLITE_MIGRATIONS, following))
     return calls
 
 
+#: The version of the files this matchledger writes, before a test adds the next.
+CURRENT = migrations.sqlite_version()
+
+
 @pytest.fixture
-def two(tmp_path):
-    """A file of this version (2), with a match."""
-    db = tmp_path / "two.db"
+def current(tmp_path):
+    """A file of this version, with a match."""
+    db = tmp_path / "current.db"
     invoke(db, "new", "toy", "m1", "--players", "a,b")
-    assert _header(db) == (APPLICATION_ID, 2)
+    assert _header(db) == (APPLICATION_ID, CURRENT)
     return db
 
 
 @pytest.mark.guarantee("files.schema-version")
-def test_a_read_of_the_version_before_does_not_migrate(two, monkeypatch):
-    db, calls = two, third_version(monkeypatch)
+def test_a_read_of_the_version_before_does_not_migrate(current, monkeypatch):
+    db, calls = current, next_version(monkeypatch)
     before = fingerprint(db)["file"]
     invoke(db, "status", "m1")
-    assert fingerprint(db)["file"] == before and _header(db)[1] == 2 and calls == []
+    assert fingerprint(db)["file"] == before and _header(db)[1] == CURRENT and calls == []
 
 
 @pytest.mark.guarantee("files.schema-version")
-def test_writers_at_once_migrate_a_file_once(two, monkeypatch):
-    db, calls = two, third_version(monkeypatch)
+def test_writers_at_once_migrate_a_file_once(current, monkeypatch):
+    db, calls = current, next_version(monkeypatch)
     errors, start = [], threading.Barrier(4)
 
     def first_write(n: int) -> None:
@@ -233,8 +241,8 @@ def test_writers_at_once_migrate_a_file_once(two, monkeypatch):
     for thread in threads:
         thread.join()
     assert errors == []
-    assert calls == [2]  # once, from version 2
-    assert _header(db) == (APPLICATION_ID, 3)
+    assert calls == [CURRENT]  # once, from this version
+    assert _header(db) == (APPLICATION_ID, CURRENT + 1)
     reader = open_store(db, read_only=True)
     try:
         assert reader.match_ids() == ["m1", "w0", "w1", "w2", "w3"]
@@ -250,9 +258,40 @@ def test_a_migration_that_fails_leaves_the_file_as_it_was(tmp_path, season_table
     def failing(conn):
         conn.execute("SELECT no_such_function()")
 
-    monkeypatch.setattr(migrations, "SQLITE_MIGRATIONS", (*migrations.SQLITE_MIGRATIONS, Migration(3, "bad", failing)))
+    bad = Migration(CURRENT + 1, "bad", failing)
+    monkeypatch.setattr(migrations, "SQLITE_MIGRATIONS", (*migrations.SQLITE_MIGRATIONS, bad))
     schema, rows = _schema(db), sqlite_rows(db)
     with pytest.raises(CorruptLog, match="no such function"):
         open_store(db)
     assert _header(db) == (0, 0)  # not even the mark of migration 2
     assert (_schema(db), sqlite_rows(db)) == (schema, rows)
+
+
+# --------------------------------------------------------------------------- the service's address (version 3)
+
+
+@pytest.mark.guarantee("files.schema-version")
+def test_an_earlier_layout_keeps_the_service_address_from_its_first_write_on(earlier):
+    """Read as it is, an earlier file has no address (and no table for one); the first
+    write makes the table, and an address recorded then leads `invite`'s links, never
+    entering the log or an export."""
+    reader = Application.open(str(earlier), read_only=True)
+    try:
+        assert reader.service_address() is None
+    finally:
+        reader.close()
+    assert "service_addresses" not in {name for _kind, name, _table, _sql in _schema(earlier)}
+    exported = invoke(earlier, "export", "g3").stdout
+    first = invoke(earlier, "invite", "g3", "--as", "ann")  # the first write: migrated
+    assert first.stdout.startswith("link for ann (read only) in g3: http://127.0.0.1:8000/p/")
+    assert "no serve has recorded its address" in first.stderr
+    assert _header(earlier) == (APPLICATION_ID, migrations.sqlite_version())
+    writer = Application.open(str(earlier))
+    try:
+        writer.record_service_address("http://127.0.0.1:41234/", given=False)
+    finally:
+        writer.close()
+    assert invoke(earlier, "invite", "g3", "--as", "ann").stdout.startswith(
+        "link for ann (read only) in g3: http://127.0.0.1:41234/p/"
+    )
+    assert invoke(earlier, "export", "g3").stdout == exported

@@ -3,7 +3,8 @@ back end's store does, the same tests against each.
 
 A store is four parts (ledger/log_store.py), and the contract is one class per part:
 :class:`EventLogContract` (``store.log``), :class:`SnapshotCacheContract`
-(``store.snapshots``), :class:`CapabilityStoreContract` (``store.capability_store``) and
+(``store.snapshots``), :class:`CapabilityStoreContract` and :class:`ServiceAddressContract`
+(``store.capability_store``: the links, and the service's address) and
 :class:`ChangeFeedContract` (``store.changes``); :class:`StoreContract` runs them all,
 and checks that the store answers each part's methods as the part does.
 
@@ -553,6 +554,56 @@ class CapabilityStoreContract(_OnABackEnd):
         assert capability_store.capability(kept.token_hash) is None
 
 
+def _address(url: str, source: str = "listening", recorded_at: str = T):
+    from matchledger.ledger.service_addresses import ServiceAddress
+
+    return ServiceAddress(url=url, source=source, recorded_at=recorded_at)
+
+
+class ServiceAddressContract(_OnABackEnd):
+    """The service's address, kept by the capability store beside the links
+    (``store.capability_store``: ledger/service_addresses.py)."""
+
+    @pytest.fixture
+    def capability_store(self, store):
+        return store.capability_store
+
+    def test_a_store_where_no_address_was_recorded_has_none(self, log, capability_store):
+        three_events(log)
+        assert capability_store.service_addresses() == []
+
+    @pytest.mark.guarantee("service.links-address")
+    def test_the_latest_address_of_each_source_is_kept_beside_the_log(self, log, capability_store):
+        rows = three_events(log)
+        capability_store.save_service_address(_address("http://127.0.0.1:40001"))
+        given = _address("https://games.example.org", "base-url", "2026-01-02T00:00:00.000000Z")
+        capability_store.save_service_address(given)
+        latest = _address("http://127.0.0.1:40002", recorded_at="2026-01-03T00:00:00.000000Z")
+        capability_store.save_service_address(latest)
+        assert capability_store.service_addresses() == [given, latest]  # by source
+        assert log.rows("m1") == rows  # nothing of it in the log
+
+    def test_an_address_saved_in_a_failed_transaction_is_not_kept(self, store, capability_store):
+        kept = _address("http://127.0.0.1:40001")
+        capability_store.save_service_address(kept)
+        with pytest.raises(CallerFailed):
+            with store.transaction():
+                capability_store.save_service_address(_address("http://127.0.0.1:40002"))
+                raise CallerFailed
+        assert capability_store.service_addresses() == [kept]
+
+    def test_an_address_written_past_the_store_is_read_as_stored_for_the_reader_to_check(
+        self, capability_store, backend
+    ):
+        backend.plain(
+            "INSERT INTO service_addresses (source, url, recorded_at) VALUES (?, ?, ?)",
+            "listening",
+            "javascript:alert(1)\x1b[2J",
+            T,
+        )
+        assert capability_store.service_addresses() == [_address("javascript:alert(1)\x1b[2J")]
+
+
 class ChangeFeedContract(_OnABackEnd):
     """The change feed (``store.changes``: ledger/change_feed.py)."""
 
@@ -610,7 +661,9 @@ class ChangeFeedContract(_OnABackEnd):
         assert not changes.moved_since(changes.data_version())
 
 
-class StoreContract(EventLogContract, SnapshotCacheContract, CapabilityStoreContract, ChangeFeedContract):
+class StoreContract(
+    EventLogContract, SnapshotCacheContract, CapabilityStoreContract, ServiceAddressContract, ChangeFeedContract
+):
     """The whole store contract: every part's, and the store answering for its parts (a
     subclass named ``Test...`` gives the fixture ``backend``: see the module)."""
 
@@ -627,6 +680,12 @@ class StoreContract(EventLogContract, SnapshotCacheContract, CapabilityStoreCont
         assert store.capability_store.capability(kept.token_hash) == store.capability(kept.token_hash) == kept
         assert store.capabilities("m1") == store.capability_store.capabilities("m1") == [kept]
         assert store.revoke_capability(kept.token_hash, T) == store.capability_store.capability(kept.token_hash)
+        store.save_service_address(_address("http://127.0.0.1:40001"))
+        assert (
+            store.service_addresses()
+            == store.capability_store.service_addresses()
+            == [_address("http://127.0.0.1:40001")]
+        )
         assert store.data_version() == store.changes.data_version()
 
     def test_one_transaction_of_the_store_spans_its_parts(self, store):
