@@ -171,13 +171,18 @@ def build(folder: Path) -> tuple[Path, list[State]]:
             State(name, "participant, refused", _link(db, start, "--as", who, "--submit"), refuse=tokens),
             State(name, "participant, read only", _link(db, start, "--as", who)),
         ]
-        who, tokens = game.submits
-        states.append(State(name, "participant, submitted", _link(db, mid, "--as", who, "--submit"), submit=tokens))
         if game.superseded:
             states.append(State(name, "participant, superseded", _link(db, mid, "--as", game.superseded, "--submit")))
         states += [
             State(name, "participant, voided by the host", _link(db, mid, "--as", game.voided, "--submit")),
             State(name, "participant, between rounds", _link(db, mid, "--as", game.between, "--submit")),
+            # after the mid match's other pages: the submission moves the match on
+            State(
+                name,
+                "participant, submitted",
+                _link(db, mid, "--as", game.submits[0], "--submit"),
+                submit=game.submits[1],
+            ),
             State(name, "participant, finished", _link(db, end, "--as", game.finished, "--submit")),
             State(name, "participant, revoked link", revoked),
             State(name, "auditor", _link(db, end, "--auditor")),

@@ -86,14 +86,14 @@ def shoot(
         with Server(db) as server, sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             try:
-                for width in widths:
-                    page = browser.new_page(viewport={"width": width, "height": HEIGHT})
-                    for state in states:
+                page = browser.new_page(viewport={"width": widths[0], "height": HEIGHT})
+                for state in states:  # each state at every width before the next moves a match on
+                    for width in widths:
+                        page.set_viewport_size({"width": width, "height": HEIGHT})
                         open_state(page, server.url, state)
                         path = out / f"{slug(state)}-{width}.png"
                         path.write_bytes(small_png(page.screenshot(full_page=not screen, animations="disabled")))
                         written.append(path)
-                    page.close()
             finally:
                 browser.close()
     return written
