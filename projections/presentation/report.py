@@ -85,10 +85,12 @@ h1 { font-size: 18px; margin: 0 0 8px 0; }
 #current { font-weight: bold; }
 #detail { color: #555; min-height: 1.2em; margin-bottom: 8px; }
 main { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; }
-#board { background: #fff; border: 1px solid #ddd; }
+#board { background: #fff; border: 1px solid #ddd; min-width: 0; max-width: 100%; }
+#board svg { display: block; max-width: 100%; height: auto; }
 #panels table { border-collapse: collapse; margin: 2px 0 12px 0; font-size: 13px; }
+#panels { min-width: 0; max-width: 100%; }
 #panels th, #panels td { text-align: left; padding: 1px 10px 1px 0; vertical-align: top; }
-#panels th { color: #666; }
+#panels th { color: #666; overflow-wrap: anywhere; }
 #panels h2 { font-size: 14px; margin: 6px 0 2px 0; }
 """
 
@@ -201,6 +203,7 @@ def report_html(match: str, game: str, view_label: str, steps: list[Step]) -> st
             '<html lang="en">',
             "<head>",
             '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{escape(heading)}</title>",
             f"<style>{CSS}</style>",
             "</head>",
