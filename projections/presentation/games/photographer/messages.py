@@ -10,6 +10,7 @@ nothing else."""
 
 from __future__ import annotations
 
+from ...wording import scores_words
 from .text import _table as table_lines  # the table as `status` draws it
 
 _ENDINGS = {"deck_empty": "the deck is empty", "sunset": "the sunset card came up"}
@@ -45,11 +46,7 @@ def participant_message(knowledge: dict, turn: int) -> dict:
 
 
 def _scores(standing: dict) -> str:
-    s = standing["scores"]
-    return (
-        f"{standing['total']} (rows {s['rows']}, blurred {s['blurred']}, missing {s['missing']}, "
-        f"successful shots {s['good_shots']})"
-    )
+    return f"{standing['total']} ({scores_words(standing['scores'], 'photographer')})"
 
 
 def _headline(match: str, message: dict) -> str:

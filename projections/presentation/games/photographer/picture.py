@@ -166,8 +166,8 @@ def panels(models: dict) -> list[Panel]:
         {"participant": r["participant"], "points": r.get("points"), **r.get("scores", {})}
         for r in models["scores"].get("scores", [])
     ]
-    out.append(scores_panel(score_rows, ["points", *SCORE_KEYS]))
-    out += outcome_panels(models["outcome"], SCORE_KEYS)
+    out.append(scores_panel(score_rows, ["points", *SCORE_KEYS], models["game"]))
+    out += outcome_panels(models["outcome"])
     if kind == "host" and status.get("deck_order") is not None:
         out.append(
             Panel(
