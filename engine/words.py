@@ -25,12 +25,15 @@ class ResultWords:
     - ``scores``: a score's key (``good_shots``) -> a column's heading
       (``"successful shots"``);
     - ``contracts``: a contract as recorded (``supremacy``) -> its whole name
-      (``"supremacy pact"``).
+      (``"supremacy pact"``);
+    - ``endings``: why a match ended, as its read models record it (``deck_empty``) ->
+      words (``"the deck is empty"``).
     """
 
     awards: dict[str, str] = field(default_factory=dict)
     scores: dict[str, str] = field(default_factory=dict)
     contracts: dict[str, str] = field(default_factory=dict)
+    endings: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         # A template naming anything else would fail only when a result is shown: refuse

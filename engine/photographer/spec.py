@@ -32,5 +32,8 @@ SPEC = GameSpec(
     rules="matchledger.engine.photographer:rules.md",
     code=("matchledger.engine.photographer",),
     # P8: a colour with no face-up card costs 3; each successful-shot card scores 5
-    words=ResultWords(scores={"missing": "missing colours", "good_shots": "successful shots"}),
+    words=ResultWords(
+        scores={"missing": "missing colours", "good_shots": "successful shots"},
+        endings={"deck_empty": "the deck is empty", "sunset": "the sunset card came up"},
+    ),
 )

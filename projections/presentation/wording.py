@@ -79,6 +79,11 @@ def score_label(key: str, game: str | None) -> str:
     return result_words(game).scores.get(key) or code_words(key)
 
 
+def ending(code: str | None, game: str | None) -> str:
+    """Why a match ended, as ``game`` declares it: ``deck_empty`` -> ``the deck is empty``."""
+    return result_words(game).endings.get(str(code)) or code_words(str(code))
+
+
 def scores_words(scores: dict, game: str | None) -> str:
     """A standing's scores in one line, each under its declared heading: ``rows 25,
     blurred -26, missing colours 0, successful shots 5``."""

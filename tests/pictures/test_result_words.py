@@ -54,6 +54,14 @@ def test_the_photographers_score_headings_are_words(render, pictures_db):
     assert "missing colours 0" in scores and "successful shots 5" in scores
 
 
+def test_why_a_match_ended_reads_as_words(render, pictures_db):
+    shown = _texts(render("g2", "--public"))
+    assert shown[0].startswith("g2 (Фотограф) — finished (the deck is empty) — ")
+    assert any(t.endswith("end: the deck is empty") for t in shown)
+    assert "game over (the deck is empty)" in invoke(pictures_db, "status", "g2").stdout
+    assert "deck_empty" not in " ".join(shown) + invoke(pictures_db, "reveals", "g2").stdout
+
+
 @pytest.mark.parametrize("match", ["amend5", "pw1", "g2"])
 def test_the_picture_and_its_board_name_the_games_title(render, pictures_db, match):
     game = read_json(pictures_db, "status", match)["game"]
