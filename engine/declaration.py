@@ -14,6 +14,7 @@ Parts a spec names:
 - ``presentation``: a package with any of ``text``, ``picture`` and ``messages``
   modules (see :mod:`matchledger.projections.presentation.games`); without one, or
   without one of those modules, the generic presentation is used;
+- ``words``: how its results read where its read models hold codes (:mod:`.words`);
 - ``rules``: the rules document with its numbered rulings, a file inside the package
   named by ``engine``;
 - ``code``: the packages whose source decides what a replay computes, hashed into the
@@ -25,6 +26,8 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from typing import Any
+
+from .words import ResultWords
 
 #: The kinds of game the engine knows: simultaneous rounds the host closes
 #: (:mod:`.rounds`), or sequential turns resolved as they are submitted (:mod:`.turns`).
@@ -91,6 +94,7 @@ class GameSpec:
     presentation: str | None = None  # a package name
     rules: str | None = None  # "package:file name" of the rules document
     code: tuple[str, ...] = ()  # module or package names; by default the engine's package
+    words: ResultWords = field(default_factory=ResultWords, compare=False)  # how its results read (words.py)
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):

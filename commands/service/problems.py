@@ -16,6 +16,7 @@ see), and an error the service did not expect says only that it happened.
 
 from __future__ import annotations
 
+import re
 from http import HTTPStatus
 from typing import Any
 
@@ -164,10 +165,24 @@ def _outside(exc: OutsideView | OutsideLog) -> str:
     return f"at={exc.at} is outside match {exc.match!r}"
 
 
+#: A rules error that opens by citing its ruling, as the rules documents number them
+#: (``W2: 'ann' cannot target their partner``).
+_CITED = re.compile(r"([A-Z][0-9]{1,3}[a-z]?): (\S.*)", re.DOTALL)
+
+
 def _detail(exc: MatchledgerError) -> str:
     if isinstance(exc, MatchFinished):  # the way back is the host's to take, from the command line
         return f"match {exc.match!r} is finished; nothing more can be recorded"
-    return str(exc)
+    return rule_last(str(exc))
+
+
+def rule_last(message: str) -> str:
+    """A rules error as the service words it: what is wrong first, the ruling it cites
+    last (``'ann' cannot target their partner ('gift:zed') (rule W2)``).  A participant
+    reads the sentence; a code as its opening word reads as a fault.  The command line
+    keeps the code first, where hosts and auditors cite it."""
+    cited = _CITED.fullmatch(message)
+    return f"{cited[2]} (rule {cited[1]})" if cited else message
 
 
 def _parameter(exc: MatchledgerError) -> dict[str, str]:

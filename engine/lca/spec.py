@@ -1,6 +1,7 @@
 """The declaration of Lights, Camera, Action! (read at start-up: imports nothing of the rules)."""
 
 from matchledger.engine.declaration import GameSpec, SetupParameter
+from matchledger.engine.words import ResultWords
 
 #: Bytes of a studio file at most.
 STUDIO_FILE_MAX_BYTES = 64 * 1024
@@ -26,4 +27,14 @@ SPEC = GameSpec(
     presentation="matchledger.projections.presentation.games.lca",
     rules="matchledger.engine.lca:rules.md",
     code=("matchledger.engine.lca",),
+    words=ResultWords(
+        awards={
+            "tol": "ToL {shards}/4",
+            "tol_shard": "+{shards} ToL bonus shard{s}",
+            "shards": "{shards} shard{s}",
+            "mark": "Mark of Elimination",
+            "ec": "EC",
+        },
+        contracts={"supremacy": "supremacy pact"},
+    ),
 )

@@ -1,6 +1,7 @@
 """The declaration of Фотограф (read at start-up: imports nothing of the rules)."""
 
 from matchledger.engine.declaration import GameSpec, SetupParameter
+from matchledger.engine.words import ResultWords
 
 #: Bytes of a deck file at most.
 DECK_FILE_MAX_BYTES = 64 * 1024
@@ -30,4 +31,9 @@ SPEC = GameSpec(
     presentation="matchledger.projections.presentation.games.photographer",
     rules="matchledger.engine.photographer:rules.md",
     code=("matchledger.engine.photographer",),
+    # P8: a colour with no face-up card costs 3; each successful-shot card scores 5
+    words=ResultWords(
+        scores={"missing": "missing colours", "good_shots": "successful shots"},
+        endings={"deck_empty": "the deck is empty", "sunset": "the sunset card came up"},
+    ),
 )

@@ -1,6 +1,7 @@
 """The declaration of Parallel Worlds (read at start-up: imports nothing of the rules)."""
 
 from matchledger.engine.declaration import GameSpec, SetupParameter
+from matchledger.engine.words import ResultWords
 
 SPEC = GameSpec(
     name="pw",
@@ -21,4 +22,13 @@ SPEC = GameSpec(
     presentation="matchledger.projections.presentation.games.pw",
     rules="matchledger.engine.pw:rules.md",
     code=("matchledger.engine.pw",),
+    words=ResultWords(
+        awards={
+            "tol": "ToL {shards}/4",
+            "tol_shard": "+{shards} ToL bonus shard{s}",
+            "shards": "{shards} shard{s}",
+            "ec": "EC",
+        },
+        contracts={"sabotage": "sabotage pact"},
+    ),
 )

@@ -204,11 +204,7 @@ def panels(models: dict) -> list[Panel]:
     told = _told_panel(models)
     if told is not None:
         out.append(told)
-    outcome = models.get("outcome") or {}
-    standings = outcome.get("standings") or []
-    scores = standings[0].get("scores") if standings and isinstance(standings[0], dict) else None
-    score_keys = list(scores) if isinstance(scores, dict) else []
-    out += outcome_panels(outcome, score_keys)
+    out += outcome_panels(models.get("outcome") or {})
     return out
 
 

@@ -5,8 +5,8 @@ game finds the same sections in the same places:
       rank  participant  total  lights  camera  …
          1  ann            309     140      77  …
     Awards
-      participant  award      shards  reason
-      ann          ToL             3  rank 1
+      participant  award    reason
+      ann          ToL 3/4  rank 1
     Contracts
       participant  contract  result
       ann          lights    succeeded
@@ -17,8 +17,8 @@ game finds the same sections in the same places:
         ann  lights E3 K6 J12; lights score 140
 
 A game's ``text`` module supplies only what is its own (how a round's public
-announcement or a private notice reads, the name of a standing's score columns); the
-sections, tables, wrapping and empty cases are here.  Lines stay within ``WIDTH``
+announcement or a private notice reads); the sections, tables, wrapping and empty
+cases are here, the tables' words those of every output form (:mod:`.results`).  Lines stay within ``WIDTH``
 columns where the names allow it."""
 
 from __future__ import annotations
@@ -28,15 +28,12 @@ from collections.abc import Callable, Iterable
 
 from matchledger.engine.state import View
 
+from . import results
 from .panels import fmt, pairs_text
 from .text import table
-from .wording import contract
 
 WIDTH = 80
 INDENT = "  "
-
-#: How the award kinds of docs/design.md read in text (the JSON keeps the kinds).
-AWARD_NAMES = {"tol": "ToL", "tol_shard": "ToL shards", "shards": "shards", "mark": "mark", "ec": "EC"}
 
 
 def words(key: str) -> str:
@@ -66,58 +63,25 @@ def _participant(standing: dict) -> str:
 
 
 def standings_lines(
-    standings: list[dict],
-    who: Callable[[dict], str] = _participant,
-    who_label: str = "participant",
-    labels: dict[str, str] | None = None,
+    outcome: dict, who: Callable[[dict], str] = _participant, who_label: str = "participant"
 ) -> list[str]:
-    """The standings table: rank, participant (``who``), total, then each score (its
-    column named by ``labels``, else by its key)."""
-    labels = labels or {}
-    rows = [
-        {
-            "rank": s["rank"],
-            who_label: who(s),
-            "total": s["total"],
-            **{labels.get(k, words(k)): v for k, v in s.get("scores", {}).items()},
-        }
-        for s in standings
-    ]
-    return [INDENT + line for line in table(rows)]
+    """The standings table: rank, participant (``who``), total, then each score under
+    the heading the game declares for it (:mod:`.results`)."""
+    return [INDENT + line for line in table(results.standings(outcome, who, who_label))]
 
 
-def awards_lines(awards: list[dict]) -> list[str]:
-    """The awards table: participant, award, shards (blank where the award has none), reason."""
-    rows = [
-        {
-            "participant": a["participant"],
-            "award": AWARD_NAMES.get(a["kind"], a["kind"]),
-            "shards": a.get("shards", ""),
-            "reason": a.get("reason", ""),
-        }
-        for a in awards
-    ]
-    return [INDENT + line for line in table(rows)]
+def awards_lines(outcome: dict) -> list[str]:
+    """The awards table: participant, award in the game's words, reason (:mod:`.results`)."""
+    return [INDENT + line for line in table(results.awards(outcome))]
 
 
-def contracts_lines(results: list[dict], game: str | None = None) -> list[str]:
+def contracts_lines(outcome: dict) -> list[str]:
     """The contracts table: participant, contract, result (succeeded or failed)."""
-    rows = [
-        {
-            "participant": r["participant"],
-            "contract": contract(r, game),
-            "result": "succeeded" if r.get("succeeded") else "failed",
-        }
-        for r in results
-    ]
-    return [INDENT + line for line in table(rows)]
+    return [INDENT + line for line in table(results.contracts(outcome))]
 
 
 def outcome_lines(
-    outcome: dict,
-    who: Callable[[dict], str] = _participant,
-    who_label: str = "participant",
-    labels: dict[str, str] | None = None,
+    outcome: dict, who: Callable[[dict], str] = _participant, who_label: str = "participant"
 ) -> list[str]:
     """The outcome section: a heading saying whether the match is finished, the
     standings table, the awards table (where there are awards), the contracts table
@@ -125,16 +89,16 @@ def outcome_lines(
     finished = outcome.get("finished")
     standings = outcome.get("standings")
     awards = outcome.get("awards")
-    results = outcome.get("contracts")
+    held = outcome.get("contracts")
     if standings is None:  # a view the standings are not announced to
         lines = ["Final outcome (standings not announced)" if finished else "Not finished (standings not announced)"]
     else:
         lines = ["Final standings" if finished else "Standings so far (not finished)"]
-        lines += standings_lines(standings, who, who_label, labels) if standings else [INDENT + "(none yet)"]
+        lines += standings_lines(outcome, who, who_label) if standings else [INDENT + "(none yet)"]
     if awards:
-        lines += ["Awards", *awards_lines(awards)]
-    if results:
-        lines += ["Contracts", *contracts_lines(results, outcome.get("game"))]
+        lines += ["Awards", *awards_lines(outcome)]
+    if held:
+        lines += ["Contracts", *contracts_lines(outcome)]
     shown = ("match", "game", "finished", "standings", "awards", "contracts")
     extra = {k: v for k, v in outcome.items() if k not in shown}
     lines += [f"{words(key)}: {fmt(value)}" for key, value in extra.items()]

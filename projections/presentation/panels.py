@@ -4,10 +4,12 @@ and the drawing of panels onto a canvas (and the room that takes)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import results
 from .svg import INK, MUTED, Canvas, text_width
-from .wording import contract
+from .wording import score_label
 
 
 @dataclass
@@ -40,61 +42,40 @@ def pairs_text(data: dict) -> str:
     return "; ".join(f"{k.replace('_', ' ')} {fmt(v)}" for k, v in data.items()) or "-"
 
 
-def scores_panel(rows: list[dict], columns: list[str], title: str = "Scores") -> Panel:
+def records_panel(title: str, records: list[dict], key: str) -> Panel:
+    """Records (a column's heading -> value, as :mod:`.results` words them) as a panel."""
+    header: list[str] = []
+    for record in records:
+        header += [column for column in record if column not in header]
+    return Panel(title, header, [[fmt(record.get(column)) for column in header] for record in records], key=key)
+
+
+def scores_panel(rows: list[dict], columns: list[str], game: str | None, title: str = "Scores") -> Panel:
+    """The scores so far: a row per participant, each of ``columns`` under the heading
+    ``game`` declares for it."""
     if not rows:
         return Panel(title, None, [["none known in this view yet"]], key="scores")
-    header = ["participant", *columns]
+    header = ["participant", *(score_label(c, game) for c in columns)]
     body = [[str(r.get("participant", "")), *(fmt(r.get(c)) for c in columns)] for r in rows]
     return Panel(title, header, body, key="scores")
 
 
 def outcome_panels(
-    outcome: dict | None, score_keys: list[str], extra: tuple[str, ...] = (), labels: list[str] | None = None
+    outcome: dict | None, who: Callable[[dict], str] | None = None, who_label: str = "participant"
 ) -> list[Panel]:
     """Standings (when the view has them), awards and contract results of an outcome
-    read model."""
+    read model, in the records and words of the command line's text (:mod:`.results`);
+    ``who`` names a standing's participant (a pair, say), under ``who_label``."""
     if not outcome or not outcome.get("finished"):
         return [Panel("Outcome", None, [["not finished yet"]], key="outcome")]
     panels = []
-    standings = outcome.get("standings") or []
-    if standings:
-        header = ["rank", "participant", *extra, "total", *(labels or score_keys)]
-        body = []
-        for s in standings:
-            scores = s.get("scores", {})
-            body.append(
-                [
-                    fmt(s.get("rank")),
-                    fmt(s.get("participant")),
-                    *(fmt(s.get(k)) for k in extra),
-                    fmt(s.get("total")),
-                    *(fmt(scores.get(k)) for k in score_keys),
-                ]
-            )
-        panels.append(Panel("Outcome: standings", header, body, key="outcome"))
-    awards = outcome.get("awards") or []
-    if awards:
-        body = [
-            [
-                fmt(a.get("participant")),
-                fmt(a.get("kind")),
-                fmt(a.get("shards")) if "shards" in a else "",
-                fmt(a.get("reason")),
-            ]
-            for a in awards
-        ]
-        panels.append(Panel("Outcome: awards", ["participant", "award", "shards", "reason"], body, key="awards"))
-    results = outcome.get("contracts") or []
-    if results:  # every contract held, and whether it succeeded
-        body = [
-            [
-                fmt(r.get("participant")),
-                contract(r, outcome.get("game")),
-                "succeeded" if r.get("succeeded") else "failed",
-            ]
-            for r in results
-        ]
-        panels.append(Panel("Outcome: contracts", ["participant", "contract", "result"], body, key="contracts"))
+    if outcome.get("standings"):
+        standings = results.standings(outcome, who, who_label) if who else results.standings(outcome)
+        panels.append(records_panel("Outcome: standings", standings, key="outcome"))
+    if outcome.get("awards"):
+        panels.append(records_panel("Outcome: awards", results.awards(outcome), key="awards"))
+    if outcome.get("contracts"):  # every contract held, and whether it succeeded
+        panels.append(records_panel("Outcome: contracts", results.contracts(outcome), key="contracts"))
     if not panels:
         panels.append(Panel("Outcome", None, [["finished"]], key="outcome"))
     return panels

@@ -15,6 +15,7 @@ from . import generic_picture
 from .games import presentation_module
 from .panels import Panel, draw_panels, panels_size
 from .svg import Canvas, attrs, text_width
+from .wording import game_title
 
 GAP = 24
 
@@ -30,9 +31,14 @@ def read_models(game, state, view) -> dict:
     return read_view(state, view, game=game).as_dict()
 
 
+def named(models: dict) -> str:
+    """The match and the game's title, as the pages head them: ``m1 (Lights, Camera, Action!)``."""
+    return f"{models['match']} ({game_title(models['game'])})"
+
+
 def title(models: dict) -> str:
     return (
-        f"{models['match']} ({models['game']}) — {pictures_of(models['game']).headline(models)} — "
+        f"{named(models)} — {pictures_of(models['game']).headline(models)} — "
         f"view: {models['view']['label']} — as of seq {models['seq']}"
     )
 
@@ -70,7 +76,7 @@ def board_svg(models: dict) -> str:
     inner = module.board(models)
     canvas = Canvas(inner.width + 20, inner.height + 20)
     _embed(canvas, inner, 10, 10, id="board")
-    return canvas.render(f"{models['match']} ({models['game']}) — view: {models['view']['label']}")
+    return canvas.render(f"{named(models)} — view: {models['view']['label']}")
 
 
 def side_panels(models: dict) -> list[Panel]:

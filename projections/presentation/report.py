@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html import escape
 
 from .picture import board_svg, side_panels, title
+from .wording import game_title
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,7 @@ def report_html(match: str, game: str, view_label: str, steps: list[Step]) -> st
         raise ValueError("a report needs at least one step")
     data = build_data(match, game, view_label, steps)
     n = len(steps)
-    heading = f"{match} ({game}) — replay — view: {view_label}"
+    heading = f"{match} ({game_title(game)}) — replay — view: {view_label}"
     return "\n".join(
         [
             "<!DOCTYPE html>",

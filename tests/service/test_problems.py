@@ -248,7 +248,7 @@ KINDS = [
     ),
     (errors.MalformedInput("bad"), "m1", False, 400, "malformed-input", "bad", {"match": "m1"}),
     (errors.MalformedInput("bad"), "m1", True, 422, "refused-by-the-rules", "bad", {"match": "m1"}),
-    (errors.IllegalMove("W2: no"), "m1", True, 422, "refused-by-the-rules", "W2: no", {"match": "m1"}),
+    (errors.IllegalMove("W2: no"), "m1", True, 422, "refused-by-the-rules", "no (rule W2)", {"match": "m1"}),
     (
         errors.MatchFinished("m1", reopenable_round=3),
         "m1",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from matchledger.engine.lca.views import PHASES
 
-from ...wording import awards_by_participant, contract_result, contracts_by_participant, items, plural
+from ...wording import awards_by_participant, contract, contract_result, contracts_by_participant, items, plural
 from .text import lights_picture
 
 CATEGORIES = ("lights", "camera", "action", "filming")
@@ -70,7 +70,7 @@ def _final_table(outcome: dict) -> list[str]:
     for s in outcome["standings"]:
         lines.append(f"  {s['rank']:>2}. {s['participant']}  {s['total']}  ({_scores(s['scores'])})")
     order = [s["participant"] for s in outcome["standings"]]
-    awards = awards_by_participant(outcome["awards"], order)
+    awards = awards_by_participant(outcome["awards"], order, "lca")
     if awards:
         lines.append("Awards:")
         lines += [f"  {line}" for line in awards]
@@ -100,7 +100,7 @@ def public_lines(match: str, message: dict) -> list[str]:
 def _contract(names: list[str]) -> str:
     if not names:
         return "You hold no contract."
-    return "Your contract: " + " + ".join("supremacy pact" if n == "supremacy" else n for n in names) + "."
+    return "Your contract: " + " + ".join(contract({"contract": n}, "lca") for n in names) + "."
 
 
 def participant_lines(match: str, name: str, message: dict) -> list[str]:
@@ -121,7 +121,7 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
     standing = message.get("standing")
     if standing:
         lines.append(f"Final: rank {standing['rank']} with {standing['total']} ({_scores(standing['scores'])}).")
-        awards = awards_by_participant(message.get("awards", []), [])
+        awards = awards_by_participant(message.get("awards", []), [], "lca")
         lines.append("Your awards: " + awards[0].partition(": ")[2] + "." if awards else "No awards.")
     if "contracts" in message:  # a failed contract as well as one that paid
         results = [contract_result(r, "lca") for r in message["contracts"]]

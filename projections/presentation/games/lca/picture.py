@@ -169,14 +169,12 @@ def reveal_panel(models: dict) -> Panel:
 def panels(models: dict) -> list[Panel]:
     status = models["status"]
     host = models["view"]["kind"] == "host"
-    out = [
-        Panel(
-            "Round",
-            None,
-            [["phase", fmt(status.get("phase"))], ["submitted", fmt(status.get("submitted", []))]],
-            key="round",
-        )
-    ]
+    rows = [["phase", fmt(status.get("phase"))]]
+    if "submitted" in status and not status.get("finished"):
+        # Who has submitted is the host's alone to know (the rules announce no such
+        # thing): the other views' status has no such field, and no row shows its absence.
+        rows.append(["submitted", fmt(status["submitted"]) if status["submitted"] else "nobody yet"])
+    out = [Panel("Round", None, rows, key="round")]
     if host:
         subs = status.get("submissions", {})
         if subs:
@@ -206,8 +204,8 @@ def panels(models: dict) -> list[Panel]:
             )
         )
     out.append(reveal_panel(models))
-    out.append(scores_panel(models["scores"].get("scores", []), CATEGORIES + ["total"]))
-    out += outcome_panels(models["outcome"], CATEGORIES)
+    out.append(scores_panel(models["scores"].get("scores", []), CATEGORIES + ["total"], models["game"]))
+    out += outcome_panels(models["outcome"])
     return out
 
 

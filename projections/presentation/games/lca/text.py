@@ -12,9 +12,6 @@ from matchledger.engine.state import View
 from ...layout import notice_words, outcome_lines, private_notices, reveal_lines
 from ...layout import reveals_text as reveals_text_of
 
-#: Contracts the rules call otherwise than by the name they record (wording.contract).
-CONTRACT_WORDS = {"supremacy": "supremacy pact"}
-
 
 def _header(width: int) -> list[str]:
     names = [column_name(c) for c in range(width)]

@@ -10,9 +10,8 @@ nothing else."""
 
 from __future__ import annotations
 
+from ...wording import ending, scores_words
 from .text import _table as table_lines  # the table as `status` draws it
-
-_ENDINGS = {"deck_empty": "the deck is empty", "sunset": "the sunset card came up"}
 
 
 def _entry(turns: list[dict], turn: int) -> dict:
@@ -45,11 +44,7 @@ def participant_message(knowledge: dict, turn: int) -> dict:
 
 
 def _scores(standing: dict) -> str:
-    s = standing["scores"]
-    return (
-        f"{standing['total']} (rows {s['rows']}, blurred {s['blurred']}, missing {s['missing']}, "
-        f"successful shots {s['good_shots']})"
-    )
+    return f"{standing['total']} ({scores_words(standing['scores'], 'photographer')})"
 
 
 def _headline(match: str, message: dict) -> str:
@@ -71,9 +66,7 @@ def public_lines(match: str, message: dict) -> list[str]:
     if "deck" in message:  # the end phase draws nothing
         lines.append(f"Deck: {message['deck']} card(s) left.")
     if message.get("game_end"):
-        lines.append(
-            f"The game ends: {_ENDINGS.get(message['game_end'], message['game_end'])}; each player winds and shoots two."
-        )
+        lines.append(f"The game ends: {ending(message['game_end'], 'photographer')}; each player winds and shoots two.")
     if "standings" in message:
         lines.append("Final standings:")
         lines += [f"  {s['rank']}. {s['participant']}  {_scores(s)}" for s in message["standings"]]

@@ -8,6 +8,7 @@ import re
 
 from matchledger.projections.presentation.panels import Panel, fmt, outcome_panels, scores_panel
 from matchledger.projections.presentation.svg import INK, MUTED, Canvas
+from matchledger.projections.presentation.wording import ending
 
 COLOURS = {
     "blue": "#2f6fd0",
@@ -124,7 +125,7 @@ def board(models: dict) -> Canvas:
 def headline(models: dict) -> str:
     status = models["status"]
     if status.get("phase") == "finished":
-        return f"finished ({status.get('end_reason') or 'over'})"
+        return f"finished ({ending(status['end_reason'], models['game']) if status.get('end_reason') else 'over'})"
     return f"turn {status.get('turn')}, {status.get('to_play')} to play ({status.get('phase')} phase)"
 
 
@@ -142,7 +143,7 @@ def _turn_text(public: dict) -> str:
     if public.get("refill"):
         parts.append(f"refill {fmt(public['refill'])}")
     if public.get("game_end"):
-        parts.append(f"end: {fmt(public['game_end'])}")
+        parts.append(f"end: {ending(public['game_end'], 'photographer')}")
     return "; ".join(parts) or "-"
 
 
@@ -166,8 +167,8 @@ def panels(models: dict) -> list[Panel]:
         {"participant": r["participant"], "points": r.get("points"), **r.get("scores", {})}
         for r in models["scores"].get("scores", [])
     ]
-    out.append(scores_panel(score_rows, ["points", *SCORE_KEYS]))
-    out += outcome_panels(models["outcome"], SCORE_KEYS)
+    out.append(scores_panel(score_rows, ["points", *SCORE_KEYS], models["game"]))
+    out += outcome_panels(models["outcome"])
     if kind == "host" and status.get("deck_order") is not None:
         out.append(
             Panel(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from matchledger.engine.state import View
 
 from ...layout import outcome_lines, private_notices, reveal_lines, reveals_text
-from ...wording import plural
+from ...wording import ending, plural, scores_words
 
 LEGEND = (
     "Legend: red-7 face up; red-[1-6] / red-[7-12] face down (colour and range public); "
@@ -38,9 +38,9 @@ def _films(players: list) -> list[str]:
 def _header(data: dict) -> str:
     phase = data["phase"]
     if phase == "finished":
-        text = f"game over ({data['end_reason']})"
+        text = f"game over ({ending(data['end_reason'], 'photographer')})"
     elif phase == "end":
-        text = f"end phase ({data['end_reason']}), turn {data['turn']}: {data['to_play']} winds and shoots two"
+        text = f"end phase ({ending(data['end_reason'], 'photographer')}), turn {data['turn']}: {data['to_play']} winds and shoots two"
     else:
         text = f"turn {data['turn']}: {data['to_play']} to play"
     deck = f"deck {plural(data['deck'], 'card')}"
@@ -74,7 +74,7 @@ def _public_turn(pub: dict) -> str:
     if pub.get("refill"):
         text += f"; refill {' '.join(r['card'] for r in pub['refill'])}"
     if pub.get("game_end"):
-        text += f"; GAME ENDS ({pub['game_end']})"
+        text += f"; GAME ENDS ({ending(pub['game_end'], 'photographer')})"
     return text
 
 
@@ -98,12 +98,8 @@ def _turns(turns: list, view: View) -> list[list[str]]:
     ]
 
 
-#: The rules' word for a standing's ``good_shots``.
-LABELS = {"good_shots": "successful shots"}
-
-
 def _outcome(outcome: dict | None) -> list[str] | None:
-    return outcome_lines(outcome, labels=LABELS) if outcome and outcome.get("finished") else None
+    return outcome_lines(outcome) if outcome and outcome.get("finished") else None
 
 
 def text(model: str, data: dict, view: View) -> str | None:
@@ -122,14 +118,10 @@ def text(model: str, data: dict, view: View) -> str | None:
     if model == "reveals":
         return reveals_text(_turns(data["turns"], view), _outcome(data.get("outcome")), "no turn played yet")
     if model == "outcome":
-        return "\n".join(outcome_lines(data, labels=LABELS))
+        return "\n".join(outcome_lines(data))
     if model == "scores":
         lines = ["Scores" + (" (final)" if data["finished"] else " (so far)")]
         for s in data["scores"]:
-            sc = s["scores"]
-            lines.append(
-                f"  {s['participant']:<8} {s['points']:>4}  (rows {sc['rows']}, blurred {sc['blurred']}, "
-                f"missing {sc['missing']}, successful shots {sc['good_shots']})"
-            )
+            lines.append(f"  {s['participant']:<8} {s['points']:>4}  ({scores_words(s['scores'], 'photographer')})")
         return "\n".join(lines)
     return None

@@ -48,7 +48,7 @@ def public_lines(match: str, message: dict) -> list[str]:
     counts = ", ".join(f"{kind} {count}" for kind, count in message["type_counts"].items())
     lines = [_headline(match, message), f"Actions played: {counts}."]
     if "awards" in message:
-        awards = awards_by_participant(message["awards"], sorted({a["participant"] for a in message["awards"]}))
+        awards = awards_by_participant(message["awards"], sorted({a["participant"] for a in message["awards"]}), "pw")
         lines.append("Final awards:" if awards else "Final awards: none.")
         lines += [f"  {line}" for line in awards]
     if "contracts" in message:
@@ -87,7 +87,7 @@ def participant_lines(match: str, name: str, message: dict) -> list[str]:
     lines += [_learned(item) for item in message.get("learn", [])]
     lines += [_watched(item) for item in message.get("watch", [])]
     if "awards" in message:
-        held = "; ".join(award(a) for a in message["awards"])  # a player's: the pair's
+        held = "; ".join(award(a, "pw") for a in message["awards"])  # a player's: the pair's
         whose = "Your awards" if message["role"] == "player" else f"Your partner {partner}'s awards"
         lines.append(f"{whose}: {held}." if held else f"{whose}: none.")
     if "contracts" in message:  # a player's: the pair's, like the awards

@@ -7,6 +7,8 @@ from __future__ import annotations
 from matchledger.projections.presentation.panels import Panel, fmt, outcome_panels
 from matchledger.projections.presentation.svg import INK, MUTED, Canvas
 
+from .text import PAIR_LABEL, pair
+
 TYPES = ["gift", "learn", "predict", "swap", "unique", "watch"]
 COL = 66
 ROW = 30
@@ -141,7 +143,7 @@ def panels(models: dict) -> list[Panel]:
         for entry in knowledge.get("rounds", []):
             notices += _notice_rows(entry["round"], entry.get("notice", {}))
         out.append(Panel("Your notices", None, notices or [["nothing yet"]], key="reveals"))
-    out += outcome_panels(models["outcome"], ["player", "guest"], extra=("guest",), labels=["player pts", "guest pts"])
+    out += outcome_panels(models["outcome"], who=pair, who_label=PAIR_LABEL)
     return out
 
 

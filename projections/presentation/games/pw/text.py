@@ -11,16 +11,17 @@ from ...layout import outcome_lines, private_notices, reveal_lines, reveals_text
 from ...panels import fmt
 from ...text import generic_text
 
-#: Contracts the rules call otherwise than by the name they record (wording.contract).
-CONTRACT_WORDS = {"sabotage": "sabotage pact"}
+#: The heading of a standing's pair, in the text and in the panels alike.
+PAIR_LABEL = "pair (player + guest)"
 
 
-def _pair(standing: dict) -> str:
+def pair(standing: dict) -> str:
+    """A standing's pair: ``bob + ura``."""
     return f"{standing['participant']} + {standing['guest']}"
 
 
 def outcome_text(data: dict) -> list[str]:
-    return outcome_lines(data, who=_pair, who_label="pair (player + guest)")
+    return outcome_lines(data, who=pair, who_label=PAIR_LABEL)
 
 
 def _action(action: dict) -> str:
