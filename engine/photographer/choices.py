@@ -93,5 +93,5 @@ def _wind(hand: int, most_taken: int, wind_min: int) -> dict:
         "max": 1,
         "ordered": False,
         "options": options,
-        "fields": [{"name": "from", "label": "wind from"}, {"name": "to", "label": "to"}],
+        "fields": [{"name": "from", "label": "wind from (1 = bottom)"}, {"name": "to", "label": "to"}],
     }

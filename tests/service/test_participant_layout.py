@@ -177,3 +177,5 @@ def test_the_photographers_hand_is_under_the_table_with_numbered_positions(tmp_p
     wind = next(part for part in description["parts"] if part["name"] == "wind")
     labels = {tuple(o["tokens"]): o["label"] for o in wind["options"]}
     assert labels[("wind", "1:2")] == "1 (bottom) to 2" and labels[("wind", "2:3")] == "2 to 3"
+    # the form's list of the wind's first position says which end 1 is
+    assert re.search(r'<label>wind from \(1 = bottom\) <select name="wind_from">', html)
