@@ -210,40 +210,48 @@ def _field_lists(part: dict, slot: str, posted: Posted) -> str:
 
 
 def _grid(part: dict, into: str) -> str:
+    """A grid part as a table of cells: each option a button, each cell carrying every
+    mark that stands on it (a light, its brightness, a camera's view...), so the board
+    the choice is about is the one the participant taps; the marks' legend below it."""
     grid = part["grid"]
     at = {tuple(option["cell"]): option for option in part["options"]}
-    marked: dict[tuple, dict] = {}
-    for mark in grid.get("marks", []):
-        for cell in mark.get("cells", []):
-            marked.setdefault(tuple(cell), mark)
+    marks = [mark for mark in grid.get("marks", []) if mark.get("cells")]
+    marked: dict[tuple, list[dict]] = {}
+    for mark in marks:
+        for cell in mark["cells"]:
+            marked.setdefault(tuple(cell), []).append(mark)
     rows = []
     for y in range(grid["height"]):
         cells = []
         for x in range(grid["width"]):
-            option, mark = at.get((x, y)), marked.get((x, y))
+            option, on = at.get((x, y)), marked.get((x, y), [])
+            names = text(" ".join(m.get("name", "") for m in on))
+            labels = text(", ".join(m.get("label", "") for m in on))
+            symbols = text("".join(m.get("symbol", "") for m in on))
             if option is not None:
                 name = text(option["label"])
-                what = f", {text(mark.get('label', ''))}" if mark else ""
-                symbol = f'<span class="sym">{text(mark.get("symbol", ""))}</span>' if mark else ""
-                marking = f' data-mark="{text(mark.get("name", ""))}"' if mark else ""
+                what = f", {labels}" if on else ""
+                symbol = f'<span class="sym" aria-hidden="true">{symbols}</span>' if on else ""
+                marking = f' data-mark="{names}"' if on else ""
                 cells.append(
                     f'<td><button type="button" class="cell"{marking} data-cell="{name}" '
                     f'data-tokens="{text(_words(option))}" aria-label="{name}{what}">{name}{symbol}</button></td>'
                 )
-            elif mark is not None:
-                cells.append(
-                    f'<td class="mark" data-mark="{text(mark.get("name", ""))}" title="{text(mark.get("label", ""))}">'
-                    f"{text(mark.get('symbol', ''))}</td>"
-                )
+            elif on:
+                cells.append(f'<td class="mark" data-mark="{names}" title="{labels}">{symbols}</td>')
             else:
                 cells.append("<td></td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    legend = " \u00b7 ".join(f"{text(m.get('symbol', ''))} {text(m.get('label', ''))}" for m in grid.get("marks", []))
+    legend = "".join(
+        f'<li data-mark="{text(m.get("name", ""))}"><span class="sym" aria-hidden="true">{text(m.get("symbol", ""))}'
+        f"</span> {text(m.get('label', ''))}</li>"
+        for m in marks
+    )
     ordered = "true" if part["ordered"] else "false"
     return (
         f'<div class="scroll"><table class="pick" data-count="{part["max"]}" data-min="{part["min"]}" '
         f'data-ordered="{ordered}" data-into="{text(into)}">{"".join(rows)}</table></div>'
-        + (f'<p class="marks">{legend}</p>' if legend else "")
+        + (f'<ul class="marks" aria-label="what the marks mean">{legend}</ul>' if legend else "")
     )
 
 

@@ -452,7 +452,7 @@ class Service:
         def render() -> bytes:
             def make() -> bytes:
                 page = self.reads.page(match_id, me)
-                return pages.live_message(pages.live_html(page), self._form(capability, page))
+                return pages.live_message(pages.live_html(page), self._form(capability, page), pages.now_html(page))
 
             return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make, me)
 

@@ -84,23 +84,75 @@ def _receipts(receipts: list[Receipt]) -> str:
     )
 
 
+def board_legend(models: dict) -> str:
+    """The board's legend, as the picture's PNG draws it beside the board (the game's
+    ``legend``: what each colour stands for), so the web board is read the same way."""
+    items = getattr(pictures_of(models["game"]), "legend", lambda _models: [])(models)
+    if not items:
+        return ""
+    entries = "".join(
+        f'<li><svg width="12" height="12" aria-hidden="true" focusable="false"><rect width="12" height="12" '
+        f'fill="{text(colour)}" stroke="#888888"/></svg> {text(label)}</li>'
+        for label, colour in items
+    )
+    return f'<ul class="legend" aria-label="what the colours mean">{entries}</ul>'
+
+
+def counting_now(page: PageModels) -> tuple[str, Receipt | None]:
+    """The participant's own submission that counts now, and what it is called: in a
+    game of rounds (its status has a ``round``) while the match goes on, the one of the
+    open round; otherwise their last one that still counts.  Read from their own
+    receipts alone, so it says nothing they did not do."""
+    status = page.models["status"]
+    counting = [r for r in page.receipts if r.kind == RECEIPT_KIND and r.fate is None]
+    if "round" in status and not status.get("finished"):
+        mine = [r for r in counting if r.round == status["round"]]
+        return "Your move this round", (mine[-1] if mine else None)
+    return "Your last move that counts", (counting[-1] if counting else None)
+
+
+def now_html(page: PageModels) -> str:
+    """The top of a participant's page: where the match stands (whose turn it is, where
+    the rules make that public: the headline says it), and the participant's move that
+    counts now with its receipt.  Drawn from the participant's own view and receipts
+    only, so it never moves with a fact they may not know (who else has submitted is
+    not announced in a game of rounds, and is not said here)."""
+    label, receipt = counting_now(page)
+    if receipt is None:
+        counts = f'<p class="counts" id="counts">{text(label)}: none yet.</p>'
+    else:
+        counts = (
+            f'<p class="counts" id="counts" data-seq="{receipt.seq}">{text(label)}: '
+            f'<span class="tokens">{text(" ".join(receipt.tokens))}</span>, receipt '
+            f'<code class="receipt">{text(receipt.text)}</code></p>'
+        )
+    return f'<h2 class="now-title">Now</h2><p class="headline" id="headline">{text(headline(page))}</p>{counts}'
+
+
 def live_html(page: PageModels) -> str:
     """The part of a page that follows the match: state, board, panels, and for a
-    participant their own submissions with receipts."""
+    participant their own submissions with receipts (a participant's headline is in
+    their page's "Now" part instead: :func:`now_html`)."""
     models = page.models
-    parts = [
-        f'<p class="headline" id="headline">{text(headline(page))}</p>',
-        f'<div class="board">{board_svg(models)}</div>',
+    participant = page.view.kind == "participant"
+    parts = [] if participant else [f'<p class="headline" id="headline">{text(headline(page))}</p>']
+    parts += [
+        f'<div class="board">{board_svg(models)}{board_legend(models)}</div>',
         '<div class="panels">' + "".join(_panel(p) for p in side_panels(models)) + "</div>",
     ]
-    if page.view.kind == "participant":
+    if participant:
         parts.append(_receipts(page.receipts))
     return "".join(parts)
 
 
-def live_message(live: str, form: str | None = None) -> bytes:
-    """One server-sent event carrying a page's live part (and its form)."""
-    data = {"live": live} if form is None else {"live": live, "form": form}
+def live_message(live: str, form: str | None = None, now: str | None = None) -> bytes:
+    """One server-sent event carrying a page's live part (and its form, and for a
+    participant the "Now" part at its top)."""
+    data = {"live": live}
+    if form is not None:
+        data["form"] = form
+    if now is not None:
+        data["now"] = now
     return b"event: view\ndata: " + to_json(data) + b"\n\n"
 
 
@@ -151,8 +203,10 @@ def participant_page(
         f'<p class="view">{text(me)}\'s own page: only what you may know. Keep this link private. '
         f"{_as_of(at, 'It updates by itself.')}</p></header>"
         f"<main>{notice}"
-        f'<section id="form-area">{form}</section>'
-        f'<section id="live">{live_html(page)}</section></main>'
+        f'<section id="now" class="now">{now_html(page)}</section>'
+        # the form and the board it is about side by side (one under the other on a phone)
+        f'<div class="play"><section id="form-area">{form}</section>'
+        f'<section id="live">{live_html(page)}</section></div></main>'
     )
     return document(f"{match_id}: {me} ({game})", body, events=f"{token}/events" if at is None else None)
 

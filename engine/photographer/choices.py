@@ -69,13 +69,20 @@ def choices(game, state: MatchState, participant: str) -> dict:
     return {"prompt": prompt, "parts": parts, "constraints": [], "typed": "take 1 left 1 wind 1:2"}
 
 
+def position(number: int) -> str:
+    """A hand position as a wind names it: counted from 1, the bottom card (DESIGN.md's
+    notation; rules.md, Deal, P3: "the first of them the bottom of their hand")."""
+    return f"{number} (bottom)" if number == 1 else str(number)
+
+
 def _wind(hand: int, most_taken: int, wind_min: int) -> dict:
     """The winds of a hand of ``hand`` cards, after a take of up to ``most_taken``: a
     wind up to position TO past the hand needs a take of TO - hand cards or more."""
     options = []
     for to in range(2, hand + most_taken + 1):
         for frm in range(1, to):
-            option = {"tokens": ["wind", f"{frm}:{to}"], "label": f"{frm} to {to}", "fields": {"from": frm, "to": to}}
+            label = f"{position(frm)} to {to}"
+            option = {"tokens": ["wind", f"{frm}:{to}"], "label": label, "fields": {"from": frm, "to": to}}
             if to > hand + 1:  # FROM < the hand after the take, TO <= it: the take brings TO - hand cards
                 option["when"] = {"take": {"count": list(range(to - hand, most_taken + 1))}}
             options.append(option)
@@ -86,5 +93,5 @@ def _wind(hand: int, most_taken: int, wind_min: int) -> dict:
         "max": 1,
         "ordered": False,
         "options": options,
-        "fields": [{"name": "from", "label": "wind from"}, {"name": "to", "label": "to"}],
+        "fields": [{"name": "from", "label": "wind from (1 = bottom)"}, {"name": "to", "label": "to"}],
     }

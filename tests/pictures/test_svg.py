@@ -125,8 +125,8 @@ def test_photographer_public_shows_no_hidden_value(render, at):
 
 def test_photographer_player_sees_own_blurred_values_only(render):
     ann = render("g2", "--as", "ann", "--at", "20")
-    assert HIDDEN.search(group(ann, 'data-player="ann"'))
-    assert not HIDDEN.search(group(ann, 'data-player="bob"'))
+    assert HIDDEN.search(group(ann, 'class="film" data-player="ann"'))
+    assert not HIDDEN.search(group(ann, 'class="film" data-player="bob"'))
     assert not HIDDEN.search(group(ann, 'id="table"'))
     hand = group(ann, 'class="hand" data-player="ann"')
     assert len(re.findall(r'class="card up"', hand)) == 5

@@ -145,11 +145,14 @@
   if (!events || !window.EventSource) return;
   var updates = 0;
   var lastLive = null;
+  var lastNow = null;
   var source = new EventSource(events);
   source.addEventListener('view', function (event) {
     var message = JSON.parse(event.data);
     var live = document.getElementById('live');
     if (live && message.live !== lastLive) { live.innerHTML = message.live; lastLive = message.live; }
+    var now = document.getElementById('now');  // a participant's "Now" part, at the page's top
+    if (now && typeof message.now === 'string' && message.now !== lastNow) { now.innerHTML = message.now; lastNow = message.now; }
     if (formArea && typeof message.form === 'string') {
       var holder = document.createElement('div');
       holder.innerHTML = message.form;

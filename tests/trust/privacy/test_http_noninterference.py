@@ -49,7 +49,12 @@ from tests.trust.privacy.test_cli_noninterference import (
 )
 
 TOKEN = "viewer-link-token-0123456789abcd"  # the same link in both databases
-SHOWN = re.compile(r'<section id="form-area">(.*)</section><section id="live">(.*)</section></main>', re.S)
+#: A participant's page: its "Now" part, its form and its live part, each redrawn by the stream.
+SHOWN = re.compile(
+    r'<section id="now" class="now">(.*)</section><div class="play"><section id="form-area">(.*)</section>'
+    r'<section id="live">(.*)</section></div></main>',
+    re.S,
+)
 
 
 def masked(text: str, side: Side) -> str:
@@ -128,6 +133,9 @@ def compare_viewer(folder: Path, a: Played, b: Played, viewer: str, candidates) 
             pair.same("GET", api, params={"at": bad}, expect=400)
         if viewer != PUBLIC:
             assert 'method="post"' in shown or "over" in shown or "Waiting" in shown
+            # the page compared whole holds its "Now" part: where the match stands, and the
+            # viewer's move that counts, which must not move with the secret either
+            assert SHOWN.search(shown) and 'id="headline"' in SHOWN.search(shown).group(1)
             rejected(pair, candidates)
     finally:
         pair.close()
@@ -254,7 +262,7 @@ def follow(a, b, sides, servers, streams, viewers, cut):
             page = servers[i].client.get(viewers[viewer]).text
             found = SHOWN.search(page)
             now = (
-                {"live": found.group(2), "form": found.group(1)}
+                {"live": found.group(3), "form": found.group(2), "now": found.group(1)}
                 if found
                 else {"live": re.search(r'<section id="live">(.*)</section></main>', page, re.S).group(1)}
             )

@@ -113,14 +113,16 @@ def board(models: dict) -> Canvas:
             (r1 - r0 + 1) * CELL - 4,
             CAMERA,
             stroke=CAMERA,
-            stroke_width=2,
-            fill_opacity=0.12,
+            stroke_width=3,  # a board scaled down to a phone's width keeps a visible frame
+            fill_opacity=0.15,
             class_="camera",
             data_cell=name,
         )
         cx, cy = _xy(cell)
         label = "C" if count == 1 else f"C{count}"
-        canvas.text(cx + 4, cy + 12, label, size=11, fill=CAMERA, weight="bold", class_="camera-centre")
+        # the centre's label on a white plate, so it reads on any brightness once scaled down
+        canvas.rect(cx + 3, cy + 3, 9 * len(label) + 6, 17, "#ffffff", rx=3, fill_opacity=0.9, class_="camera-plate")
+        canvas.text(cx + 6, cy + 16, label, size=14, fill=CAMERA, weight="bold", class_="camera-centre")
     for name in status.get("actions", {}) if models["view"]["kind"] == "host" else []:
         _diamond(canvas, name, ACTION, "action")
     for name in own_actions:

@@ -74,7 +74,7 @@ def board(models: dict) -> Canvas:
     )
     height = 24 + len(table) * (CARD_H + GAP) + 10
     height += len(players) * (24 + len(colours) * (SMALL_H + 4) + 10)
-    height += (24 + SMALL_H + 10) * len(hands)
+    height += (24 + SMALL_H + 20) * len(hands)
     canvas = Canvas(width, height)
     y = 18
     _section_title(
@@ -91,6 +91,27 @@ def board(models: dict) -> Canvas:
             draw_card(canvas, LEFT + c * (CARD_W + GAP), y, card, CARD_W, CARD_H, 18)
         y += CARD_H + GAP
     canvas.close_group()
+    # the hands straight under the table: a turn is about both (take from a row, then
+    # wind a card of the hand), so a form beside the board has both in sight; each card
+    # carries its position, counted from 1 at the bottom as a wind names it (P4)
+    for who, hand in hands.items():
+        y += 16
+        _section_title(canvas, LEFT, y, f"Hand of {who} (bottom first)")
+        y += 8
+        canvas.open_group(class_="hand", data_player=who)
+        for i, card in enumerate(hand):
+            draw_card(canvas, LEFT + 60 + i * (SMALL_W + 3), y, card, SMALL_W, SMALL_H, 13)
+            canvas.text(
+                LEFT + 60 + i * (SMALL_W + 3) + SMALL_W // 2,
+                y + SMALL_H + 13,
+                i + 1,
+                size=11,
+                fill=MUTED,
+                anchor="middle",
+                class_="position",
+            )
+        canvas.close_group()
+        y += SMALL_H + 20
     y += 10
     for player in players:
         name = player.get("participant")
@@ -109,15 +130,6 @@ def board(models: dict) -> Canvas:
             y += SMALL_H + 4
         canvas.close_group()
         y += 10
-    for who, hand in hands.items():
-        y += 16
-        _section_title(canvas, LEFT, y, f"Hand of {who} (bottom first)")
-        y += 8
-        canvas.open_group(class_="hand", data_player=who)
-        for i, card in enumerate(hand):
-            draw_card(canvas, LEFT + 60 + i * (SMALL_W + 3), y, card, SMALL_W, SMALL_H, 13)
-        canvas.close_group()
-        y += SMALL_H + 10
     canvas.height = max(canvas.height, y + 4)
     return canvas
 
