@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from html import escape
 
-from matchledger import engine
-from matchledger.ledger.errors import MatchledgerError
 from matchledger.projections.presentation.picture import board_svg, pictures_of, side_panels
 from matchledger.projections.presentation.printable import printable
+from matchledger.projections.presentation.wording import game_title
 from matchledger.projections.receipts import RECEIPT_KIND
 
 from .reads import PageModels, Receipt, to_json
@@ -173,15 +172,6 @@ def _as_of(at: int | None, now: str) -> str:
     if at is None:
         return now
     return f"As the match stood after event {at} (this page does not follow the match)."
-
-
-def game_title(game: str) -> str:
-    """The game's title as its declaration gives it (``Lights, Camera, Action!``), which
-    a player knows the game by; its name where it has none to give."""
-    try:
-        return str(engine.spec(game).title or game)
-    except MatchledgerError:
-        return game
 
 
 def public_page(match_id: str, page: PageModels, at: int | None = None) -> str:

@@ -70,7 +70,7 @@ def choices(game, state: MatchState, participant: str) -> dict:
 
 
 def position(number: int) -> str:
-    """A hand position as a wind names it: counted from 1, the bottom card (DESIGN.md's
+    """A hand position as a wind names it: counted from 1, the bottom card (docs/design.md's
     notation; rules.md, Deal, P3: "the first of them the bottom of their hand")."""
     return f"{number} (bottom)" if number == 1 else str(number)
 

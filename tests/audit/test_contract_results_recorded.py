@@ -85,7 +85,7 @@ def test_an_old_pw_log_names_the_sabotage_and_the_failed_contract_it_paid_on(tmp
     public = invoke(db, "messages", "pw2", "--public").stdout
     assert "  ann: generosity failed\n" in public
     assert "  bob: diversity succeeded; sabotage pact on ann succeeded\n" in public
-    assert "bob          shards           1  sabotage pact" in invoke(db, "outcome", "pw2", "--public").stdout
+    assert "bob          1 shard             sabotage pact" in invoke(db, "outcome", "pw2", "--public").stdout
     # a guest is told their partner's results, as they are told their partner's awards
     guest = next(row["guest"] for row in read_json(db, "status", "pw2")["pairs"] if row["player"] == "bob")
     assert (

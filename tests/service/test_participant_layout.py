@@ -8,7 +8,7 @@ choice is"): checked in the HTML the page is made of, in process, with no browse
   their brightness, their own lights, cameras), from the game's choices, and the web
   board has the picture's legend;
 - photographer: the hand is drawn straight under the table, each card with its position,
-  and the winds name position 1 as the bottom (as DESIGN.md's notation counts them)."""
+  and the winds name position 1 as the bottom (as docs/design.md's notation counts them)."""
 
 from __future__ import annotations
 
