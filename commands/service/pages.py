@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
+from matchledger.projections.presentation.picture import board_legend as legend_of
 from matchledger.projections.presentation.picture import board_svg, pictures_of, side_panels
 from matchledger.projections.presentation.printable import printable
 from matchledger.projections.presentation.wording import game_title
@@ -86,7 +87,7 @@ def _receipts(receipts: list[Receipt]) -> str:
 def board_legend(models: dict) -> str:
     """The board's legend, as the picture's PNG draws it beside the board (the game's
     ``legend``: what each colour stands for), so the web board is read the same way."""
-    items = getattr(pictures_of(models["game"]), "legend", lambda _models: [])(models)
+    items = legend_of(models)
     if not items:
         return ""
     entries = "".join(

@@ -79,6 +79,12 @@ def board_svg(models: dict) -> str:
     return canvas.render(f"{named(models)} — view: {models['view']['label']}")
 
 
+def board_legend(models: dict) -> list[tuple[str, str]]:
+    """What each colour of the board stands for, as (label, colour): the legend the
+    picture draws under the board, for a page that shows the board alone."""
+    return pictures_of(models["game"]).legend(models)
+
+
 def side_panels(models: dict) -> list[Panel]:
     return pictures_of(models["game"]).panels(models)
 
