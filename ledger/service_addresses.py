@@ -46,7 +46,18 @@ def well_formed_base_url(url: object) -> bool:
     if not isinstance(url, str) or not url.isprintable() or len(url) > BASE_URL_MAX_LENGTH:
         return False
     scheme, sep, rest = url.partition("://")
-    return scheme in ("http", "https") and bool(sep) and bool(rest) and not _FORBIDDEN.intersection(url)
+    authority = rest.partition("/")[0]
+    # a host, no user part ("https://games.example.org@elsewhere" leads elsewhere), and
+    # no trailing "/" (links would read ".../prefix//p/TOKEN"): else every link is dead or lies
+    return (
+        scheme in ("http", "https")
+        and bool(sep)
+        and bool(authority)
+        and not authority.startswith(":")
+        and "@" not in authority
+        and not url.endswith("/")
+        and not _FORBIDDEN.intersection(url)
+    )
 
 
 def preferred(addresses: list[ServiceAddress]) -> ServiceAddress | None:
