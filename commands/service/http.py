@@ -134,7 +134,9 @@ class Service:
     async def refusal(self, request: Request, exc: Refused) -> Response:
         if self._is_api(request) or request.url.path.endswith(("/events", "/export", "/choices")):
             return Response(exc.body(), exc.status, exc.headers, media_type=PROBLEM_JSON)
-        title = {403: "This link opens nothing", 404: "Not found"}.get(exc.status, "Not possible")
+        # a link that opens its page but may not do this (a read-only one posting) is not dead
+        closed = exc.status == 403 and exc.message == LINK_CLOSED
+        title = "This link opens nothing" if closed else {404: "Not found"}.get(exc.status, "Not possible")
         response = html_answer(pages.message_page(title, exc.message), exc.status)
         response.headers.update(exc.headers)
         return response
