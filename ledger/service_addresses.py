@@ -15,6 +15,8 @@ is used, as a host's ``--base-url`` is.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import msgspec
 
 #: The address a host gave `serve` (``--base-url``): the one participants reach.
@@ -45,19 +47,16 @@ def well_formed_base_url(url: object) -> bool:
     printable, at most :data:`BASE_URL_MAX_LENGTH` characters, no query or fragment."""
     if not isinstance(url, str) or not url.isprintable() or len(url) > BASE_URL_MAX_LENGTH:
         return False
-    scheme, sep, rest = url.partition("://")
-    authority = rest.partition("/")[0]
-    # a host, no user part ("https://games.example.org@elsewhere" leads elsewhere), and
-    # no trailing "/" (links would read ".../prefix//p/TOKEN"): else every link is dead or lies
-    return (
-        scheme in ("http", "https")
-        and bool(sep)
-        and bool(authority)
-        and not authority.startswith(":")
-        and "@" not in authority
-        and not url.endswith("/")
-        and not _FORBIDDEN.intersection(url)
-    )
+    scheme, sep, _ = url.partition("://")
+    if scheme not in ("http", "https") or not sep or url.endswith("/") or _FORBIDDEN.intersection(url):
+        return False  # a trailing "/" would make every link ".../prefix//p/TOKEN"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a port that is no number, or past 65535, raises)
+    except ValueError:
+        return False
+    # a host, and no user part: "https://games.example.org@elsewhere" leads elsewhere
+    return bool(parts.hostname) and "@" not in parts.netloc
 
 
 def preferred(addresses: list[ServiceAddress]) -> ServiceAddress | None:

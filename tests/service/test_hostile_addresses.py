@@ -1,6 +1,6 @@
 """An address a hostile (or hand-edited) database keeps for `invite` that passes the
 check of its shape but makes every link dead or lead elsewhere than it reads: a
-trailing "/" (links ``.../ok//p/TOKEN``), no host at all, or a user part that makes
+trailing "/" (links ``.../ok//p/TOKEN``), no host at all, a port no socket has, or a user part that makes
 ``https://games.example.org@elsewhere.example`` lead to ``elsewhere.example``.  Each is
 refused, naming it, and no link is issued, as the other malformed addresses are
 (tests/service/test_invite_address.py)."""
@@ -30,10 +30,16 @@ DEAD_OR_ELSEWHERE = [
     "http:///",
     "http://:8000",
     "https://games.example.org@elsewhere.example",
+    "http://games.example.org:99999",
+    "http://games.example.org:80a",
 ]
 
 
-@pytest.mark.parametrize("url", DEAD_OR_ELSEWHERE, ids=["trailing-slash", "no-host", "port-only", "user-part"])
+@pytest.mark.parametrize(
+    "url",
+    DEAD_OR_ELSEWHERE,
+    ids=["trailing-slash", "no-host", "port-only", "user-part", "port-too-big", "port-not-a-number"],
+)
 def test_an_address_kept_that_makes_dead_or_misleading_links_is_refused_naming_it(db, url):
     conn = sqlite3.connect(db)
     try:
