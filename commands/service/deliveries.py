@@ -162,6 +162,7 @@ class Deliveries:
     def _scan(self) -> None:
         application = None
         seen: object = object()
+        told = None  # the last problem logged: a database that cannot be written is said once
         while not self.stopping.is_set():
             try:
                 if application is None:
@@ -170,8 +171,11 @@ class Deliveries:
                 if token != seen:
                     seen = token
                     self.scan_once(application)
+                told = None
             except MatchledgerError as exc:  # the database refused or went away: try again later
-                log.warning("hooks: %s", exc)
+                if str(exc) != told:
+                    told = str(exc)
+                    log.warning("posts to the hooks wait: %s", exc)
                 if application is not None:
                     application.close()
                 application = None
@@ -230,7 +234,7 @@ class Deliveries:
                     application = self.open_application()
                 self.deliver(application, job)
             except MatchledgerError as exc:
-                log.warning("hooks: %s", exc)
+                log.warning("a post to a hook was not finished: %s", exc)
                 if application is not None:
                     application.close()
                 application = None

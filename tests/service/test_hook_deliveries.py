@@ -17,7 +17,7 @@ from matchledger.commands.service.deliveries import Deliveries
 from matchledger.projections.application import Application
 from tests.helpers import invoke, read_json
 
-from .hook_support import TIES, Receiver, add_hook, close_round_one, deliver_all, lca_match, public_text
+from .hook_support import STUDIO, TIES, Receiver, add_hook, close_round_one, deliver_all, lca_match, public_text
 
 
 @pytest.fixture
@@ -192,3 +192,23 @@ def test_a_long_post_is_split_at_line_ends_within_discords_limit():
     one_long_line = "y" * (2 * DISCORD_LIMIT + 5)
     assert [len(piece) for piece in split_text(one_long_line)] == [DISCORD_LIMIT, DISCORD_LIMIT, 5]
     assert split_text("short") == ["short"]
+
+
+def _received_within(receiver: Receiver, count: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while len(receiver.requests) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def test_two_serve_processes_on_postgresql_post_a_close_once(postgres_url, tmp_path, receiver):
+    from .support import Server
+
+    invoke(postgres_url, "new", "lca", "m1", "--players", "ann,bob,cat", "--studio", STUDIO)
+    add_hook(postgres_url, receiver.url)
+    with Server(postgres_url, folder=tmp_path), Server(postgres_url, folder=tmp_path):
+        close_round_one(postgres_url)
+        _received_within(receiver, 1, 15)
+        _received_within(receiver, 2, 2)  # a second post would have come by now
+    assert len(receiver.requests) == 1
+    [standing] = read_json(postgres_url, "hook", "list", "--json")
+    assert [(d["kind"], d["state"]) for d in standing["deliveries"]] == [("close", "delivered")]
