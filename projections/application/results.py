@@ -121,3 +121,8 @@ class Announced(msgspec.Struct, frozen=True):
     seq: int
     public: dict | None
     knowledge: dict[str, dict]
+    #: A round closed again after a reopening (or a turn played again): the seq of the
+    #: close it replaces and `reveals --public` as that close left it (None: the first
+    #: close, or the public post not asked for).
+    earlier_seq: int | None = None
+    earlier_public: dict | None = None
