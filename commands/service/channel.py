@@ -28,8 +28,7 @@ TIMESTAMP_HEADER = "X-Matchledger-Timestamp"
 def public_post(shown: Announced) -> tuple[str, dict]:
     """The public post of a close, as `messages --public` prints it (its text) and as
     `messages --public --json` gives it (its parts)."""
-    earlier = None if shown.earlier_seq is None else (shown.earlier_seq, shown.earlier_public)
-    data = compose(shown.match, shown.game, shown.round, shown.seq, shown.public, {}, earlier)
+    data = compose(shown.match, shown.game, shown.round, shown.seq, shown.public, {}, shown.earlier)
     [message] = messages(data)
     return message.text, printable_data(data["public"])
 

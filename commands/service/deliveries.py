@@ -63,9 +63,15 @@ def send(url: str, body: bytes, headers: dict[str, str], *, timeout: float, tota
     """POST ``body`` to ``url`` once: no redirect followed, no proxy, only ``headers``;
     ``timeout`` to connect and for each read, ``total`` for it all."""
     parts = urllib.parse.urlsplit(url)
-    connection_type = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    kwargs = {"context": ssl.create_default_context()} if parts.scheme == "https" else {}
-    connection = connection_type(parts.hostname, parts.port, timeout=timeout, **kwargs)
+    try:
+        host, port = parts.hostname or "", parts.port
+    except ValueError as exc:  # a port that is no port
+        return Outcome(error=f"no address to post to: {exc}")
+    connection: http.client.HTTPConnection
+    if parts.scheme == "https":
+        connection = http.client.HTTPSConnection(host, port, timeout=timeout, context=ssl.create_default_context())
+    else:
+        connection = http.client.HTTPConnection(host, port, timeout=timeout)
     # The whole exchange is bounded too: a receiver that trickles its answer a byte at a
     # time under the per-read timeout is cut off at ``total``.
     watchdog = threading.Timer(total, _cut, (connection,))
