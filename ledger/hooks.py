@@ -19,6 +19,7 @@ one sends it.  Each attempt's outcome (a status or an error, and when) is kept o
 from __future__ import annotations
 
 import secrets
+import urllib.parse
 
 import msgspec
 
@@ -106,6 +107,10 @@ def well_formed_url(url: object) -> bool:
         return False
     scheme, sep, rest = url.partition("://")
     host = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    try:
+        _port = urllib.parse.urlsplit(url).port  # a port that is no port (0-65535) is refused here, not when posting
+    except ValueError:
+        return False
     # No user name or password in it: nothing but the post is sent (no credentials).
     return (
         scheme in ("http", "https")

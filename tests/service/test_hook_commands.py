@@ -44,6 +44,7 @@ def test_bad_input_is_refused_naming_it_and_nothing_is_kept(tmp_path):
     refusals = {
         ("ftp://chat.example.org/x",): "'ftp://chat.example.org/x' is not an address to post to",
         ("https://user:pw@chat.example.org/x",): "'https://user:pw@chat.example.org/x' is not an address to post to",
+        ("https://chat.example.org:99999/x",): "'https://chat.example.org:99999/x' is not an address to post to",
         (URL, "--on", "close,sunset"): "'sunset' is not a kind of post",
         (URL, "--on", ","): "is not a kind of post",
     }
