@@ -212,3 +212,23 @@ def test_two_serve_processes_on_postgresql_post_a_close_once(postgres_url, tmp_p
     assert len(receiver.requests) == 1
     [standing] = read_json(postgres_url, "hook", "list", "--json")
     assert [(d["kind"], d["state"]) for d in standing["deliveries"]] == [("close", "delivered")]
+
+
+def test_a_hung_receiver_never_stalls_the_pages(tmp_path):
+    from .support import Server
+
+    receiver = Receiver(hang=8)
+    try:
+        db = tmp_path / "m.db"
+        lca_match(db)
+        add_hook(db, receiver.url)
+        with Server(db) as server:
+            close_round_one(db)
+            _received_within(receiver, 1, 15)  # the post is under way, its receiver silent
+            assert len(receiver.requests) == 1
+            started = time.monotonic()
+            page = server.client.get("/m/m1")
+            took = time.monotonic() - started
+        assert page.status_code == 200 and took < 2
+    finally:
+        receiver.close()
