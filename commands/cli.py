@@ -108,6 +108,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Issue a link to MATCH through `serve`: a participant's own page, or an auditor's.",
     ),
     "revoke": ("access", "revoke_cmd", "Withdraw a link issued by `invite`: its token no longer opens anything."),
+    "hook": (
+        "hooks",
+        "hook_cmd",
+        "Post each close to a chat channel: add, list and remove the hooks `serve` posts to.",
+    ),
     "serve": ("serve", "serve_cmd", "Serve the database over HTTP: public pages, participants' links, the JSON API."),
     "render": ("pictures", "render_cmd", "Draw the board or table as an SVG or PNG picture in one view."),
     "report": ("pictures", "report_cmd", "Write a self-contained HTML page to step through the match event by event."),
@@ -134,6 +139,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
         "serve",
         "invite",
         "revoke",
+        "hook",
     ),
     "Commands for everyone (reading a match)": (
         "status",

@@ -102,7 +102,7 @@ def messages_cmd(match_id, round_no, public, as_participant, at, as_json, folder
     if force and folder is None:
         raise click.UsageError("--force only applies with -o DIR")
     shown = app().announced(match_id, round_no, at, public=public, participant=as_participant)
-    data = compose(shown.match, shown.game, shown.round, shown.seq, shown.public, shown.knowledge)
+    data = compose(shown.match, shown.game, shown.round, shown.seq, shown.public, shown.knowledge, shown.earlier)
     if folder is not None:
         files = message_files(data, as_json)
         write_outputs(folder, files, replace=force)

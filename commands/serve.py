@@ -168,6 +168,9 @@ def serve_cmd(
         reached = f" (reached as {base_url})" if base_url else ""
         say(f"serving {reader.location} on {listening}{reached}; Ctrl-C or SIGTERM stops")
 
+    from .service.deliveries import Deliveries  # posts to the hooks (`hook add`), off the event loop
+
+    deliveries = Deliveries(writable(current.db, current.lock_timeout)).start()  # daemon threads
     run(
         asgi,
         service.live.close,
@@ -176,6 +179,7 @@ def serve_cmd(
         limits=ConnectionLimits(read_seconds=read_timeout, connections=connections),
         proxies=proxies,
     )
+    deliveries.stop()
     say("stopped", err=True)
 
 

@@ -27,6 +27,7 @@ from .change_feed import ChangeFeed
 from .errors import UnknownMatch
 from .event_log import COLUMNS, ROW_COLUMNS, EventLog, StoredEvent
 from .events import Event
+from .hook_store import HookStore
 from .service_addresses import ServiceAddress
 from .snapshot_cache import SnapshotCache
 
@@ -47,6 +48,8 @@ class LogStore(ABC):
     snapshots: SnapshotCache
     capability_store: CapabilityStore
     changes: ChangeFeed
+    #: The hooks and their deliveries (ledger/hook_store.py), beside the capabilities.
+    hook_store: HookStore
 
     def _parts(
         self, log: EventLog, snapshots: SnapshotCache, capability_store: CapabilityStore, changes: ChangeFeed

@@ -37,6 +37,7 @@ is 0 is of version 1 without the mark, of version 2 with it):
    ``capabilities`` table, made by the first invitation.  Version 2 was the first
    recorded in ``user_version``.
 3. The ``service_addresses`` table: the address `serve` records for `invite`'s links.
+4. The ``hooks`` and ``hook_deliveries`` tables: posts to the channel (ledger/hooks.py).
 
 PostgreSQL:
 
@@ -45,6 +46,7 @@ PostgreSQL:
    ``events_json``.  The first release of version 1 made ``capabilities`` later, on the
    first invitation, as it still does where the table is missing.
 2. The ``service_addresses`` table: the address `serve` records for `invite`'s links.
+3. The ``hooks`` and ``hook_deliveries`` tables: posts to the channel (ledger/hooks.py).
 """
 
 from __future__ import annotations
@@ -98,10 +100,16 @@ def _sqlite_service_addresses(conn) -> None:
     conn.execute(sqlite_schema.SERVICE_ADDRESSES_TABLE)
 
 
+def _sqlite_hooks(conn) -> None:
+    conn.execute(sqlite_schema.HOOKS_TABLE)
+    conn.execute(sqlite_schema.HOOK_DELIVERIES_TABLE)
+
+
 SQLITE_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "the events table and its append-only triggers", _sqlite_events_table),
     Migration(2, "matchledger's mark (SQLite's application_id)", _sqlite_mark),
     Migration(3, "the service's address, recorded by serve for invite", _sqlite_service_addresses),
+    Migration(4, "the hooks serve posts to, and their deliveries", _sqlite_hooks),
 )
 
 
@@ -130,11 +138,16 @@ def _postgres_service_addresses(conn) -> None:
     conn.execute(postgres_schema.SERVICE_ADDRESSES_TABLE)
 
 
+def _postgres_hooks(conn) -> None:
+    conn.execute(postgres_schema.HOOKS_TABLES)
+
+
 POSTGRES_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "the events table and its append-only triggers, snapshots, capabilities, events_json", _postgres_tables
     ),
     Migration(2, "the service's address, recorded by serve for invite", _postgres_service_addresses),
+    Migration(3, "the hooks serve posts to, and their deliveries", _postgres_hooks),
 )
 
 

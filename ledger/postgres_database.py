@@ -74,7 +74,15 @@ _OUR_TRIGGERS = {
     ("events", "events_no_delete"): 11,
     ("events", "events_no_truncate"): 34,
 }
-_OUR_TABLES = ("events", "snapshots", "capabilities", "service_addresses", "matchledger_schema")
+_OUR_TABLES = (
+    "events",
+    "snapshots",
+    "capabilities",
+    "service_addresses",
+    "hooks",
+    "hook_deliveries",
+    "matchledger_schema",
+)
 
 # What else runs on our tables: every trigger written by a user (disabled ones too), every
 # rule (a view's own rule is on the view), and the source of our trigger function.

@@ -27,6 +27,18 @@ SERVICE_ADDRESSES_TABLE = (
     "recorded_at text NOT NULL)"
 )
 
+#: The hooks a host added and their deliveries (ledger/hooks.py): made by migration 3.
+HOOKS_TABLES = (
+    'CREATE TABLE IF NOT EXISTS hooks (hook_id text COLLATE "C" PRIMARY KEY, match_id text COLLATE "C" NOT NULL, '
+    "url text NOT NULL, "
+    "kinds text NOT NULL, format text NOT NULL, secret text NOT NULL, after_seq bigint NOT NULL, "
+    "created_at text NOT NULL, removed_at text);\n"
+    'CREATE TABLE IF NOT EXISTS hook_deliveries (hook_id text COLLATE "C" NOT NULL, '
+    'match_id text COLLATE "C" NOT NULL, '
+    "seq bigint NOT NULL, kind text NOT NULL, claimed_at text NOT NULL, state text NOT NULL, "
+    "attempts text NOT NULL, PRIMARY KEY (hook_id, match_id, seq, kind))"
+)
+
 #: The tables, the trigger function and the view (the version table aside).
 TABLES = f"""
 CREATE TABLE events (

@@ -28,6 +28,21 @@ from .capability_store import CapabilityStore
 from .change_feed import ChangeFeed
 from .errors import DatabaseBusy
 from .event_log import ChainedLog
+from .hook_store import HookStore
+from .hooks import (
+    DELIVERY_COLUMNS,
+    HOOK_COLUMNS,
+    Attempt,
+    Delivery,
+    Hook,
+    decode_attempts,
+    delivery_of,
+    delivery_row,
+    encode_attempts,
+    hook_of,
+    hook_row,
+    with_attempts,
+)
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
 from .postgres_database import LOCK_SPACE, Database
@@ -265,6 +280,76 @@ class PostgresCapabilities(CapabilityStore):
         return bool(self.db.fetch("SELECT to_regclass(%s) IS NOT NULL", (name,))[0][0])
 
 
+class PostgresHooks(HookStore):
+    """The ``hooks`` and ``hook_deliveries`` tables (ledger/hooks.py), made by migration 3."""
+
+    def __init__(self, db: PostgresConnection):
+        self.db = db
+
+    def save_hook(self, hook: Hook) -> None:
+        with self.db.transaction():
+            self.db.run(
+                f"INSERT INTO hooks ({HOOK_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)", hook_row(hook)
+            )
+
+    def hook(self, hook_id: str) -> Hook | None:
+        rows = self._fetch(f"SELECT {HOOK_COLUMNS} FROM hooks WHERE hook_id = %s", (hook_id,))
+        return hook_of(rows[0]) if rows else None
+
+    def hooks(self, match_id: str | None = None) -> list[Hook]:
+        where, params = ("WHERE match_id = %s ", (match_id,)) if match_id is not None else ("", ())
+        rows = self._fetch(f"SELECT {HOOK_COLUMNS} FROM hooks {where}ORDER BY created_at, hook_id", params)
+        return [hook_of(row) for row in rows]
+
+    def remove_hook(self, hook_id: str, removed_at: str) -> Hook | None:
+        if self.hook(hook_id) is None:
+            return None
+        with self.db.transaction():
+            self.db.run(
+                "UPDATE hooks SET removed_at = %s WHERE hook_id = %s AND removed_at IS NULL", (removed_at, hook_id)
+            )
+        return self.hook(hook_id)
+
+    def claim_delivery(self, delivery: Delivery) -> bool:
+        with self.db.transaction():
+            cursor = self.db.run(
+                f"INSERT INTO hook_deliveries ({DELIVERY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                delivery_row(delivery),
+            )
+            return cursor.rowcount == 1
+
+    def record_attempt(self, delivery: Delivery, attempt: Attempt, state: str) -> Delivery:
+        key = (delivery.hook_id, delivery.match_id, delivery.seq, delivery.kind)
+        with self.db.transaction():
+            [(attempts,)] = self.db.fetch(
+                "SELECT attempts FROM hook_deliveries WHERE hook_id = %s AND match_id = %s AND seq = %s AND kind = %s "
+                "FOR UPDATE",
+                key,
+            )
+            kept = (*decode_attempts(attempts), attempt)
+            self.db.run(
+                "UPDATE hook_deliveries SET state = %s, attempts = %s "
+                "WHERE hook_id = %s AND match_id = %s AND seq = %s AND kind = %s",
+                (state, encode_attempts(kept), *key),
+            )
+        return with_attempts(delivery, state, kept)
+
+    def deliveries(self, hook_id: str) -> list[Delivery]:
+        rows = self._fetch(
+            f"SELECT {DELIVERY_COLUMNS} FROM hook_deliveries WHERE hook_id = %s ORDER BY match_id, seq, kind",
+            (hook_id,),
+        )
+        return [delivery_of(row) for row in rows]
+
+    def _fetch(self, sql: str, params: tuple) -> list[tuple]:
+        # Tables of a version before hooks were kept are read as they are: no table (a
+        # failed statement would abort the transaction it ran in, so it is not tried).
+        if not self.db.fetch("SELECT to_regclass('hook_deliveries') IS NOT NULL")[0][0]:
+            return []
+        return self.db.fetch(sql, params)
+
+
 class PostgresChanges(ChangeFeed):
     """The server's current snapshot, as text."""
 
@@ -307,6 +392,7 @@ class PostgresStore(LogStore):
         self.db = PostgresConnection(self.database, create=create, connection=connection)
         log = PostgresLog(self.db)
         self._parts(log, PostgresSnapshots(self.db, log), PostgresCapabilities(self.db), PostgresChanges(self.db))
+        self.hook_store = PostgresHooks(self.db)
 
     @property
     def conn(self) -> psycopg.Connection:

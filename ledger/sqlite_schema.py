@@ -46,6 +46,18 @@ SERVICE_ADDRESSES_TABLE = (
     "recorded_at TEXT NOT NULL)"
 )
 
+#: The hooks a host added and their deliveries (ledger/hooks.py): made by migration 4.
+HOOKS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS hooks (hook_id TEXT PRIMARY KEY, match_id TEXT NOT NULL, url TEXT NOT NULL, "
+    "kinds TEXT NOT NULL, format TEXT NOT NULL, secret TEXT NOT NULL, after_seq INTEGER NOT NULL, "
+    "created_at TEXT NOT NULL, removed_at TEXT)"
+)
+HOOK_DELIVERIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS hook_deliveries (hook_id TEXT NOT NULL, match_id TEXT NOT NULL, "
+    "seq INTEGER NOT NULL, kind TEXT NOT NULL, claimed_at TEXT NOT NULL, state TEXT NOT NULL, "
+    "attempts TEXT NOT NULL, PRIMARY KEY (hook_id, match_id, seq, kind))"
+)
+
 #: Every schema object matchledger makes, (type, name) -> (table, CREATE statement; None
 #: for the index SQLite makes for a primary key).  A file holds ``events`` and its
 #: triggers once it is ours; the other tables once they were first written.
@@ -59,4 +71,8 @@ SCHEMA: dict[tuple[str, str], tuple[str, str | None]] = {
     ("index", "sqlite_autoindex_capabilities_1"): ("capabilities", None),
     ("table", "service_addresses"): ("service_addresses", SERVICE_ADDRESSES_TABLE),
     ("index", "sqlite_autoindex_service_addresses_1"): ("service_addresses", None),
+    ("table", "hooks"): ("hooks", HOOKS_TABLE),
+    ("index", "sqlite_autoindex_hooks_1"): ("hooks", None),
+    ("table", "hook_deliveries"): ("hook_deliveries", HOOK_DELIVERIES_TABLE),
+    ("index", "sqlite_autoindex_hook_deliveries_1"): ("hook_deliveries", None),
 }

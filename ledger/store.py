@@ -20,6 +20,21 @@ from .capability_store import CapabilityStore
 from .change_feed import ChangeFeed
 from .errors import CorruptLog
 from .event_log import COLUMNS, ChainedLog, StoredEvent
+from .hook_store import HookStore
+from .hooks import (
+    DELIVERY_COLUMNS,
+    HOOK_COLUMNS,
+    Attempt,
+    Delivery,
+    Hook,
+    decode_attempts,
+    delivery_of,
+    delivery_row,
+    encode_attempts,
+    hook_of,
+    hook_row,
+    with_attempts,
+)
 from .limits import LOCK_TIMEOUT_SECONDS
 from .log_store import LogStore
 from .service_addresses import ServiceAddress
@@ -286,6 +301,80 @@ class SQLiteCapabilities(CapabilityStore):
             raise self.file.error(exc) from None
 
 
+class SQLiteHooks(HookStore):
+    """The ``hooks`` and ``hook_deliveries`` tables (ledger/hooks.py), made by migration 4."""
+
+    def __init__(self, file: DatabaseFile):
+        self.file = file
+
+    @_plain_errors
+    def save_hook(self, hook: Hook) -> None:
+        with self.file.transaction():
+            self.file.conn.execute(
+                f"INSERT INTO hooks ({HOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", hook_row(hook)
+            )
+
+    def hook(self, hook_id: str) -> Hook | None:
+        rows = self._select(f"SELECT {HOOK_COLUMNS} FROM hooks WHERE hook_id = ?", (hook_id,))
+        return hook_of(rows[0]) if rows else None
+
+    def hooks(self, match_id: str | None = None) -> list[Hook]:
+        where, params = ("WHERE match_id = ? ", (match_id,)) if match_id is not None else ("", ())
+        rows = self._select(f"SELECT {HOOK_COLUMNS} FROM hooks {where}ORDER BY created_at, hook_id", params)
+        return [hook_of(row) for row in rows]
+
+    @_plain_errors
+    def remove_hook(self, hook_id: str, removed_at: str) -> Hook | None:
+        if self.hook(hook_id) is None:
+            return None
+        with self.file.transaction():
+            self.file.conn.execute(
+                "UPDATE hooks SET removed_at = ? WHERE hook_id = ? AND removed_at IS NULL", (removed_at, hook_id)
+            )
+        return self.hook(hook_id)
+
+    @_plain_errors
+    def claim_delivery(self, delivery: Delivery) -> bool:
+        with self.file.transaction():
+            cursor = self.file.conn.execute(
+                f"INSERT OR IGNORE INTO hook_deliveries ({DELIVERY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                delivery_row(delivery),
+            )
+        return cursor.rowcount == 1
+
+    @_plain_errors
+    def record_attempt(self, delivery: Delivery, attempt: Attempt, state: str) -> Delivery:
+        with self.file.transaction():
+            [(attempts,)] = self.file.conn.execute(
+                "SELECT attempts FROM hook_deliveries WHERE hook_id = ? AND match_id = ? AND seq = ? AND kind = ?",
+                (delivery.hook_id, delivery.match_id, delivery.seq, delivery.kind),
+            ).fetchall()
+            kept = (*decode_attempts(attempts), attempt)
+            self.file.conn.execute(
+                "UPDATE hook_deliveries SET state = ?, attempts = ? "
+                "WHERE hook_id = ? AND match_id = ? AND seq = ? AND kind = ?",
+                (state, encode_attempts(kept), delivery.hook_id, delivery.match_id, delivery.seq, delivery.kind),
+            )
+        return with_attempts(delivery, state, kept)
+
+    def deliveries(self, hook_id: str) -> list[Delivery]:
+        rows = self._select(
+            f"SELECT {DELIVERY_COLUMNS} FROM hook_deliveries WHERE hook_id = ? ORDER BY match_id, seq, kind",
+            (hook_id,),
+        )
+        return [delivery_of(row) for row in rows]
+
+    def _select(self, sql: str, params: tuple) -> list[tuple]:
+        try:
+            return self.file.conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):  # a file of a version before hooks were kept, read as it is
+                return []
+            raise self.file.error(exc) from None
+        except sqlite3.Error as exc:
+            raise self.file.error(exc) from None
+
+
 class SQLiteChanges(ChangeFeed):
     """SQLite's ``data_version``: a number that changes whenever another connection has
     committed to the file since it was last read here (this connection's own commits do
@@ -322,6 +411,7 @@ class Store(LogStore):
         self.file = DatabaseFile(self.path, create=create, read_only=read_only, lock_timeout=lock_timeout)
         log = SQLiteLog(self.file)
         self._parts(log, SQLiteSnapshots(self.file, log), SQLiteCapabilities(self.file), SQLiteChanges(self.file))
+        self.hook_store = SQLiteHooks(self.file)
 
     @property
     def conn(self) -> sqlite3.Connection:

@@ -26,6 +26,7 @@ from matchledger.engine.commands import Command, CreateMatch
 from matchledger.engine.state import MatchState, View
 from matchledger.ledger.capabilities import Capability
 from matchledger.ledger.events import new_salt
+from matchledger.ledger.hooks import Delivery, Hook
 from matchledger.ledger.limits import LOCK_TIMEOUT_SECONDS
 from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.service_addresses import ServiceAddress
@@ -40,6 +41,7 @@ from ..receipts import ReceiptCheck
 from ..verification import MatchReport, VerifiedExport
 from .access import Access, LinkClosed, LinkSubmission, TooManySubmissions
 from .audits import Audits
+from .hooks import DuePost, Hooks, HookStanding
 from .queries import Queries
 from .results import Announced, Audit, Checkpointed, LogReading, MatchSummary, Reading, Recorded, Rescored
 from .wiring import utc_now
@@ -73,6 +75,7 @@ class Application:
         self._writes = Writes(self)
         self._audits = Audits(self)
         self._access = Access(self, self._queries, self._writes)
+        self._hooks = Hooks(self)
 
     @classmethod
     def open(
@@ -324,10 +327,46 @@ class Application:
         ``TooManySubmissions``, what the rules or the log said)."""
         return self._access.submit_through_links(submissions)
 
+    # ------------------------------------------------------------------ hooks (posts to the channel)
+
+    def add_hook(self, match_id: str, url: str, kinds: list[str], format: str) -> Hook:
+        """A new hook on ``match_id``: ``serve`` posts the public post of each later close
+        of the ``kinds`` asked for to ``url`` in ``format``, signed with the hook's new
+        secret (returned in the hook, to be shown once).  Beside the log, never in it."""
+        return self._hooks.add_hook(match_id, url, kinds, format)
+
+    def hooks(self, match_id: str | None = None) -> list[HookStanding]:
+        """Every hook (of ``match_id``), removed or not, oldest first, each with its
+        deliveries and their attempts."""
+        return self._hooks.hooks(match_id)
+
+    def remove_hook(self, hook_id: str) -> tuple[Hook, bool]:
+        """Stop the hook ``hook_id`` posting: the hook, and whether it was still active
+        (MalformedInput naming an id no hook has)."""
+        return self._hooks.remove_hook(hook_id)
+
+    def due_posts(self, hook_id: str) -> list[DuePost]:
+        """The public posts the hook is owed and nobody claimed yet, oldest first."""
+        return self._hooks.due_posts(hook_id)
+
+    def claim_delivery(self, hook_id: str, post: DuePost) -> Delivery | None:
+        """Claim the delivery of ``post`` to the hook (None: another process claimed it
+        first; of two, exactly one gets it)."""
+        return self._hooks.claim_delivery(hook_id, post)
+
+    def record_delivery_attempt(
+        self, delivery: Delivery, *, status: int | None = None, error: str | None = None, last: bool = False
+    ) -> Delivery:
+        """Keep one attempt's outcome (the receiver's status, or an error) on a claimed
+        delivery: delivered on a 2xx, failed when ``last``, else still pending."""
+        return self._hooks.record_attempt(delivery, status=status, error=error, last=last)
+
 
 __all__ = [
     "DECISION_ATTEMPTS",
     "Announced",
+    "DuePost",
+    "HookStanding",
     "Application",
     "Audit",
     "Checkpointed",

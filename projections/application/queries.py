@@ -234,6 +234,7 @@ class Queries:
         seq = _closed_at(events, round_no)
         if seq != state.last_seq:
             state = replay(match_id, events, upto=seq)
+        earlier = _closed_before(events, round_no, seq)  # the close this one replaces, if any
         if view.is_host:
             guests = sorted(p for p in state.participants if p not in state.players)
             names = sorted(state.players) + guests
@@ -246,6 +247,12 @@ class Queries:
             seq=seq,
             public=None if view.participant is not None else game.reveals(state, PUBLIC),
             knowledge={name: game.knowledge(state, name) for name in names},
+            earlier_seq=earlier if view.participant is None else None,
+            earlier_public=(
+                game.reveals(replay(match_id, events, upto=earlier), PUBLIC)
+                if earlier is not None and view.participant is None
+                else None
+            ),
         )
 
 
@@ -260,6 +267,26 @@ def _closed_at(events: list[tuple[int, Event]], round_no: int) -> int:
         or (isinstance(event, TurnResolved) and event.turn == round_no)
     ]
     index = closes[-1]
+    while index + 1 < len(events) and isinstance(events[index + 1][1], (OutcomeAnnounced, StateCheckpointed)):
+        index += 1
+    return events[index][0]
+
+
+def _closed_before(events: list[tuple[int, Event]], round_no: int, seq: int) -> int | None:
+    """The seq `messages` gave the close of round (or turn) ``round_no`` before the one
+    at ``seq`` (a round reopened and closed again), None where it was closed once."""
+    earlier = [
+        index
+        for index, (at, event) in enumerate(events)
+        if at <= seq
+        and (
+            (isinstance(event, RoundClosed) and event.round == round_no)
+            or (isinstance(event, TurnResolved) and event.turn == round_no)
+        )
+    ]
+    if len(earlier) < 2:
+        return None
+    index = earlier[-2]
     while index + 1 < len(events) and isinstance(events[index + 1][1], (OutcomeAnnounced, StateCheckpointed)):
         index += 1
     return events[index][0]

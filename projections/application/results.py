@@ -121,3 +121,15 @@ class Announced(msgspec.Struct, frozen=True):
     seq: int
     public: dict | None
     knowledge: dict[str, dict]
+    #: A round closed again after a reopening (or a turn played again): the seq of the
+    #: close it replaces and `reveals --public` as that close left it (None: the first
+    #: close, or the public post not asked for).
+    earlier_seq: int | None = None
+    earlier_public: dict | None = None
+
+    @property
+    def earlier(self) -> tuple[int, dict] | None:
+        """The close this one replaces, as its seq and `reveals --public` then (None: none)."""
+        if self.earlier_seq is None or self.earlier_public is None:
+            return None
+        return self.earlier_seq, self.earlier_public

@@ -12,11 +12,17 @@ The JSON form (`messages --json`)::
 
     {"match": "m1", "game": "lca", "round": 1, "seq": 18,
      "public": {...},                    # not with --as
+     "corrects": {"seq": 12, "public": {...}},  # a round closed again: the post it replaces
      "participants": {"ann": {...}, …}}  # not with --public; players, then guests, each sorted
+
+A round reopened and closed again (or a photographer turn played again) is announced
+anew, so its public post begins by saying that it corrects the earlier one and which of
+its lines changed: nobody reading the channel takes it for a new round.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 from typing import NamedTuple
 
@@ -64,14 +70,25 @@ def messages_of(game: str):
     return presentation_module(game, "messages") or _generic(engine.get(game).ROUND_WORD)
 
 
-def compose(match: str, game: str, round_no: int, seq: int, public: dict | None, knowledge: dict[str, dict]) -> dict:
+def compose(
+    match: str,
+    game: str,
+    round_no: int,
+    seq: int,
+    public: dict | None,
+    knowledge: dict[str, dict],
+    earlier: tuple[int, dict] | None = None,
+) -> dict:
     """The messages of round (or turn) ``round_no``, as JSON: the public post from
     ``public`` (`reveals --public`; None: not asked for) and each participant's message
-    from their ``knowledge``, in the order given."""
+    from their ``knowledge``, in the order given; ``earlier``: the seq and `reveals
+    --public` of the close this one replaces (a round closed again)."""
     own = messages_of(game)
     data: dict = {"match": match, "game": game, "round": round_no, "seq": seq}
     if public is not None:
         data["public"] = own.public_message(public, round_no)
+        if earlier is not None:
+            data["corrects"] = {"seq": earlier[0], "public": own.public_message(earlier[1], round_no)}
     if knowledge:
         data["participants"] = {name: own.participant_message(known, round_no) for name, known in knowledge.items()}
     return data
@@ -85,12 +102,29 @@ def messages(data: dict) -> list[Message]:
     if "public" in data:
         public = printable_data(data["public"])
         body = own.public_lines(match, public)
+        if "corrects" in data:
+            before = own.public_lines(match, printable_data(data["corrects"]["public"]))
+            body = correction_lines(data, before, body) + body
         out.append(Message(None, "\n".join(body)))
     for name, message in data.get("participants", {}).items():
         message = printable_data(message)
         body = own.participant_lines(match, printable(name), message)
         out.append(Message(name, "\n".join(body)))
     return out
+
+
+def correction_lines(data: dict, before: list[str], after: list[str]) -> list[str]:
+    """What a post that replaces an earlier one says first: which post it corrects, and
+    each line that changed (was, now), or that none did."""
+    word = engine.get(data["game"]).ROUND_WORD
+    said = [f"Correction: this replaces the post of {word} {data['round']} (after event {data['corrects']['seq']})."]
+    changed = [
+        ("was: " if line[0] == "-" else "now: ") + line[2:]
+        for line in difflib.ndiff(before, after)
+        if line[:2] in ("- ", "+ ")
+    ]
+    said += ["What changed:", *(f"  {line}" for line in changed)] if changed else ["Nothing in the post changed."]
+    return [*said, ""]
 
 
 def messages_text(data: dict) -> str:

@@ -67,6 +67,18 @@ def closing_seq(log: list[dict], round_no: int) -> int:
     return log[index]["seq"]
 
 
+def earlier_seq(log: list[dict], round_no: int) -> int | None:
+    """The seq of the close of round ``round_no`` before its last (a round reopened and
+    closed again), and of what the same command recorded after it; None: closed once."""
+    found = [i for i, e in enumerate(log) if e["kind"] in CLOSES and e["event"][CLOSES[e["kind"]]] == round_no]
+    if len(found) < 2:
+        return None
+    index = found[-2]
+    while index + 1 < len(log) and log[index + 1]["kind"] in ("OutcomeAnnounced", "StateCheckpointed"):
+        index += 1
+    return log[index]["seq"]
+
+
 def built_from_read_models(db, game: str, canonical: list[str], log: list[dict], round_no: int):
     """The messages of ``round_no``, checked to be what the read models give at the
     close: those messages, the public reveals and everyone's knowledge."""
@@ -75,7 +87,9 @@ def built_from_read_models(db, game: str, canonical: list[str], log: list[dict],
     assert seq == closing_seq(log, round_no), data
     public = read_json(db, "reveals", MATCH, "--public", "--at", seq)
     known = {name: read_json(db, "knowledge", MATCH, "--as", name, "--at", seq) for name in canonical}
-    assert data == compose(MATCH, game, round_no, seq, public, known)
+    before = earlier_seq(log, round_no)
+    earlier = None if before is None else (before, read_json(db, "reveals", MATCH, "--public", "--at", before))
+    assert data == compose(MATCH, game, round_no, seq, public, known, earlier)
     return data, public, known
 
 
@@ -92,7 +106,12 @@ def check_close(db, game: str, canonical: list[str], log: list[dict], round_no: 
         **head,
         "participants": {name: data["participants"][name]},
     }
-    assert read_json(db, "messages", MATCH, "--round", round_no, "--public") == {**head, "public": data["public"]}
+    corrects = {"corrects": data["corrects"]} if "corrects" in data else {}
+    assert read_json(db, "messages", MATCH, "--round", round_no, "--public") == {
+        **head,
+        "public": data["public"],
+        **corrects,
+    }
     assert read_json(db, "messages", MATCH, "--at", seq) == data  # the last close then: the same messages
 
 

@@ -13,14 +13,18 @@ SQLite (no version was recorded in the file before version 2's later releases, s
 - ``sqlite-2-marked`` (6468ef4): the mark (``application_id``), the triggers written
   one by one, ``snapshots`` and ``capabilities`` (2c6a8cf);
 - ``sqlite-2-versioned`` (the releases that recorded ``user_version``, up to the one
-  before ``service_addresses``): the same with version 2 recorded.
+  before ``service_addresses``): the same with version 2 recorded;
+- ``sqlite-3-addresses`` (the releases up to the one before ``hooks``): the same with
+  ``service_addresses`` and version 3 recorded.
 
 PostgreSQL:
 
 - ``postgresql-1-first-release`` (c1b84ff): version 1 without ``capabilities`` (made by
   the first invitation then, and still where it is missing);
 - ``postgresql-1-capabilities`` (the releases up to the one before
-  ``service_addresses``): version 1 with ``capabilities`` made with the tables.
+  ``service_addresses``): version 1 with ``capabilities`` made with the tables;
+- ``postgresql-2-addresses`` (the releases up to the one before ``hooks``): the same
+  with ``service_addresses`` and version 2 recorded.
 
 The version this matchledger writes (the tables made by a first write) is each back
 end's newest and is what every other test runs on.
@@ -94,12 +98,22 @@ def _sqlite_2_versioned(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA user_version = 2")
 
 
+def _sqlite_3_addresses(conn: sqlite3.Connection) -> None:
+    _sqlite_2_marked(conn)
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS service_addresses (source TEXT PRIMARY KEY, url TEXT NOT NULL, "
+        "recorded_at TEXT NOT NULL)"
+    )
+    conn.execute("PRAGMA user_version = 3")
+
+
 #: name -> (schema version, the statements that made it)
 SQLITE_LAYOUTS = {
     "sqlite-1-first-release": (1, _sqlite_1_first_release),
     "sqlite-1-snapshots": (1, _sqlite_1_snapshots),
     "sqlite-2-marked": (2, _sqlite_2_marked),
     "sqlite-2-versioned": (2, _sqlite_2_versioned),
+    "sqlite-3-addresses": (3, _sqlite_3_addresses),
 }
 
 
@@ -179,8 +193,18 @@ CREATE TABLE IF NOT EXISTS capabilities (token_hash text PRIMARY KEY, match_id t
 """
 )
 
+POSTGRES_2_ADDRESSES = (
+    POSTGRES_1_CAPABILITIES
+    + """
+CREATE TABLE IF NOT EXISTS service_addresses (source text PRIMARY KEY, url text NOT NULL,
+    recorded_at text NOT NULL);
+UPDATE matchledger_schema SET version = 2;
+"""
+)
+
 #: name -> (schema version, the script that made it)
 POSTGRES_LAYOUTS = {
     "postgresql-1-first-release": (1, POSTGRES_1_FIRST_RELEASE),
     "postgresql-1-capabilities": (1, POSTGRES_1_CAPABILITIES),
+    "postgresql-2-addresses": (2, POSTGRES_2_ADDRESSES),
 }

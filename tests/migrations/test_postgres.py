@@ -31,6 +31,10 @@ OURS = [
     "events",
     "events_json",
     "events_pkey",
+    "hook_deliveries",
+    "hook_deliveries_pkey",
+    "hooks",
+    "hooks_pkey",
     "matchledger_append_only",
     "matchledger_schema",
     "service_addresses",
@@ -77,18 +81,19 @@ def earlier(request, postgres_url, season_tables):
 
 
 def test_every_earlier_layout_is_of_a_version_this_matchledger_reads():
-    assert migrations.postgres_version() == 2
-    assert [m.version for m in migrations.POSTGRES_MIGRATIONS] == [1, 2]
-    assert {version for version, _script in POSTGRES_LAYOUTS.values()} <= {1}
+    assert migrations.postgres_version() == 3
+    assert [m.version for m in migrations.POSTGRES_MIGRATIONS] == [1, 2, 3]
+    assert {version for version, _script in POSTGRES_LAYOUTS.values()} <= {1, 2}
 
 
 @pytest.mark.guarantee("postgres.migrations")
 def test_a_read_of_each_earlier_layout_reads_it_as_it_is_and_changes_nothing(earlier, season_tables):
-    made, before = relations(earlier), table_rows(earlier)
+    made, before, held = relations(earlier), table_rows(earlier), version(earlier)
     assert verified(earlier) == verdicts(season_tables)
     for args in (("status", "g3"), ("log", "amend5"), ("invite", "--list"), ("export", "amend5")):
         invoke(earlier, *args)
-    assert (relations(earlier), table_rows(earlier), version(earlier)) == (made, before, [(1,)])
+    assert held[0][0] < migrations.postgres_version()
+    assert (relations(earlier), table_rows(earlier), version(earlier)) == (made, before, held)
     assert before["events"] == season_tables["events"]
 
 
@@ -234,7 +239,7 @@ def test_an_earlier_layout_keeps_the_service_address_from_its_first_write_on(ear
         assert reader.service_address() is None
     finally:
         reader.close()
-    assert "service_addresses" not in relations(earlier)
+    assert ("service_addresses" in relations(earlier)) == (version(earlier) >= [(2,)])
     exported = invoke(earlier, "export", "g3").stdout
     first = invoke(earlier, "invite", "g3", "--as", "ann")  # the first write: migrated
     assert first.stdout.startswith("link for ann (read only) in g3: http://127.0.0.1:8000/p/")
@@ -248,4 +253,24 @@ def test_an_earlier_layout_keeps_the_service_address_from_its_first_write_on(ear
     assert invoke(earlier, "invite", "g3", "--as", "ann").stdout.startswith(
         "link for ann (read only) in g3: https://games.example.org/league/p/"
     )
+    assert invoke(earlier, "export", "g3").stdout == exported
+
+
+# --------------------------------------------------------------------------- the hooks (version 3)
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_an_earlier_layout_gets_the_hooks_tables_from_its_first_write(earlier):
+    """Read as it is, earlier tables hold no hook (and no table for one); the first write
+    makes them, and a hook added then is kept beside the log, never in an export."""
+    reader = Application.open(earlier, read_only=True)
+    try:
+        assert reader.hooks() == []
+    finally:
+        reader.close()
+    assert "hooks" not in relations(earlier)
+    exported = invoke(earlier, "export", "g3").stdout
+    invoke(earlier, "hook", "add", "g3", "https://chat.example.org/x", "--on", "close")
+    assert {"hooks", "hook_deliveries"} <= set(relations(earlier))
+    assert version(earlier) == [(migrations.postgres_version(),)]
     assert invoke(earlier, "export", "g3").stdout == exported

@@ -62,9 +62,9 @@ def earlier(request, tmp_path, season_tables):
 
 
 def test_every_earlier_layout_is_older_than_this_version():
-    assert migrations.sqlite_version() == 3
-    assert {version for version, _make in SQLITE_LAYOUTS.values()} == {1, 2}
-    assert [m.version for m in migrations.SQLITE_MIGRATIONS] == [1, 2, 3]
+    assert migrations.sqlite_version() == 4
+    assert {version for version, _make in SQLITE_LAYOUTS.values()} == {1, 2, 3}
+    assert [m.version for m in migrations.SQLITE_MIGRATIONS] == [1, 2, 3, 4]
 
 
 @pytest.mark.guarantee("files.schema-version")
@@ -280,7 +280,8 @@ def test_an_earlier_layout_keeps_the_service_address_from_its_first_write_on(ear
         assert reader.service_address() is None
     finally:
         reader.close()
-    assert "service_addresses" not in {name for _kind, name, _table, _sql in _schema(earlier)}
+    held = {name for _kind, name, _table, _sql in _schema(earlier)}
+    assert ("service_addresses" in held) == (_header(earlier)[1] >= 3)
     exported = invoke(earlier, "export", "g3").stdout
     first = invoke(earlier, "invite", "g3", "--as", "ann")  # the first write: migrated
     assert first.stdout.startswith("link for ann (read only) in g3: http://127.0.0.1:8000/p/")
@@ -294,4 +295,24 @@ def test_an_earlier_layout_keeps_the_service_address_from_its_first_write_on(ear
     assert invoke(earlier, "invite", "g3", "--as", "ann").stdout.startswith(
         "link for ann (read only) in g3: http://127.0.0.1:41234/p/"
     )
+    assert invoke(earlier, "export", "g3").stdout == exported
+
+
+# --------------------------------------------------------------------------- the hooks (version 4)
+
+
+@pytest.mark.guarantee("files.schema-version")
+def test_an_earlier_layout_gets_the_hooks_tables_from_its_first_write(earlier):
+    """Read as it is, an earlier file holds no hook (and no table for one); the first
+    write makes them, and a hook added then is kept beside the log, never in an export."""
+    reader = Application.open(str(earlier), read_only=True)
+    try:
+        assert reader.hooks() == []
+    finally:
+        reader.close()
+    assert "hooks" not in {name for _kind, name, _table, _sql in _schema(earlier)}
+    exported = invoke(earlier, "export", "g3").stdout
+    invoke(earlier, "hook", "add", "g3", "https://chat.example.org/x", "--on", "close")
+    assert {"hooks", "hook_deliveries"} <= {name for _kind, name, _table, _sql in _schema(earlier)}
+    assert _header(earlier) == (APPLICATION_ID, migrations.sqlite_version())
     assert invoke(earlier, "export", "g3").stdout == exported

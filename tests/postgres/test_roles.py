@@ -21,6 +21,7 @@ GRANT SELECT, INSERT, UPDATE ON snapshots TO {role};
 GRANT SELECT ON matchledger_schema, events_json TO {role};
 GRANT SELECT, INSERT, UPDATE ON capabilities TO {role};
 GRANT SELECT, INSERT, UPDATE ON service_addresses TO {role};
+GRANT SELECT, INSERT, UPDATE ON hooks, hook_deliveries TO {role};
 """
 
 

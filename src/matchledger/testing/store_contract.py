@@ -5,7 +5,9 @@ A store is four parts (ledger/log_store.py), and the contract is one class per p
 :class:`EventLogContract` (``store.log``), :class:`SnapshotCacheContract`
 (``store.snapshots``), :class:`CapabilityStoreContract` and :class:`ServiceAddressContract`
 (``store.capability_store``: the links, and the service's address) and
-:class:`ChangeFeedContract` (``store.changes``); :class:`StoreContract` runs them all,
+:class:`ChangeFeedContract` (``store.changes``), and :class:`HookStoreContract`
+(``store.hook_store``: the hooks and their deliveries, beside the capabilities);
+:class:`StoreContract` runs them all,
 and checks that the store answers each part's methods as the part does.
 
 A back end kept anywhere runs it from its own test suite by giving a *harness* as the
@@ -604,6 +606,89 @@ class ServiceAddressContract(_OnABackEnd):
         assert capability_store.service_addresses() == [_address("javascript:alert(1)\x1b[2J")]
 
 
+def _hook(hook_id: str = "h1", **fields):
+    from matchledger.ledger.hooks import Hook
+
+    defaults = {
+        "match_id": "m1",
+        "url": "https://chat.example.org/hook",
+        "kinds": ("close", "finished"),
+        "format": "discord",
+        "secret": "s" * 43,
+        "after_seq": 3,
+        "created_at": T,
+    }
+    return Hook(hook_id=hook_id, **{**defaults, **fields})
+
+
+def _delivery(hook_id: str = "h1", seq: int = 4, kind: str = "close"):
+    from matchledger.ledger.hooks import Delivery
+
+    return Delivery(hook_id=hook_id, match_id="m1", seq=seq, kind=kind, claimed_at=T)
+
+
+class HookStoreContract(_OnABackEnd):
+    """The hooks and their deliveries, kept beside the capabilities (``store.hook_store``:
+    ledger/hook_store.py)."""
+
+    @pytest.fixture
+    def hook_store(self, store):
+        return store.hook_store
+
+    def test_a_store_where_no_hook_was_added_has_none(self, log, hook_store):
+        three_events(log)
+        assert (hook_store.hooks(), hook_store.hook("h1"), hook_store.deliveries("h1")) == ([], None, [])
+
+    def test_hooks_are_kept_beside_the_log_in_the_order_they_were_added(self, log, hook_store):
+        rows = three_events(log)
+        later = _hook("h0", match_id="m2", created_at="2026-01-02T00:00:00.000000Z", format="json", kinds=("turn",))
+        first = _hook("h1")
+        hook_store.save_hook(later)
+        hook_store.save_hook(first)
+        assert hook_store.hooks() == [first, later]
+        assert hook_store.hooks("m2") == [later] and hook_store.hook("h1") == first
+        assert log.rows("m1") == rows  # nothing of it in the log
+
+    def test_a_removed_hook_is_stamped_once_and_kept(self, hook_store):
+        hook_store.save_hook(_hook())
+        removed = hook_store.remove_hook("h1", "2026-01-02T00:00:00.000000Z")
+        assert removed is not None and removed.removed_at == "2026-01-02T00:00:00.000000Z" and not removed.active
+        assert hook_store.remove_hook("h1", "2026-01-03T00:00:00.000000Z") == removed
+        assert hook_store.remove_hook("nope", T) is None
+
+    def test_a_delivery_is_claimed_once_and_keeps_each_attempt(self, hook_store):
+        from matchledger.ledger.hooks import DELIVERED, Attempt
+
+        hook_store.save_hook(_hook())
+        assert hook_store.claim_delivery(_delivery())
+        assert not hook_store.claim_delivery(_delivery())  # a second serve finds it claimed
+        assert hook_store.claim_delivery(_delivery(seq=9, kind="finished"))
+        first = Attempt(at=T, error="timed out")
+        second = Attempt(at="2026-01-01T00:00:02.000000Z", status=204)
+        hook_store.record_attempt(_delivery(), first, "pending")
+        done = hook_store.record_attempt(_delivery(), second, DELIVERED)
+        assert done.attempts == (first, second) and done.state == DELIVERED
+        assert hook_store.deliveries("h1") == [done, _delivery(seq=9, kind="finished")]
+
+    def test_a_claim_in_a_failed_transaction_is_not_kept(self, store, hook_store):
+        hook_store.save_hook(_hook())
+        with pytest.raises(CallerFailed):
+            with store.transaction():
+                assert hook_store.claim_delivery(_delivery())
+                raise CallerFailed
+        assert hook_store.deliveries("h1") == []
+        assert hook_store.claim_delivery(_delivery())
+
+    def test_claims_from_two_stores_at_once_let_exactly_one_send(self, backend, hook_store):
+        hook_store.save_hook(_hook())
+        other = backend.open()
+        try:
+            claims = [hook_store.claim_delivery(_delivery()), other.hook_store.claim_delivery(_delivery())]
+        finally:
+            other.close()
+        assert claims == [True, False]
+
+
 class ChangeFeedContract(_OnABackEnd):
     """The change feed (``store.changes``: ledger/change_feed.py)."""
 
@@ -662,7 +747,12 @@ class ChangeFeedContract(_OnABackEnd):
 
 
 class StoreContract(
-    EventLogContract, SnapshotCacheContract, CapabilityStoreContract, ServiceAddressContract, ChangeFeedContract
+    EventLogContract,
+    SnapshotCacheContract,
+    CapabilityStoreContract,
+    ServiceAddressContract,
+    HookStoreContract,
+    ChangeFeedContract,
 ):
     """The whole store contract: every part's, and the store answering for its parts (a
     subclass named ``Test...`` gives the fixture ``backend``: see the module)."""
