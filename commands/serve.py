@@ -189,9 +189,18 @@ def _record_address(current, url: str, *, given: bool) -> None:
     A database this process may not write is served all the same: the host is told that
     `invite` needs --base-url."""
     from matchledger.ledger.errors import MatchledgerError
+    from matchledger.ledger.service_addresses import is_wildcard
 
     from .errors import message
     from .service import writable
+
+    if not given and is_wildcard(url):
+        return say(
+            f"serve listens on every interface ({url}), which no browser can go to, so it recorded no address "
+            "for invite's links: run serve with --base-url URL (the address participants reach it at), "
+            "or give invite --base-url",
+            err=True,
+        )
 
     try:
         application = writable(current.db, current.lock_timeout)()

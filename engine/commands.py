@@ -21,12 +21,17 @@ from matchledger.ledger.validation import check_text, check_tokens
 #: name, a number, a word, ``FROM:TO`` or ``TYPE:NAME``, and names are letters, digits,
 #: ``-``, ``_`` and ``.`` (``tests/engine/test_token_separators.py`` holds every game to it).
 SEPARATOR = ","
+#: The commas a phone's Chinese or Japanese keyboard types where others type ",": the
+#: full-width one (U+FF0C) and the ideographic one (U+3001); they separate as "," does.
+OTHER_COMMAS = {ord("\uff0c"): SEPARATOR, ord("\u3001"): SEPARATOR}
 
 
 def split_typed(words: Iterable[str]) -> list[str]:
     """The tokens ``words`` hold, as a participant or host typed them: each word split
     at whitespace and commas, the empty pieces left out."""
-    return [token for word in words for piece in word.split(SEPARATOR) for token in piece.split()]
+    return [
+        token for word in words for piece in word.translate(OTHER_COMMAS).split(SEPARATOR) for token in piece.split()
+    ]
 
 
 def _typed_tokens(command: Any) -> None:
@@ -34,9 +39,14 @@ def _typed_tokens(command: Any) -> None:
     the bad one): every door (the command line, ``script``, the service's form and JSON
     API) builds its command here, so each reads ``A1, B1`` alike."""
     tokens = command.tokens
-    if any(token.__class__ is not str or SEPARATOR in token or " " in token or not token for token in tokens) and all(
-        token.__class__ is str and token.isprintable() for token in tokens
-    ):
+    if any(
+        token.__class__ is not str
+        or SEPARATOR in token
+        or " " in token
+        or not token
+        or token != token.translate(OTHER_COMMAS)
+        for token in tokens
+    ) and all(token.__class__ is str and token.isprintable() for token in tokens):
         # Only printable text is split (its one whitespace is the space): a control
         # character is refused as given, never split away.
         force_setattr(command, "tokens", split_typed(tokens))

@@ -42,9 +42,23 @@ class ServiceAddress(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: str
 
 
+#: The addresses a server listens on to be reached on every interface: no browser can go
+#: to them, so no link may lead there (``serve --host 0.0.0.0`` needs ``--base-url``).
+WILDCARD_HOSTS = frozenset({"0.0.0.0", "::"})
+
+
+def is_wildcard(url: str) -> bool:
+    """Whether ``url``'s host is a wildcard address (:data:`WILDCARD_HOSTS`)."""
+    try:
+        return urlsplit(url).hostname in WILDCARD_HOSTS
+    except ValueError:
+        return False
+
+
 def well_formed_base_url(url: object) -> bool:
     """Whether ``url`` is an address links can be made from: ``http(s)://HOST[:PORT][/PREFIX]``,
-    printable, at most :data:`BASE_URL_MAX_LENGTH` characters, no query or fragment."""
+    printable, at most :data:`BASE_URL_MAX_LENGTH` characters, no query or fragment, and a
+    host a browser can go to (no wildcard)."""
     if not isinstance(url, str) or not url.isprintable() or len(url) > BASE_URL_MAX_LENGTH:
         return False
     scheme, sep, _ = url.partition("://")
@@ -56,7 +70,7 @@ def well_formed_base_url(url: object) -> bool:
     except ValueError:
         return False
     # a host, and no user part: "https://games.example.org@elsewhere" leads elsewhere
-    return bool(parts.hostname) and "@" not in parts.netloc
+    return bool(parts.hostname) and "@" not in parts.netloc and parts.hostname not in WILDCARD_HOSTS
 
 
 def preferred(addresses: list[ServiceAddress]) -> ServiceAddress | None:

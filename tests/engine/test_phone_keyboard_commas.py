@@ -1,7 +1,7 @@
 """A phone set to a Chinese or Japanese keyboard types the full-width comma (U+FF0C) or
-the ideographic one (U+3001) where others type ",": ``G4，A1，B1`` is one token today,
-refused as a bad cell, while ``G4,A1,B1`` is three.  Whether those commas separate too
-is the notation's choice; this records how a participant on such a phone is met."""
+the ideographic one (U+3001) where others type ",": ``G4，A1，B1`` was one token,
+refused as a bad cell, while ``G4,A1,B1`` was three: they separate as ``,`` does (no
+game's token holds any comma: tests/engine/test_token_separators.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,6 @@ import pytest
 from matchledger.engine.commands import split_typed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="only ',' and whitespace separate tokens (engine/commands.py SEPARATOR); a phone's full-width "
-    "or ideographic comma makes one token of the whole list",
-)
 @pytest.mark.parametrize("comma", ["\uff0c", "\u3001"], ids=["full-width", "ideographic"])
 def test_a_phone_keyboards_comma_separates_tokens_as_a_comma_does(comma):
     assert split_typed([f"G4{comma}A1{comma} B1"]) == ["G4", "A1", "B1"]

@@ -29,6 +29,8 @@ DEAD_OR_ELSEWHERE = [
     "http://games.example.org/prefix/",
     "http:///",
     "http://:8000",
+    "http://0.0.0.0:8000",  # a wildcard no browser goes to (serve --host 0.0.0.0 without --base-url)
+    "http://[::]:8000",
     "https://games.example.org@elsewhere.example",
     "http://games.example.org:99999",
     "http://games.example.org:80a",
@@ -38,7 +40,7 @@ DEAD_OR_ELSEWHERE = [
 @pytest.mark.parametrize(
     "url",
     DEAD_OR_ELSEWHERE,
-    ids=["trailing-slash", "no-host", "port-only", "user-part", "port-too-big", "port-not-a-number"],
+    ids=["trailing-slash", "no-host", "port-only", "wildcard-ipv4", "wildcard-ipv6", "user-part", "port-too-big", "port-not-a-number"],
 )
 def test_an_address_kept_that_makes_dead_or_misleading_links_is_refused_naming_it(db, url):
     conn = sqlite3.connect(db)

@@ -62,12 +62,6 @@ def test_a_participants_name_of_40_characters_fits_a_phone_in_the_pages_header(b
         assert header[0] <= header[1], header
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a panel's cell (td) does not wrap: a 40-character name in the participant's panel makes the page "
-    "451 px wide at 360; .panel td { overflow-wrap: anywhere } would change how every results table is laid "
-    "out on a phone (and the screenshots), so it is left to the page layout's owner",
-)
 def test_a_participants_name_of_40_characters_fits_a_phone_on_their_page(browser, long_name):
     token = invite(long_name, "m1", "--as", LONG_NAME, "--submit")["token"]
     with Server(long_name) as server:

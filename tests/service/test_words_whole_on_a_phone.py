@@ -5,8 +5,6 @@ words; no word may be cut."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.helpers import invoke
 
 from .chromium import browser, playwright, requires_chromium  # noqa: F401 (browser: a fixture)
@@ -34,12 +32,6 @@ Array.from(document.querySelectorAll('section.panel')).flatMap(panel =>
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the Scores table's seven columns fit 360 px only by cutting its headers inside words "
-    "(participa|nt, point|s, row|s, blurr|ed); shorter headers or a table that turns on a phone "
-    "is the page layout's choice",
-)
 def test_the_photographers_scores_headers_are_not_cut_inside_words_on_a_phone(browser, tmp_path):
     db = tmp_path / "f.db"
     invoke(db, "new", "photographer", "f1", "--players", "ann,bob,cat", "--seed", "3")

@@ -73,6 +73,55 @@
     });
     input.addEventListener('input', mark);
     mark();
+    roving(grid, cells);
+  }
+
+  // A grid is one stop of the Tab key (the WAI-ARIA grid pattern): its cells are reached
+  // with the arrow keys, Home and End, so that a keyboard user need not cross every cell
+  // to reach the typed field and Submit.  Without this script every cell is a stop.
+  function roving(grid, cells) {
+    if (!cells.length) return;
+    var current = grid.querySelector('button.cell.chosen') || cells[0];
+    function stop(button) {
+      for (var i = 0; i < cells.length; i++) cells[i].setAttribute('tabindex', cells[i] === button ? '0' : '-1');
+      current = button;
+    }
+    function place(button) {
+      var cell = button.closest('td');
+      return [cell.parentNode.rowIndex, cell.cellIndex];
+    }
+    function at(row, column) {
+      var line = grid.rows[row];
+      var cell = line && line.cells[column];
+      return cell ? cell.querySelector('button.cell') : null;
+    }
+    function next(button, dRow, dColumn) {  // the nearest cell with a button that way
+      var p = place(button);
+      for (var row = p[0] + dRow, column = p[1] + dColumn;
+           row >= 0 && row < grid.rows.length && column >= 0 && column < grid.rows[row].cells.length;
+           row += dRow, column += dColumn) {
+        var found = at(row, column);
+        if (found) return found;
+      }
+      return null;
+    }
+    var moves = { ArrowRight: [0, 1], ArrowLeft: [0, -1], ArrowDown: [1, 0], ArrowUp: [-1, 0] };
+    grid.addEventListener('focusin', function (event) {
+      var button = event.target.closest('button.cell');
+      if (button) stop(button);
+    });
+    grid.addEventListener('keydown', function (event) {
+      var button = event.target.closest('button.cell');
+      if (!button) return;
+      var target = null;
+      if (moves[event.key]) target = next(button, moves[event.key][0], moves[event.key][1]);
+      else if (event.key === 'Home') target = cells[0];
+      else if (event.key === 'End') target = cells[cells.length - 1];
+      else return;
+      event.preventDefault();
+      if (target) { stop(target); target.focus(); }
+    });
+    stop(current);
   }
 
   function wirePicker(area) {
