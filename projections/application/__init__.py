@@ -38,7 +38,7 @@ from ..read_models import Readings, ReadModel
 from ..reading import Reader
 from ..receipts import ReceiptCheck
 from ..verification import MatchReport, VerifiedExport
-from .access import Access, LinkClosed, LinkSubmission, TooManySubmissions
+from .access import Access, LinkClosed, LinkSubmission, PastDeadline, TooManySubmissions
 from .audits import Audits
 from .queries import Queries
 from .results import Announced, Audit, Checkpointed, LogReading, MatchSummary, Reading, Recorded, Rescored
@@ -321,7 +321,7 @@ class Application:
         where they can be, under the one policy of :mod:`.access` (the link checked again
         as it is written, a bound per round, decided again when the log moved, a half
         write never kept): for each, what it recorded or why it was not (``LinkClosed``,
-        ``TooManySubmissions``, what the rules or the log said)."""
+        ``TooManySubmissions``, ``PastDeadline``, what the rules or the log said)."""
         return self._access.submit_through_links(submissions)
 
 
@@ -338,6 +338,7 @@ __all__ = [
     "LogReading",
     "MatchReport",
     "MatchSummary",
+    "PastDeadline",
     "ReadModel",
     "Reading",
     "Readings",

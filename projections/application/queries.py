@@ -23,6 +23,7 @@ from matchledger.ledger.events import Event, OutcomeAnnounced, RoundClosed, Stat
 from matchledger.ledger.log_store import StoredEvent
 
 from ..fold import Replayer, replay
+from ..lateness import is_late
 from ..public_head import ViewHeads, view_heads
 from ..read_models import Readings, ReadModel, read_view
 from ..reading import Cursor
@@ -177,14 +178,16 @@ class Queries:
         view = resolve_view(self.state(match_id), public=public, participant=participant)
         entries: list[tuple[StoredEvent, dict]] = []
         reached: MatchState | None = None
-        for row, after, shown in self._fold(match_id, view, at):
+        late: set[int] = set()
+        for row, after, shown in self._fold(match_id, view, at, late):
             reached = after
             if shown is not None:
                 entries.append((row, shown))
         assert reached is not None  # the reader refuses a match without events
         state = reached
         marks = fates(state, view, ((row.seq, row.kind) for row, _shown in entries))
-        return LogReading(view, entries, marks, read_view(state, view, models))
+        shown_late = frozenset(row.seq for row, _shown in entries if row.seq in late)  # only what the view sees
+        return LogReading(view, entries, marks, read_view(state, view, models), shown_late)
 
     def history(
         self, match_id: str, *, public: bool = False, participant: str | None = None
@@ -194,14 +197,16 @@ class Queries:
         return view, steps
 
     def _fold(
-        self, match_id: str, view: View, at: int | None = None
+        self, match_id: str, view: View, at: int | None = None, late: set[int] | None = None
     ) -> Iterator[tuple[StoredEvent, MatchState, dict | None]]:
         """Every event of the checked log up to ``at``, with the state right after it and
         what ``view`` may see of it (None: nothing, it is not theirs to know of), in one
-        fold from the first event."""
+        fold from the first event; ``late`` gathers the seqs of late submissions."""
         rows, events = self._wiring.reader.checked(match_id, at)
         replayer = Replayer(match_id)
         for row, (seq, event) in zip(rows, events):
+            if late is not None and is_late(row, event, replayer.state):
+                late.add(seq)
             shown = decode_json(row.body) if view.is_host else event_view(view, event, replayer.state)
             yield row, replayer.feed(seq, event), shown
 

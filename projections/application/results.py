@@ -57,6 +57,8 @@ class LogReading(msgspec.Struct, frozen=True):
     entries: list[tuple[StoredEvent, dict]]
     marks: dict[int, Fate]
     readings: Readings
+    #: the seqs of the shown submissions recorded after their round's deadline
+    late: frozenset[int] = frozenset()
 
 
 class Audit(msgspec.Struct, frozen=True):
