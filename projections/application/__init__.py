@@ -41,7 +41,7 @@ from ..verification import MatchReport, VerifiedExport
 from .access import Access, LinkClosed, LinkSubmission, PastDeadline, TooManySubmissions
 from .audits import Audits
 from .queries import Queries
-from .results import Announced, Audit, Checkpointed, LogReading, MatchSummary, Reading, Recorded, Rescored
+from .results import Announced, Audit, Checkpointed, Due, LogReading, MatchSummary, Reading, Recorded, Rescored
 from .wiring import utc_now
 from .writes import DECISION_ATTEMPTS, Writes
 
@@ -122,6 +122,12 @@ class Application:
         """Every match, in match order, as its checked log gives it; a match whose log
         does not verify is listed with the problem instead (it is not read further)."""
         return self._queries.list_matches()
+
+    def due(self, now: str) -> list[Due]:
+        """Every match whose open round (or turn) has a deadline earlier than ``now`` (UTC,
+        read by the door), with who is missing and whether the rules let it close: what
+        a door with a clock asks before closing rounds on time."""
+        return self._queries.due(now)
 
     def head(self, match_id: str) -> tuple[int, str]:
         """(seq, hash) of the match's last event, to publish (the chain checked: a head
@@ -332,6 +338,7 @@ __all__ = [
     "Audit",
     "Checkpointed",
     "Comparison",
+    "Due",
     "Finding",
     "LinkClosed",
     "LinkSubmission",

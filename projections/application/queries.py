@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import (
@@ -23,13 +24,14 @@ from matchledger.ledger.events import Event, OutcomeAnnounced, RoundClosed, Stat
 from matchledger.ledger.log_store import StoredEvent
 
 from ..fold import Replayer, replay
+from ..deadlines import is_past
 from ..lateness import is_late
 from ..public_head import ViewHeads, view_heads
 from ..read_models import Readings, ReadModel, read_view
 from ..reading import Cursor
 from ..supersession import fates
 from ..views import event_view, resolve_view
-from .results import Announced, LogReading, MatchSummary, Reading
+from .results import Announced, Due, LogReading, MatchSummary, Reading
 from .wiring import Wiring, game_of
 
 
@@ -74,6 +76,30 @@ class Queries:
             )
             reader.forget(match_id)  # a sweep over every match keeps none of their states
         return summaries
+
+    def due(self, now: str) -> list[Due]:
+        # Read from each match's kept state (a snapshot, or the last one read): a door
+        # with a clock asks this often, and only a state's open round and deadline count.
+        found = []
+        for match_id in self._wiring.store.match_ids():
+            try:
+                state = self._wiring.reader.cursor(match_id).state
+            except (VerificationFailed, CorruptLog, GameNotInstalled):
+                continue  # `list` and `verify` name it; nothing is closed on a log no one can vouch for
+            deadline = state.deadline()
+            game = game_of(state)
+            if (
+                deadline is None
+                or state.finished
+                or state.abandoned is not None
+                or game.play_is_over(state)
+                or not is_past(deadline, now)
+            ):
+                continue
+            missing = game.waiting_for(state)
+            closable = isinstance(game, RoundsGame) and (not missing or game.ALL_MUST_SUBMIT is None)
+            found.append(Due(match_id, game.ROUND_WORD, state.round, deadline, missing, closable))
+        return found
 
     def head(self, match_id: str) -> tuple[int, str]:
         last = self._wiring.reader.checked(match_id)[0][-1]

@@ -96,6 +96,20 @@ class MatchSummary(msgspec.Struct, frozen=True):
         }
 
 
+class Due(msgspec.Struct, frozen=True):
+    """A match whose open round (or turn) is past its deadline, and what closing it would
+    mean: ``missing``, who has not submitted (the host's to know); ``closable``, whether
+    the rules let the round close now (everyone in, or a missing submission counting as
+    none, as `close --force` does); False for a turn, which no close ends."""
+
+    match: str
+    round_word: str
+    round: int
+    deadline: str
+    missing: list[str]
+    closable: bool
+
+
 class Checkpointed(msgspec.Struct, frozen=True):
     """A checkpoint: the seq its snapshot's state follows, and the event recorded for it
     (none when the log already vouched for that snapshot)."""

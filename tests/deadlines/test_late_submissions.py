@@ -114,3 +114,14 @@ def test_verify_finds_a_deadline_that_is_not_later_than_when_it_was_set():
     forged = [*match.pairs()[:1], (2, DeadlineSet(round=1, now="2026-12-05T10:00:00Z", at=DEADLINE))]
     [finding] = rederive("m1", forged)
     assert finding.seq == 2 and "is not later than now" in finding.problem
+
+
+def test_due_names_the_matches_past_their_deadline_and_what_closing_would_mean(clocked):
+    """What a door with a clock asks (closing on time is built on it, not here)."""
+    app, clock = clocked
+    _with_deadline(app, clock)
+    app.execute("m1", Submit("ann", ROUND_1["ann"].split()))
+    assert app.due(BEFORE) == []
+    [due] = app.due(AFTER)
+    assert (due.match, due.round_word, due.round, due.deadline) == ("m1", "round", 1, DEADLINE)
+    assert (due.missing, due.closable) == (["bob", "cat"], True)  # lca: a missing submission counts as none
