@@ -23,8 +23,8 @@ from matchledger.ledger.errors import (
 from matchledger.ledger.events import Event, OutcomeAnnounced, RoundClosed, StateCheckpointed, TurnResolved
 from matchledger.ledger.log_store import StoredEvent
 
-from ..fold import Replayer, replay
 from ..deadlines import is_past
+from ..fold import Replayer, replay
 from ..lateness import is_late
 from ..public_head import ViewHeads, view_heads
 from ..read_models import Readings, ReadModel, read_view
