@@ -565,7 +565,7 @@ class Game:
         at = state.deadline()
         if at is None and not state.deadline_each:
             return None
-        shown: dict[str, Any] = {"round": state.round, "at": at}
+        shown: dict[str, Any] = {"round": state.round, "unit": self.ROUND_WORD, "at": at}
         if state.deadline_each:
             shown["each_seconds"] = state.deadline_each
         return shown

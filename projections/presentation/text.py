@@ -32,9 +32,11 @@ def deadline_line(deadline: dict) -> str:
     """The open round's deadline as `status` words it (one line, every game alike)."""
     from matchledger.projections.deadlines import period_text
 
-    parts = [f"deadline: {deadline['at']} (UTC)" if deadline.get("at") else "deadline: none for this round"]
+    unit = deadline.get("unit", "round")
+    parts = [f"deadline: {deadline['at']} (UTC)" if deadline.get("at") else f"deadline: none for this {unit}"]
     if deadline.get("each_seconds"):
-        parts.append(f"each later round: {period_text(deadline['each_seconds'])} after it opens")
+        unit = deadline.get("unit", "round")
+        parts.append(f"each later {unit}: {period_text(deadline['each_seconds'])} after it opens")
     return "; ".join(parts)
 
 

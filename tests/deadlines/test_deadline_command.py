@@ -20,8 +20,8 @@ def _deadline(db, *args):
 def test_an_absolute_time_in_any_zone_is_recorded_in_utc_and_shown_by_status(lca_db):
     written = read_json(lca_db, "deadline", "m1", "--at", "2099-03-01T20:00+02:00", "--reason", "round one")
     assert [event["kind"] for event in written["events"]] == ["DeadlineSet"]
-    assert _deadline(lca_db) == {"round": 1, "at": "2099-03-01T18:00:00Z"}
-    assert _deadline(lca_db, "--public") == {"round": 1, "at": "2099-03-01T18:00:00Z"}  # public
+    assert _deadline(lca_db) == {"round": 1, "unit": "round", "at": "2099-03-01T18:00:00Z"}
+    assert _deadline(lca_db, "--public") == {"round": 1, "unit": "round", "at": "2099-03-01T18:00:00Z"}  # public
     assert "deadline: 2099-03-01T18:00:00Z (UTC)" in invoke(lca_db, "status", "m1").stdout
 
 
@@ -63,7 +63,7 @@ def test_neither_a_time_nor_a_period_is_a_usage_error(lca_db):
 
 def test_each_gives_every_later_round_a_deadline_that_long_after_it_opens(lca_db):
     invoke(lca_db, "deadline", "m1", "--each", "48h")
-    assert _deadline(lca_db) == {"round": 1, "at": None, "each_seconds": 172800}
+    assert _deadline(lca_db) == {"round": 1, "unit": "round", "at": None, "each_seconds": 172800}
     for who, cells in ROUND_1.items():
         invoke(lca_db, "submit", "m1", who, *cells.split())
     invoke(lca_db, "close", "m1")
@@ -73,7 +73,7 @@ def test_each_gives_every_later_round_a_deadline_that_long_after_it_opens(lca_db
     opened = datetime.fromisoformat(closed["recorded_at"])  # the round opened when the last closed
     assert scheduled["recorded_at"] == closed["recorded_at"]
     expected = (opened + timedelta(hours=48)).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
-    assert _deadline(lca_db) == {"round": 2, "at": expected, "each_seconds": 172800}
+    assert _deadline(lca_db) == {"round": 2, "unit": "round", "at": expected, "each_seconds": 172800}
     assert "m1: ok" in invoke(lca_db, "verify", "m1").stdout
 
 

@@ -80,4 +80,27 @@ def test_the_api_takes_a_submission_before_the_deadline(service, lca_db):
 
 def test_the_status_the_api_gives_everyone_shows_the_deadline(service):
     ask, _clock = service
-    assert ask("GET", "/api/v1/matches/m1/public").json()["status"]["deadline"] == {"round": 1, "at": DEADLINE}
+    assert ask("GET", "/api/v1/matches/m1/public").json()["status"]["deadline"] == {
+        "round": 1,
+        "unit": "round",
+        "at": DEADLINE,
+    }
+
+
+def test_the_pages_show_the_deadline_as_a_utc_time_the_script_counts_down_to(service):
+    ask, _clock = service
+    expected = '<time class="deadline" datetime="2026-12-03T10:00:00Z">2026-12-03 10:00 UTC</time>'
+    assert expected in ask("GET", "/m/m1").text
+    assert expected in ask("GET", f"/p/{TOKEN}").text
+    script = ask("GET", "/assets/live.js").text
+    assert "time.deadline" in script and "toLocaleString" in script
+
+
+def test_the_page_refuses_a_form_sent_after_the_deadline_saying_so(service, lca_db):
+    ask, clock = service
+    head = read_json(lca_db, "head", "m1")
+    clock.now = "2026-12-03T10:00:01.000000Z"
+    fields = {"tokens": ROUND_1["ann"]}
+    answer = ask("POST", f"/p/{TOKEN}", data=fields)
+    assert 'id="refused"' in answer.text and "passed at 2026-12-03T10:00:00Z" in answer.text
+    assert read_json(lca_db, "head", "m1") == head
