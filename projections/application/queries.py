@@ -20,7 +20,7 @@ from matchledger.ledger.errors import (
     OutsideLog,
     VerificationFailed,
 )
-from matchledger.ledger.events import Event, OutcomeAnnounced, RoundClosed, StateCheckpointed, TurnResolved
+from matchledger.ledger.events import DeadlineSet, Event, OutcomeAnnounced, RoundClosed, StateCheckpointed, TurnResolved
 from matchledger.ledger.log_store import StoredEvent
 
 from ..deadlines import is_past
@@ -277,13 +277,14 @@ class Queries:
             seq=seq,
             public=None if view.participant is not None else game.reveals(state, PUBLIC),
             knowledge={name: game.knowledge(state, name) for name in names},
+            deadline=game.deadline_status(state),
         )
 
 
 def _closed_at(events: list[tuple[int, Event]], round_no: int) -> int:
     """The seq of the last event recorded with the close of round (or turn) ``round_no``
-    still standing at the end of ``events``: the close itself, then the outcome and
-    checkpoint the same command records after it."""
+    still standing at the end of ``events``: the close itself, then the outcome,
+    checkpoint and scheduled deadline the same command records after it."""
     closes = [
         index
         for index, (_seq, event) in enumerate(events)
@@ -291,7 +292,10 @@ def _closed_at(events: list[tuple[int, Event]], round_no: int) -> int:
         or (isinstance(event, TurnResolved) and event.turn == round_no)
     ]
     index = closes[-1]
-    while index + 1 < len(events) and isinstance(events[index + 1][1], (OutcomeAnnounced, StateCheckpointed)):
+    # (and a deadline set right after it: the next round's, which the messages announce)
+    while index + 1 < len(events) and isinstance(
+        events[index + 1][1], (OutcomeAnnounced, StateCheckpointed, DeadlineSet)
+    ):
         index += 1
     return events[index][0]
 

@@ -137,3 +137,6 @@ class Announced(msgspec.Struct, frozen=True):
     seq: int
     public: dict | None
     knowledge: dict[str, dict]
+    #: the deadline of the round (or turn) the close opened, set with it (`status`'s
+    #: ``deadline``; None: none); deadlines are public
+    deadline: dict | None = None

@@ -64,12 +64,23 @@ def messages_of(game: str):
     return presentation_module(game, "messages") or _generic(engine.get(game).ROUND_WORD)
 
 
-def compose(match: str, game: str, round_no: int, seq: int, public: dict | None, knowledge: dict[str, dict]) -> dict:
+def compose(
+    match: str,
+    game: str,
+    round_no: int,
+    seq: int,
+    public: dict | None,
+    knowledge: dict[str, dict],
+    deadline: dict | None = None,
+) -> dict:
     """The messages of round (or turn) ``round_no``, as JSON: the public post from
     ``public`` (`reveals --public`; None: not asked for) and each participant's message
-    from their ``knowledge``, in the order given."""
+    from their ``knowledge``, in the order given; ``deadline``: the next round's, set
+    with the close (public: every message says it)."""
     own = messages_of(game)
     data: dict = {"match": match, "game": game, "round": round_no, "seq": seq}
+    if deadline is not None and deadline.get("at"):
+        data["deadline"] = deadline
     if public is not None:
         data["public"] = own.public_message(public, round_no)
     if knowledge:
@@ -82,15 +93,25 @@ def messages(data: dict) -> list[Message]:
     own = messages_of(data["game"])
     match = printable(data["match"])
     out = []
+    due = _deadline_lines(data)
     if "public" in data:
         public = printable_data(data["public"])
-        body = own.public_lines(match, public)
+        body = own.public_lines(match, public) + due
         out.append(Message(None, "\n".join(body)))
     for name, message in data.get("participants", {}).items():
         message = printable_data(message)
-        body = own.participant_lines(match, printable(name), message)
+        body = own.participant_lines(match, printable(name), message) + due
         out.append(Message(name, "\n".join(body)))
     return out
+
+
+def _deadline_lines(data: dict) -> list[str]:
+    """The line every message ends with when the next round has a deadline."""
+    deadline = data.get("deadline")
+    if not deadline:
+        return []
+    deadline = printable_data(deadline)
+    return [f"Deadline for {deadline.get('unit', 'round')} {deadline.get('round')}: {deadline.get('at')} (UTC)"]
 
 
 def messages_text(data: dict) -> str:

@@ -87,3 +87,23 @@ def test_clear_takes_the_deadline_and_the_schedule_away(lca_db):
 
 def test_help_shows_an_example(lca_db):
     assert "matchledger deadline m1 --at" in invoke(lca_db, "deadline", "--help").stdout
+
+
+def test_messages_after_a_close_say_the_next_rounds_deadline(lca_db):
+    invoke(lca_db, "deadline", "m1", "--each", "48h")
+    for who, cells in ROUND_1.items():
+        invoke(lca_db, "submit", "m1", who, *cells.split())
+    invoke(lca_db, "close", "m1")
+    at = _deadline(lca_db)["at"]
+    data = read_json(lca_db, "messages", "m1")
+    assert data["deadline"] == {"round": 2, "unit": "round", "at": at, "each_seconds": 172800}
+    text = invoke(lca_db, "messages", "m1").stdout
+    assert text.count(f"Deadline for round 2: {at} (UTC)") == 4  # the public post and each player's
+
+
+def test_messages_of_a_match_without_deadlines_read_as_before(lca_db):
+    for who, cells in ROUND_1.items():
+        invoke(lca_db, "submit", "m1", who, *cells.split())
+    invoke(lca_db, "close", "m1")
+    assert "deadline" not in read_json(lca_db, "messages", "m1")
+    assert "Deadline" not in invoke(lca_db, "messages", "m1").stdout
