@@ -51,7 +51,7 @@ def deadline_cmd(match_id, at, each, reason, clear, as_json):
     if clear:
         if at is not None or each is not None:
             raise click.UsageError("--clear takes neither --at nor --each")
-        command = ClearDeadline(reason)
+        command: ClearDeadline | SetDeadline = ClearDeadline(reason)
     else:
         if at is None and each is None:
             raise click.UsageError("give --at TIME, --each PERIOD (or both), or --clear")

@@ -363,7 +363,9 @@ class Game:
             raise IllegalMove(
                 f"{unit} {state.round} of {state.match_id!r} has no deadline, and no later {unit} gets one"
             )
-        return [DeadlineCleared(round=state.round, **({"reason": cmd.reason} if cmd.reason else {}))]
+        if cmd.reason:
+            return [DeadlineCleared(round=state.round, reason=cmd.reason)]
+        return [DeadlineCleared(round=state.round)]
 
     @decides(RecordOutcome)
     def decide_record_outcome(self, state: MatchState, cmd: RecordOutcome) -> Decision:
