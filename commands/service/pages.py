@@ -66,6 +66,8 @@ def _status(receipt: Receipt) -> str:
         status = "recorded for you by the host"
     if receipt.target is not None:  # the host's void or correction: of which submission
         status = f"{status}: your submission {receipt.target}"
+    if receipt.late:  # after the deadline (only the host can have recorded it)
+        status = f"{status}, late"
     return status if receipt.fate is None else f"{status}, {receipt.fate.describe()}"
 
 

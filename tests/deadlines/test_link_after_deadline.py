@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from matchledger.commands.service import build
-from matchledger.engine.commands import SetDeadline
+from matchledger.engine.commands import SetDeadline, Submit
 from matchledger.ledger.store import Store
 from matchledger.projections.application import Application
 from tests.helpers import read_json
@@ -104,3 +104,13 @@ def test_the_page_refuses_a_form_sent_after_the_deadline_saying_so(service, lca_
     answer = ask("POST", f"/p/{TOKEN}", data=fields)
     assert 'id="refused"' in answer.text and "passed at 2026-12-03T10:00:00Z" in answer.text
     assert read_json(lca_db, "head", "m1") == head
+
+
+def test_a_late_submission_the_host_recorded_is_marked_late_on_its_participants_page_only(service, lca_db):
+    ask, clock = service
+    clock.now = "2026-12-03T10:00:01.000000Z"
+    host = Application(Store(lca_db, create=False), clock=clock)
+    host.execute("m1", Submit("ann", ROUND_1["ann"].split()))
+    host.close()
+    assert "recorded for you by the host, late" in ask("GET", f"/p/{TOKEN}").text
+    assert ", late" not in ask("GET", "/m/m1").text
