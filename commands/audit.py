@@ -165,6 +165,7 @@ _SECTIONS = (
     ("resubmissions", "resubmissions"),
     ("notes", "notes"),
     ("fates", "no longer counting"),
+    ("late", "late submissions"),  # only in the report of a match with deadlines
 )
 
 
@@ -178,7 +179,8 @@ def audit_cmd(match_id, as_json):
     every event that no longer counts with what became of it (the account `log` marks:
     superseded, voided, corrected, reopened, taken back, and by which seq).  A void
     names the submission that counts again in its target's place (counts_again) and
-    the turn and outcome it took back (takes_back).
+    the turn and outcome it took back (takes_back).  In a match with deadlines, every
+    submission recorded after its round's deadline is listed as late.
     The verdict is `verify`'s own (the same findings).  Exit code 0 when the match
     verifies, 3 when verify has a finding (the report is printed either way; when a
     link of the chain is broken, it covers only the events before the first bad seq).
@@ -202,6 +204,8 @@ def audit_cmd(match_id, as_json):
         else:
             say("verify: " + "; ".join(f.describe() for f in audit.findings), role="finding")
         for key, label in _SECTIONS:
+            if key not in report:
+                continue
             click.echo(f"{label}: {len(report[key])}")
             if report[key]:
                 click.echo(generic_text({"": report[key]}, 1).replace("  :\n", "", 1))

@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Supersede the submission at event SEQ with TOKENS (the original stays in the log).",
     ),
     "note": ("host", "note_cmd", "Add a free-text host note to the log."),
+    "deadline": ("deadline", "deadline_cmd", "Set or move the open round's deadline, or one for every later round."),
     "abandon": (
         "host",
         "abandon_cmd",
@@ -133,6 +134,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
         "void",
         "correct",
         "note",
+        "deadline",
         "abandon",
         "script",
         "demo",

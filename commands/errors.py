@@ -52,6 +52,7 @@ FLAGS = {
     "actor": "--actor",
     "as": "--as",
     "at": "--at",
+    "each": "--each",
     "force": "--force",
     "from_round": "--from-round",
     "option": "--option",

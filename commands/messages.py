@@ -46,7 +46,7 @@ def _json_text(data: dict) -> bytes:
 def message_files(data: dict, as_json: bool) -> dict[str, bytes]:
     """One file per message of ``data``: ``public.txt`` and ``NAME.txt`` (``.json``:
     what `messages --public --json` / `--as NAME --json` print)."""
-    head = {key: data[key] for key in ("match", "game", "round", "seq")}
+    head = {key: data[key] for key in ("match", "game", "round", "seq", "deadline") if key in data}
     files: dict[str, bytes] = {}
     for message in messages(data):
         stem = PUBLIC_FILE if message.recipient is None else file_stem(message.recipient)
@@ -102,7 +102,9 @@ def messages_cmd(match_id, round_no, public, as_participant, at, as_json, folder
     if force and folder is None:
         raise click.UsageError("--force only applies with -o DIR")
     shown = app().announced(match_id, round_no, at, public=public, participant=as_participant)
-    data = compose(shown.match, shown.game, shown.round, shown.seq, shown.public, shown.knowledge, shown.earlier)
+    data = compose(
+        shown.match, shown.game, shown.round, shown.seq, shown.public, shown.knowledge, shown.earlier, shown.deadline
+    )
     if folder is not None:
         files = message_files(data, as_json)
         write_outputs(folder, files, replace=force)

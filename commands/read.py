@@ -120,7 +120,8 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     `corrected by 9`; a round's close `reopened by 9` (and the outcome after it); a
     photographer turn `taken back by 9` (and the outcome it ended the match with).  In
     --json: "superseded_by": 7, "voided_by": 9, "corrected_by": 9, "reopened_by": 9,
-    "taken_back_by": 9.  A participant sees the marks on their own submissions and
+    "taken_back_by": 9.  A submission recorded after its round's deadline is marked
+    `late` ("late": true).  A participant sees the marks on their own submissions and
     contracts only, the public none; everyone sees those on closes, turns and outcomes.
     `audit` lists the same account.
 
@@ -133,7 +134,7 @@ def log_cmd(match_id, public, as_participant, at, as_json):
     log = app().log(match_id, at, public=public, participant=as_participant)
     view, entries, fates = log.view, log.entries, log.marks
     if as_json:
-        emit_json([_log_entry(r, shown, fates.get(r.seq)) for r, shown in entries])
+        emit_json([_log_entry(r, shown, fates.get(r.seq), r.seq in log.late) for r, shown in entries])
         return
     listing = [
         {
@@ -141,7 +142,7 @@ def log_cmd(match_id, public, as_participant, at, as_json):
             "recorded_at": r.recorded_at,
             "actor": r.actor,
             "event": r.kind,
-            "details": _marked(event_summary(shown), fates.get(r.seq)),
+            "details": _marked(event_summary(shown), fates.get(r.seq), r.seq in log.late),
         }
         for r, shown in entries
     ]
@@ -153,7 +154,7 @@ def log_cmd(match_id, public, as_participant, at, as_json):
         click.echo("\n".join(table(listing)))
 
 
-def _log_entry(row, shown: dict, fate) -> dict:
+def _log_entry(row, shown: dict, fate, late: bool = False) -> dict:
     entry = {
         "seq": row.seq,
         "kind": row.kind,
@@ -165,10 +166,13 @@ def _log_entry(row, shown: dict, fate) -> dict:
     }
     if fate is not None:
         entry[fate.key] = fate.by
+    if late:
+        entry["late"] = True
     return entry
 
 
-def _marked(summary: str, fate) -> str:
+def _marked(summary: str, fate, late: bool = False) -> str:
+    summary = f"{summary} [late]" if late else summary
     return summary if fate is None else f"{summary} [{fate.describe()}]"
 
 

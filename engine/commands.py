@@ -159,6 +159,31 @@ class AddNote(msgspec.Struct, frozen=True):
         check_text(self.text, "note")
 
 
+class SetDeadline(msgspec.Struct, frozen=True):
+    """Set or move the open round's (or turn's) deadline, and/or give every later one a
+    deadline ``each`` seconds after it opens (0: no more).  ``now``: the time the door
+    read, recorded with the deadline; ``at`` is later than it (both UTC)."""
+
+    now: str
+    at: str | None = None
+    each: int | None = None
+    reason: str = ""
+
+    def __post_init__(self):
+        if self.reason:
+            check_text(self.reason, "reason")
+
+
+class ClearDeadline(msgspec.Struct, frozen=True):
+    """The open round has no deadline any more, and later rounds get none."""
+
+    reason: str = ""
+
+    def __post_init__(self):
+        if self.reason:
+            check_text(self.reason, "reason")
+
+
 Command = (
     CreateMatch
     | RecordContract
@@ -171,4 +196,6 @@ Command = (
     | Correct
     | AddNote
     | Abandon
+    | SetDeadline
+    | ClearDeadline
 )

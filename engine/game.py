@@ -47,6 +47,8 @@ from matchledger.ledger.errors import (
 )
 from matchledger.ledger.events import (
     ContractRecorded,
+    DeadlineCleared,
+    DeadlineSet,
     Event,
     MatchAbandoned,
     MatchCreated,
@@ -67,12 +69,14 @@ from .commands import (
     Abandon,
     AddNote,
     Amend,
+    ClearDeadline,
     CloseRound,
     Correct,
     CreateMatch,
     RecordContract,
     RecordOutcome,
     Reopen,
+    SetDeadline,
     Submit,
     Void,
 )
@@ -331,6 +335,38 @@ class Game:
             raise MissingReason("an amendment")
         return [RuleAmended(option=cmd.option, value=value, from_round=cmd.from_round, reason=cmd.reason)]
 
+    @decides(SetDeadline)
+    def decide_deadline(self, state: MatchState, cmd: SetDeadline) -> list[Event]:
+        """A deadline for the open round or turn, whatever the game: the core names it,
+        since a game declares only its rounds or turns.  Later than the time it is set."""
+        from .deadlines import check_ahead, check_period  # here: not every command's start-up
+
+        self.require_open(state)
+        if cmd.at is None and cmd.each is None:
+            raise MalformedInput("a deadline needs a time (at) or a period for every later round (each)")
+        fields: dict[str, Any] = {}
+        if cmd.at is not None:
+            fields["at"] = check_ahead(cmd.at, cmd.now)
+        else:
+            check_ahead("9999-12-31T23:59:59Z", cmd.now)  # the time it was set, checked alike
+        if cmd.each is not None:
+            fields["each"] = check_period(cmd.each)
+        if cmd.reason:
+            fields["reason"] = cmd.reason
+        return [DeadlineSet(round=state.round, now=cmd.now, **fields)]
+
+    @decides(ClearDeadline)
+    def decide_clear_deadline(self, state: MatchState, cmd: ClearDeadline) -> list[Event]:
+        self.require_open(state)
+        if state.deadline() is None and not state.deadline_each:
+            unit = self.ROUND_WORD
+            raise IllegalMove(
+                f"{unit} {state.round} of {state.match_id!r} has no deadline, and no later {unit} gets one"
+            )
+        if cmd.reason:
+            return [DeadlineCleared(round=state.round, reason=cmd.reason)]
+        return [DeadlineCleared(round=state.round)]
+
     @decides(RecordOutcome)
     def decide_record_outcome(self, state: MatchState, cmd: RecordOutcome) -> Decision:
         if not self.play_is_over(state):
@@ -398,6 +434,15 @@ class Game:
             return AddNote(event.text)
         if type(event) is MatchAbandoned:
             return Abandon(event.reason)
+        if type(event) is DeadlineSet:
+            return SetDeadline(
+                event.now,
+                None if event.at is msgspec.UNSET else event.at,
+                None if event.each is msgspec.UNSET else event.each,
+                "" if event.reason is msgspec.UNSET else event.reason,
+            )
+        if type(event) is DeadlineCleared:
+            return ClearDeadline("" if event.reason is msgspec.UNSET else event.reason)
         if type(event) is RuleAmended:
             spec = self.OPTIONS.get(event.option)
             value = str(event.value) if spec is None else spec.text(event.value)
@@ -480,6 +525,18 @@ class Game:
     def _apply_abandoned(self, state: MatchState, seq: int, event: MatchAbandoned, work) -> None:
         state.abandoned = (seq, event.reason)
 
+    @applies(DeadlineSet)
+    def _apply_deadline(self, state: MatchState, seq: int, event: DeadlineSet, work) -> None:
+        if event.at is not msgspec.UNSET:
+            state.deadlines[event.round] = event.at
+        if event.each is not msgspec.UNSET:
+            state.deadline_each = event.each
+
+    @applies(DeadlineCleared)
+    def _apply_deadline_cleared(self, state: MatchState, seq: int, event: DeadlineCleared, work) -> None:
+        state.deadlines.pop(event.round, None)
+        state.deadline_each = 0
+
     @applies(StateCheckpointed)
     def _apply_checkpoint(self, state: MatchState, seq: int, event: StateCheckpointed, work) -> None:
         pass  # a record about the state, not a change of it
@@ -495,7 +552,25 @@ class Game:
         if state.abandoned is not None:
             seq, reason = state.abandoned
             data["abandoned"] = {"seq": seq, "reason": reason} if view.is_host else {"seq": seq}
+        deadline = self.deadline_status(state)
+        if deadline is not None:  # public: everyone plays to it
+            data["deadline"] = deadline
         return data
+
+    def deadline_status(self, state: MatchState) -> dict | None:
+        """The open round's (or turn's) deadline and the period every later one gets, as
+        the log set them; None where neither is set (or play is over)."""
+        if (not state.deadlines and not state.deadline_each) or state.abandoned is not None:
+            return None
+        if state.finished or self.play_is_over(state):
+            return None
+        at = state.deadline()
+        if at is None and not state.deadline_each:
+            return None
+        shown: dict[str, Any] = {"round": state.round, "unit": self.ROUND_WORD, "at": at}
+        if state.deadline_each:
+            shown["each_seconds"] = state.deadline_each
+        return shown
 
     def scores(self, state: MatchState, view: View) -> dict:
         return self.views.scores(state, view)

@@ -84,12 +84,20 @@ class MatchState:
     supersedes: dict[int, int] = field(default_factory=dict)
     #: (seq, reason) of the event that abandoned the match, once it is abandoned
     abandoned: tuple[int, str] | None = None
+    #: round (or turn) -> its deadline in force (UTC text), as the log set it
+    deadlines: dict[int, str] = field(default_factory=dict)
+    #: seconds after which each round opened from now on gets its deadline (0: none)
+    deadline_each: int = 0
     last_seq: int = 0
     g: Any = None  # the game's own derived state
 
     @property
     def finished(self) -> bool:
         return self.outcome is not None
+
+    def deadline(self) -> str | None:
+        """The open round's (or turn's) deadline, if it has one."""
+        return self.deadlines.get(self.round)
 
     def options_for(self, round_no: int) -> dict[str, Any]:
         """The ruleset in force for ``round_no``: creation options plus amendments

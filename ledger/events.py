@@ -141,6 +141,31 @@ class NoteAdded(Event, frozen=True, kw_only=True):
     text: str
 
 
+class DeadlineSet(Event, frozen=True, kw_only=True):
+    """A deadline for the open ``round`` (a turn, in a game of turns), set or moved by the
+    host, or scheduled when a round opened while a period was in force.
+
+    ``now``: the time the door read when the deadline was set (UTC, as ``recorded_at``);
+    ``at``: the deadline itself (UTC, ``YYYY-MM-DDTHH:MM:SSZ``), later than ``now``;
+    ``each``: seconds after which every later round's deadline falls once it opens (0
+    stops the schedule).  A field left unset is not written and changes nothing.  Both
+    times are in the body so that re-deciding the event needs no envelope: the engine
+    never reads a clock."""
+
+    round: int
+    now: str
+    at: str | msgspec.UnsetType = msgspec.UNSET
+    each: int | msgspec.UnsetType = msgspec.UNSET
+    reason: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class DeadlineCleared(Event, frozen=True, kw_only=True):
+    """The open ``round`` has no deadline any more, and no later round gets one."""
+
+    round: int
+    reason: str | msgspec.UnsetType = msgspec.UNSET
+
+
 class StateCheckpointed(Event, frozen=True, kw_only=True):
     """The state the log gives after event ``seq`` was stored as a snapshot by engine
     ``revision``; ``digest`` is the sha256 of the snapshot's bytes.  The digest, chained
@@ -166,6 +191,8 @@ AnyEvent = Union[  # noqa: UP007 (one name per line reads better than a 20-term 
     NoteAdded,
     StateCheckpointed,
     MatchAbandoned,
+    DeadlineSet,
+    DeadlineCleared,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(AnyEvent)}

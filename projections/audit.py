@@ -17,12 +17,14 @@ from matchledger.ledger.events import (
     RoundReopened,
     RuleAmended,
     SubmissionCorrected,
+    SubmissionRecorded,
     SubmissionVoided,
 )
 from matchledger.ledger.log_store import StoredEvent
 from matchledger.ledger.verify import Finding
 
 from .fold import Replayer
+from .lateness import is_late
 from .supersession import fates, void_effect
 
 #: The events a host records with a reason (each row's kind is its event's type: the
@@ -69,7 +71,8 @@ def audit_report(match_id: str, rows: list[StoredEvent], findings: list[Finding]
         elif isinstance(event, NoteAdded):
             notes.append(dict(base, text=event.text))
     listed = _fate_entries(state, rows, account)
-    return {
+    late = _late_entries(match_id, rows)
+    report = {
         "match": match_id,
         "events": len(rows),
         "head": {"seq": rows[-1].seq, "hash": rows[-1].hash} if rows else None,
@@ -85,6 +88,38 @@ def audit_report(match_id: str, rows: list[StoredEvent], findings: list[Finding]
         "notes": notes,
         "fates": listed,
     }
+    if late is not None:  # a match with deadlines: one without reads as before they existed
+        report["late"] = late
+    return report
+
+
+def _late_entries(match_id: str, rows: list[StoredEvent]) -> list[dict] | None:
+    """The submissions recorded after their round's deadline (None: the match has no
+    deadline), each with whose and when (``lateness``)."""
+    if not any(row.kind == "DeadlineSet" for row in rows):
+        return None
+    late, replayer = [], Replayer(match_id)
+    for row in rows:
+        event = row.event()
+        if is_late(row, event, replayer.state):
+            assert isinstance(event, SubmissionRecorded)  # only a submission is late
+            before = replayer.state
+            assert before is not None
+            late.append(
+                {
+                    "seq": row.seq,
+                    "participant": event.participant,
+                    "round": event.round,
+                    "recorded_at": row.recorded_at,
+                    "deadline": before.deadlines[event.round],
+                    "actor": row.actor,
+                }
+            )
+        try:
+            replayer.feed(row.seq, event)
+        except MatchledgerError:
+            break
+    return late
 
 
 def _folded(match_id: str, rows: list[StoredEvent]) -> MatchState | None:

@@ -10,6 +10,8 @@ from matchledger.engine.state import HOST, PUBLIC, MatchState, View, as_particip
 from matchledger.ledger.errors import ExclusiveParameters
 from matchledger.ledger.events import (
     ContractRecorded,
+    DeadlineCleared,
+    DeadlineSet,
     Event,
     MatchAbandoned,
     MatchCreated,
@@ -59,7 +61,7 @@ def event_view(view: View, event: Event, before: MatchState | None) -> dict | No
     whole event for the host; for anyone else an allow-listed part, or None when the
     event is not theirs to know of at all.  Everyone sees that the match was created and
     under which rules, every close, turn, reopening and outcome (what they announced is
-    in the read models, per view), a turn taken back, and that the match was abandoned; a
+    in the read models, per view), every deadline, a turn taken back, and that the match was abandoned; a
     participant also sees their own submissions and contract and what became of them.
     Other people's submissions, resubmissions, voids and corrections, the host's notes,
     reasons and checkpoints are never shown: their count and timing would tell what the
@@ -82,8 +84,8 @@ def event_view(view: View, event: Event, before: MatchState | None) -> dict | No
         return {"type": kind, "turn": event.turn, "participant": event.participant}
     if isinstance(event, OutcomeAnnounced):
         return {"type": kind, "source": event.source}
-    if isinstance(event, RuleAmended):
-        return msgspec.to_builtins(event)
+    if isinstance(event, (RuleAmended, DeadlineSet, DeadlineCleared)):
+        return msgspec.to_builtins(event)  # deadlines are public: everyone plays to them
     if isinstance(event, RoundReopened):
         return {"type": kind, "round": event.round}
     if isinstance(event, MatchAbandoned):

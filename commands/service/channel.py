@@ -28,7 +28,7 @@ TIMESTAMP_HEADER = "X-Matchledger-Timestamp"
 def public_post(shown: Announced) -> tuple[str, dict]:
     """The public post of a close, as `messages --public` prints it (its text) and as
     `messages --public --json` gives it (its parts)."""
-    data = compose(shown.match, shown.game, shown.round, shown.seq, shown.public, {}, shown.earlier)
+    data = compose(shown.match, shown.game, shown.round, shown.seq, shown.public, {}, shown.earlier, shown.deadline)
     [message] = messages(data)
     return message.text, printable_data(data["public"])
 

@@ -33,7 +33,7 @@ from .live import Live, Messages
 from .openapi import openapi
 from .problems import PROBLEM_JSON, Refused, refused
 from .reads import Reads, to_json
-from .writes import LinkClosed, TooManySubmissions, Writer, receipt_json
+from .writes import LinkClosed, PastDeadline, TooManySubmissions, Writer, receipt_json
 
 #: Bytes of a request body read at most (a submission is a few hundred).
 BODY_MAX = 16 * 1024
@@ -283,6 +283,8 @@ class Service:
             raise  # a matchledger error too, but the caller's to answer
         except TooManySubmissions as exc:
             raise Refused(429, str(exc), kind="too-many-submissions", members={"match": match_id}) from None
+        except PastDeadline as exc:
+            raise Refused(409, str(exc), kind="past-deadline", members={"match": match_id}) from None
         except MatchledgerError as exc:
             raise refused(exc, match_id=match_id, rules=True) from None
 
@@ -389,7 +391,7 @@ class Service:
         except LinkClosed:
             raise Refused(403, LINK_CLOSED) from None
         except Refused as exc:
-            if exc.status != 422:
+            if exc.status != 422 and exc.kind != "past-deadline":
                 raise
             return self._refused_form(token, capability, fields, exc.message)
         return Response(status_code=303, headers={"Location": f"{token}?recorded={row.seq}"})

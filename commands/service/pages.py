@@ -66,6 +66,8 @@ def _status(receipt: Receipt) -> str:
         status = "recorded for you by the host"
     if receipt.target is not None:  # the host's void or correction: of which submission
         status = f"{status}: your submission {receipt.target}"
+    if receipt.late:  # after the deadline (only the host can have recorded it)
+        status = f"{status}, late"
     return status if receipt.fate is None else f"{status}, {receipt.fate.describe()}"
 
 
@@ -126,7 +128,26 @@ def now_html(page: PageModels) -> str:
             f'<span class="tokens">{text(" ".join(receipt.tokens))}</span>, receipt '
             f'<code class="receipt">{text(receipt.text)}</code></p>'
         )
-    return f'<h2 class="now-title">Now</h2><p class="headline" id="headline">{text(headline(page))}</p>{counts}'
+    return (
+        f'<h2 class="now-title">Now</h2><p class="headline" id="headline">{text(headline(page))}</p>'
+        f"{deadline_html(page)}{counts}"
+    )
+
+
+def deadline_html(page: PageModels) -> str:
+    """The open round's deadline, where it has one (deadlines are public): the absolute
+    UTC time in a ``<time>`` element, which the page's script redraws in the viewer's own
+    zone with the time left; without the script the UTC time reads right."""
+    deadline = page.models["status"].get("deadline")
+    if not isinstance(deadline, dict) or not deadline.get("at"):
+        return ""
+    at = str(deadline["at"])
+    shown = at.replace("T", " ").removesuffix(":00Z").removesuffix("Z") + " UTC"
+    word = str(deadline.get("unit", "round"))
+    return (
+        f'<p class="deadline" id="deadline">Deadline of {text(word)} {text(str(deadline.get("round", "")))}: '
+        f'<time class="deadline" datetime="{text(at)}">{text(shown)}</time></p>'
+    )
 
 
 def live_html(page: PageModels) -> str:
@@ -135,7 +156,9 @@ def live_html(page: PageModels) -> str:
     their page's "Now" part instead: :func:`now_html`)."""
     models = page.models
     participant = page.view.kind == "participant"
-    parts = [] if participant else [f'<p class="headline" id="headline">{text(headline(page))}</p>']
+    parts = (
+        [] if participant else [f'<p class="headline" id="headline">{text(headline(page))}</p>{deadline_html(page)}']
+    )
     parts += [
         f'<div class="board">{board_svg(models)}{board_legend(models)}</div>',
         '<div class="panels">' + "".join(_panel(p) for p in side_panels(models)) + "</div>",

@@ -53,6 +53,7 @@ PROBLEM_KINDS = {
     "log-does-not-verify": "The match's log does not verify",
     "log-conflict": "The match moved on meanwhile",
     "too-many-submissions": "As many submissions as a link may make in a round",
+    "past-deadline": "The round's deadline has passed",
     "busy": "The ledger is busy",
     "unwritable": "The ledger cannot record anything",
     "unreachable": "The ledger's database cannot be reached",

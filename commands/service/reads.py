@@ -84,6 +84,7 @@ class Receipt:
     fate: Fate | None = None  # what became of it, as the participant's log marks it
     target: int | None = None  # a void's or correction's: the seq of the submission it undid
     by_host: bool = False  # recorded by the host (from the command line), not through the link
+    late: bool = False  # recorded after its round's deadline, as the participant's log marks it
 
     @property
     def text(self) -> str:
@@ -364,6 +365,7 @@ def _receipts(log: LogReading) -> list[Receipt]:
             log.marks.get(row.seq),
             target=shown.get("target_seq"),
             by_host=row.actor != log.view.participant,
+            late=row.seq in log.late,
         )
         for row, shown in log.entries
         if row.kind in _OWN_SUBMISSIONS

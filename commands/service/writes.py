@@ -24,6 +24,7 @@ from matchledger.projections.application import (
     Application,
     LinkClosed,
     LinkSubmission,
+    PastDeadline,
     Recorded,
     TooManySubmissions,
 )
@@ -34,7 +35,7 @@ BATCH = 64
 _STOP = object()
 
 #: The refusals a door words itself (http.py), as the application raises them.
-__all__ = ["BATCH", "LinkClosed", "TooManySubmissions", "Writer", "receipt_json"]
+__all__ = ["BATCH", "LinkClosed", "PastDeadline", "TooManySubmissions", "Writer", "receipt_json"]
 
 
 @dataclass(eq=False)

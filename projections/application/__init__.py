@@ -39,11 +39,11 @@ from ..read_models import Readings, ReadModel
 from ..reading import Reader
 from ..receipts import ReceiptCheck
 from ..verification import MatchReport, VerifiedExport
-from .access import Access, LinkClosed, LinkSubmission, TooManySubmissions
+from .access import Access, LinkClosed, LinkSubmission, PastDeadline, TooManySubmissions
 from .audits import Audits
 from .hooks import DuePost, Hooks, HookStanding
 from .queries import Queries
-from .results import Announced, Audit, Checkpointed, LogReading, MatchSummary, Reading, Recorded, Rescored
+from .results import Announced, Audit, Checkpointed, Due, LogReading, MatchSummary, Reading, Recorded, Rescored
 from .wiring import utc_now
 from .writes import DECISION_ATTEMPTS, Writes
 
@@ -125,6 +125,12 @@ class Application:
         """Every match, in match order, as its checked log gives it; a match whose log
         does not verify is listed with the problem instead (it is not read further)."""
         return self._queries.list_matches()
+
+    def due(self, now: str) -> list[Due]:
+        """Every match whose open round (or turn) has a deadline earlier than ``now`` (UTC,
+        read by the door), with who is missing and whether the rules let it close: what
+        a door with a clock asks before closing rounds on time."""
+        return self._queries.due(now)
 
     def head(self, match_id: str) -> tuple[int, str]:
         """(seq, hash) of the match's last event, to publish (the chain checked: a head
@@ -324,7 +330,7 @@ class Application:
         where they can be, under the one policy of :mod:`.access` (the link checked again
         as it is written, a bound per round, decided again when the log moved, a half
         write never kept): for each, what it recorded or why it was not (``LinkClosed``,
-        ``TooManySubmissions``, what the rules or the log said)."""
+        ``TooManySubmissions``, ``PastDeadline``, what the rules or the log said)."""
         return self._access.submit_through_links(submissions)
 
     # ------------------------------------------------------------------ hooks (posts to the channel)
@@ -371,12 +377,14 @@ __all__ = [
     "Audit",
     "Checkpointed",
     "Comparison",
+    "Due",
     "Finding",
     "LinkClosed",
     "LinkSubmission",
     "LogReading",
     "MatchReport",
     "MatchSummary",
+    "PastDeadline",
     "ReadModel",
     "Reading",
     "Readings",

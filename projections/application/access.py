@@ -39,10 +39,11 @@ from matchledger.ledger.service_addresses import (
     well_formed_base_url,
 )
 
+from ..deadlines import is_past
 from ..views import resolve_view
 from .queries import Queries
 from .results import Recorded
-from .wiring import Wiring
+from .wiring import Wiring, game_of
 from .writes import DECISION_ATTEMPTS, Writes
 
 #: Submissions one participant may have in one round through links (each a new event
@@ -61,6 +62,18 @@ class LinkClosed(MatchledgerError, PermissionError):
 
 class TooManySubmissions(MatchledgerError, RuntimeError):
     """A participant who already has ``SUBMISSIONS_PER_ROUND`` submissions in the round."""
+
+
+class PastDeadline(MatchledgerError, PermissionError):
+    """A submission through a link after the open round's deadline: refused, and nothing
+    written (the host may still record one; it is marked late)."""
+
+    def __init__(self, match: str, unit: str, round: int, deadline: str):
+        self.match, self.round, self.deadline = match, round, deadline
+        super().__init__(
+            f"the deadline of {unit} {round} of {match!r} passed at {deadline} (UTC); nothing was recorded "
+            "(the host can still record a late submission)"
+        )
 
 
 @dataclass(frozen=True)
@@ -211,6 +224,11 @@ class Access:
         before = store.head(match_id)
         try:
             state = self._queries.state(match_id)
+            deadline = state.deadline()
+            # The time is read here, under the same lock and transaction as the write:
+            # the deadline in force is the one the log holds as the submission lands.
+            if link is not None and deadline is not None and is_past(deadline, self._wiring.clock()):
+                return PastDeadline(match_id, game_of(state).ROUND_WORD, state.round, deadline)
             made = len(state.submissions.get(state.round, {}).get(participant, []))
             if made >= SUBMISSIONS_PER_ROUND:
                 return TooManySubmissions(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import HOST, PUBLIC, MatchState, View
 from matchledger.ledger.codec import decode_json
 from matchledger.ledger.errors import (
@@ -19,16 +20,18 @@ from matchledger.ledger.errors import (
     OutsideLog,
     VerificationFailed,
 )
-from matchledger.ledger.events import Event, OutcomeAnnounced, RoundClosed, StateCheckpointed, TurnResolved
+from matchledger.ledger.events import DeadlineSet, Event, OutcomeAnnounced, RoundClosed, StateCheckpointed, TurnResolved
 from matchledger.ledger.log_store import StoredEvent
 
+from ..deadlines import is_past
 from ..fold import Replayer, replay
+from ..lateness import is_late
 from ..public_head import ViewHeads, view_heads
 from ..read_models import Readings, ReadModel, read_view
 from ..reading import Cursor
 from ..supersession import fates
 from ..views import event_view, resolve_view
-from .results import Announced, LogReading, MatchSummary, Reading
+from .results import Announced, Due, LogReading, MatchSummary, Reading
 from .wiring import Wiring, game_of
 
 
@@ -73,6 +76,30 @@ class Queries:
             )
             reader.forget(match_id)  # a sweep over every match keeps none of their states
         return summaries
+
+    def due(self, now: str) -> list[Due]:
+        # Read from each match's kept state (a snapshot, or the last one read): a door
+        # with a clock asks this often, and only a state's open round and deadline count.
+        found = []
+        for match_id in self._wiring.store.match_ids():
+            try:
+                state = self._wiring.reader.cursor(match_id).state
+            except (VerificationFailed, CorruptLog, GameNotInstalled):
+                continue  # `list` and `verify` name it; nothing is closed on a log no one can vouch for
+            deadline = state.deadline()
+            game = game_of(state)
+            if (
+                deadline is None
+                or state.finished
+                or state.abandoned is not None
+                or game.play_is_over(state)
+                or not is_past(deadline, now)
+            ):
+                continue
+            missing = game.waiting_for(state)
+            closable = isinstance(game, RoundsGame) and (not missing or game.ALL_MUST_SUBMIT is None)
+            found.append(Due(match_id, game.ROUND_WORD, state.round, deadline, missing, closable))
+        return found
 
     def head(self, match_id: str) -> tuple[int, str]:
         last = self._wiring.reader.checked(match_id)[0][-1]
@@ -177,14 +204,16 @@ class Queries:
         view = resolve_view(self.state(match_id), public=public, participant=participant)
         entries: list[tuple[StoredEvent, dict]] = []
         reached: MatchState | None = None
-        for row, after, shown in self._fold(match_id, view, at):
+        late: set[int] = set()
+        for row, after, shown in self._fold(match_id, view, at, late):
             reached = after
             if shown is not None:
                 entries.append((row, shown))
         assert reached is not None  # the reader refuses a match without events
         state = reached
         marks = fates(state, view, ((row.seq, row.kind) for row, _shown in entries))
-        return LogReading(view, entries, marks, read_view(state, view, models))
+        shown_late = frozenset(row.seq for row, _shown in entries if row.seq in late)  # only what the view sees
+        return LogReading(view, entries, marks, read_view(state, view, models), shown_late)
 
     def history(
         self, match_id: str, *, public: bool = False, participant: str | None = None
@@ -194,14 +223,16 @@ class Queries:
         return view, steps
 
     def _fold(
-        self, match_id: str, view: View, at: int | None = None
+        self, match_id: str, view: View, at: int | None = None, late: set[int] | None = None
     ) -> Iterator[tuple[StoredEvent, MatchState, dict | None]]:
         """Every event of the checked log up to ``at``, with the state right after it and
         what ``view`` may see of it (None: nothing, it is not theirs to know of), in one
-        fold from the first event."""
+        fold from the first event; ``late`` gathers the seqs of late submissions."""
         rows, events = self._wiring.reader.checked(match_id, at)
         replayer = Replayer(match_id)
         for row, (seq, event) in zip(rows, events):
+            if late is not None and is_late(row, event, replayer.state):
+                late.add(seq)
             shown = decode_json(row.body) if view.is_host else event_view(view, event, replayer.state)
             yield row, replayer.feed(seq, event), shown
 
@@ -253,13 +284,14 @@ class Queries:
                 if earlier is not None and view.participant is None
                 else None
             ),
+            deadline=game.deadline_status(state),
         )
 
 
 def _closed_at(events: list[tuple[int, Event]], round_no: int) -> int:
     """The seq of the last event recorded with the close of round (or turn) ``round_no``
-    still standing at the end of ``events``: the close itself, then the outcome and
-    checkpoint the same command records after it."""
+    still standing at the end of ``events``: the close itself, then the outcome,
+    checkpoint and scheduled deadline the same command records after it."""
     closes = [
         index
         for index, (_seq, event) in enumerate(events)
@@ -267,7 +299,10 @@ def _closed_at(events: list[tuple[int, Event]], round_no: int) -> int:
         or (isinstance(event, TurnResolved) and event.turn == round_no)
     ]
     index = closes[-1]
-    while index + 1 < len(events) and isinstance(events[index + 1][1], (OutcomeAnnounced, StateCheckpointed)):
+    # (and a deadline set right after it: the next round's, which the messages announce)
+    while index + 1 < len(events) and isinstance(
+        events[index + 1][1], (OutcomeAnnounced, StateCheckpointed, DeadlineSet)
+    ):
         index += 1
     return events[index][0]
 

@@ -57,6 +57,8 @@ class LogReading(msgspec.Struct, frozen=True):
     entries: list[tuple[StoredEvent, dict]]
     marks: dict[int, Fate]
     readings: Readings
+    #: the seqs of the shown submissions recorded after their round's deadline
+    late: frozenset[int] = frozenset()
 
 
 class Audit(msgspec.Struct, frozen=True):
@@ -94,6 +96,20 @@ class MatchSummary(msgspec.Struct, frozen=True):
         }
 
 
+class Due(msgspec.Struct, frozen=True):
+    """A match whose open round (or turn) is past its deadline, and what closing it would
+    mean: ``missing``, who has not submitted (the host's to know); ``closable``, whether
+    the rules let the round close now (everyone in, or a missing submission counting as
+    none, as `close --force` does); False for a turn, which no close ends."""
+
+    match: str
+    round_word: str
+    round: int
+    deadline: str
+    missing: list[str]
+    closable: bool
+
+
 class Checkpointed(msgspec.Struct, frozen=True):
     """A checkpoint: the seq its snapshot's state follows, and the event recorded for it
     (none when the log already vouched for that snapshot)."""
@@ -121,6 +137,9 @@ class Announced(msgspec.Struct, frozen=True):
     seq: int
     public: dict | None
     knowledge: dict[str, dict]
+    #: the deadline of the round (or turn) the close opened, set with it (`status`'s
+    #: ``deadline``; None: none); deadlines are public
+    deadline: dict | None = None
     #: A round closed again after a reopening (or a turn played again): the seq of the
     #: close it replaces and `reveals --public` as that close left it (None: the first
     #: close, or the public post not asked for).

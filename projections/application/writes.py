@@ -87,14 +87,16 @@ class Writes:
             with store.transaction():
                 cursor = reader.cursor(match_id)
                 state = cursor.state
-                was_finished = state.finished
+                was_finished, was_open = state.finished, state.round
                 decision = game_of(state).decision(state, cmd)
                 decided = True
-                rows = self._append(match_id, cursor.seq + 1, decision.events, actor)
+                now = self._wiring.clock()
+                rows = self._append(match_id, cursor.seq + 1, decision.events, actor, now)
                 # Folded as a replay reads them (decoded from the stored bodies, dict keys
                 # in the encoder's order), so the kept state is the replayed one exactly;
                 # what deciding worked out (a round's resolution) comes along.
                 cursor.follow(rows, decision.work)
+                rows += self._scheduled_deadline(cursor, was_open, actor, now)
                 if cursor.state.finished and not was_finished:
                     rows += self._checkpoint(cursor, actor)
         except BaseException:
@@ -170,14 +172,50 @@ class Writes:
     # ------------------------------------------------------------------ internals
 
     def _append(
-        self, match_id: str, expected_seq: int, events: list[Event], actor: str | None = None
+        self,
+        match_id: str,
+        expected_seq: int,
+        events: list[Event],
+        actor: str | None = None,
+        recorded_at: str | None = None,
     ) -> list[StoredEvent]:
-        """Record ``events``, each with a salt of its own (see ``Event.salt``)."""
+        """Record ``events``, each with a salt of its own (see ``Event.salt``), at
+        ``recorded_at`` (None: the clock's time now)."""
         wiring = self._wiring
         events = [salted(event, wiring.salts()) for event in events]
         return wiring.store.append(
-            match_id, expected_seq, events, actor=actor or wiring.actor, recorded_at=wiring.clock()
+            match_id,
+            expected_seq,
+            events,
+            actor=actor or wiring.actor,
+            recorded_at=wiring.clock() if recorded_at is None else recorded_at,
         )
+
+    def _scheduled_deadline(self, cursor: Cursor, was_open: int, actor: str, now: str) -> list[StoredEvent]:
+        """The deadline of a round (or turn) that the command just opened, where the host
+        gave every later one a period (``deadline --each``): that long after the time the
+        round opened, which is the time recorded with the command that opened it.  It is
+        recorded as a deadline the host set then would be, so `verify` re-decides it."""
+        state = cursor.state
+        game = game_of(state)
+        if (
+            not state.deadline_each
+            or state.round == was_open
+            or state.finished
+            or state.abandoned is not None
+            or game.play_is_over(state)
+        ):
+            return []
+        from matchledger.engine.commands import SetDeadline
+
+        from .. import deadlines  # here: only a scheduled match pays for it
+
+        each = state.deadline_each
+        command = SetDeadline(now, deadlines.after(now, each), reason=f"each {deadlines.period_text(each)}")
+        decision = game.decision(state, command)
+        rows = self._append(cursor.match_id, cursor.seq + 1, decision.events, actor, now)
+        cursor.follow(rows, decision.work)
+        return rows
 
     def _checkpoint(self, cursor: Cursor, actor: str | None = None) -> list[StoredEvent]:
         """Store the snapshot of the cursor's state and append the event that vouches

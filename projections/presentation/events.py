@@ -9,6 +9,7 @@ fields, ``key=value``, in the same notation."""
 
 from __future__ import annotations
 
+from ..deadlines import period_text
 from .printable import printable
 from .wording import notation
 
@@ -49,6 +50,18 @@ _SUMMARIES = {
     "RoundReopened": lambda b: f"round {b['round']} reopened{_why(b)}",
     "NoteAdded": lambda b: b["text"],
     "MatchAbandoned": lambda b: f"match abandoned{_why(b)}",
+    "DeadlineSet": lambda b: (
+        ", ".join(
+            part
+            for part in (
+                f"deadline of round {b['round']}: {b['at']}" if "at" in b else "",
+                f"every later round {period_text(b['each'])} after it opens" if "each" in b else "",
+            )
+            if part
+        )
+        + _why(b)
+    ),
+    "DeadlineCleared": lambda b: f"deadline of round {b['round']} cleared{_why(b)}",
     "StateCheckpointed": lambda b: f"state after seq {b['seq']} stored as a snapshot",
 }
 

@@ -78,13 +78,17 @@ def compose(
     public: dict | None,
     knowledge: dict[str, dict],
     earlier: tuple[int, dict] | None = None,
+    deadline: dict | None = None,
 ) -> dict:
     """The messages of round (or turn) ``round_no``, as JSON: the public post from
     ``public`` (`reveals --public`; None: not asked for) and each participant's message
     from their ``knowledge``, in the order given; ``earlier``: the seq and `reveals
-    --public` of the close this one replaces (a round closed again)."""
+    --public` of the close this one replaces (a round closed again); ``deadline``: the
+    next round's, set with the close (public: every message says it)."""
     own = messages_of(game)
     data: dict = {"match": match, "game": game, "round": round_no, "seq": seq}
+    if deadline is not None and deadline.get("at"):
+        data["deadline"] = deadline
     if public is not None:
         data["public"] = own.public_message(public, round_no)
         if earlier is not None:
@@ -99,16 +103,18 @@ def messages(data: dict) -> list[Message]:
     own = messages_of(data["game"])
     match = printable(data["match"])
     out = []
+    due = _deadline_lines(data)
     if "public" in data:
         public = printable_data(data["public"])
         body = own.public_lines(match, public)
         if "corrects" in data:
             before = own.public_lines(match, printable_data(data["corrects"]["public"]))
             body = correction_lines(data, before, body) + body
+        body += due
         out.append(Message(None, "\n".join(body)))
     for name, message in data.get("participants", {}).items():
         message = printable_data(message)
-        body = own.participant_lines(match, printable(name), message)
+        body = own.participant_lines(match, printable(name), message) + due
         out.append(Message(name, "\n".join(body)))
     return out
 
@@ -125,6 +131,15 @@ def correction_lines(data: dict, before: list[str], after: list[str]) -> list[st
     ]
     said += ["What changed:", *(f"  {line}" for line in changed)] if changed else ["Nothing in the post changed."]
     return [*said, ""]
+
+
+def _deadline_lines(data: dict) -> list[str]:
+    """The line every message ends with when the next round has a deadline."""
+    deadline = data.get("deadline")
+    if not deadline:
+        return []
+    deadline = printable_data(deadline)
+    return [f"Deadline for {deadline.get('unit', 'round')} {deadline.get('round')}: {deadline.get('at')} (UTC)"]
 
 
 def messages_text(data: dict) -> str:

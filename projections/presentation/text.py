@@ -21,9 +21,23 @@ WRAP = 100
 def read_model_text(game: str, model: str, data: dict, view: View) -> str:
     """The text of the read model ``model`` (``data``, as ``view`` sees it) of ``game``."""
     data = printable_data(data)
+    deadline = data.pop("deadline", None) if model == "status" else None
     own = presentation_module(game, "text")
     text = own.text(model, data, view) if own is not None else None
-    return text if text is not None else generic_text(data)
+    text = text if text is not None else generic_text(data)
+    return text if deadline is None else f"{text}\n{deadline_line(deadline)}"
+
+
+def deadline_line(deadline: dict) -> str:
+    """The open round's deadline as `status` words it (one line, every game alike)."""
+    from matchledger.projections.deadlines import period_text
+
+    unit = deadline.get("unit", "round")
+    parts = [f"deadline: {deadline['at']} (UTC)" if deadline.get("at") else f"deadline: none for this {unit}"]
+    if deadline.get("each_seconds"):
+        unit = deadline.get("unit", "round")
+        parts.append(f"each later {unit}: {period_text(deadline['each_seconds'])} after it opens")
+    return "; ".join(parts)
 
 
 def _scalar(value) -> str:

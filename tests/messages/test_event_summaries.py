@@ -37,6 +37,8 @@ BODIES = {
         "reason": "house rules",
     },
     "SubmissionVoided": {"target_seq": 5, "reason": "typo"},
+    "DeadlineSet": {"round": 2, "now": "2026-12-01T10:00:00.000000Z", "at": "2026-12-03T10:00:00Z", "each": 172800},
+    "DeadlineCleared": {"round": 2, "reason": "holidays"},
     "SubmissionCorrected": {"target_seq": 3, "tokens": ["B2", "C3"], "reason": "misheard"},
     "RoundReopened": {"round": 2, "reason": "missing submission"},
     "MatchAbandoned": {"reason": "created with the wrong players"},

@@ -40,7 +40,16 @@ DEAD_OR_ELSEWHERE = [
 @pytest.mark.parametrize(
     "url",
     DEAD_OR_ELSEWHERE,
-    ids=["trailing-slash", "no-host", "port-only", "wildcard-ipv4", "wildcard-ipv6", "user-part", "port-too-big", "port-not-a-number"],
+    ids=[
+        "trailing-slash",
+        "no-host",
+        "port-only",
+        "wildcard-ipv4",
+        "wildcard-ipv6",
+        "user-part",
+        "port-too-big",
+        "port-not-a-number",
+    ],
 )
 def test_an_address_kept_that_makes_dead_or_misleading_links_is_refused_naming_it(db, url):
     conn = sqlite3.connect(db)

@@ -190,6 +190,23 @@
   var formArea = document.getElementById('form-area');
   if (formArea) wirePicker(formArea);
 
+  // A deadline (time.deadline, its UTC instant in datetime): shown in the viewer's own
+  // zone, with the time left, redrawn each half minute (and after each live update,
+  // which may bring a new one).  Without the script the page reads the UTC time.
+  function countdowns() {
+    var times = document.querySelectorAll('time.deadline');
+    for (var i = 0; i < times.length; i++) {
+      var at = new Date(times[i].getAttribute('datetime'));
+      if (isNaN(at.getTime())) continue;
+      var left = Math.round((at.getTime() - Date.now()) / 60000);  // minutes
+      var span = left <= 0 ? 'passed' : (left >= 1440 ? Math.floor(left / 1440) + ' d ' : '') +
+        (left >= 60 ? Math.floor(left % 1440 / 60) + ' h ' : '') + left % 60 + ' min left';
+      times[i].textContent = at.toLocaleString([], {dateStyle: 'medium', timeStyle: 'short'}) + ' your time (' + span + ')';
+    }
+  }
+  countdowns();
+  setInterval(countdowns, 30000);
+
   var events = body.getAttribute('data-events');
   if (!events || !window.EventSource) return;
   var updates = 0;
@@ -213,6 +230,7 @@
         wirePicker(formArea);  // after restoring: a grid marks the cells its field names
       }
     }
+    countdowns();
     updates += 1;
     body.setAttribute('data-updates', String(updates));
   });

@@ -38,16 +38,18 @@ The tests carry the ids of the rows of matchledger's docs/guarantees.md they dec
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 import re
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from typing import ClassVar
 
 import msgspec
 import pytest
 
 from matchledger import engine
-from matchledger.engine.commands import Submit
+from matchledger.engine.commands import SetDeadline, Submit
 from matchledger.engine.sample import Sample
 from matchledger.engine.state import HOST, PUBLIC, as_participant
 from matchledger.ledger import codec
@@ -231,6 +233,39 @@ class GameContract:
                 at = app.state(match_id, at=seq)
                 assert at == expected, f"the match at seq {seq} is not the replay of the first {seq} events"
                 assert read_models(at) == read_models(expected)
+        finally:
+            store.close()
+
+    def test_every_round_or_turn_opened_gets_its_scheduled_deadline_and_verify_agrees(self, seed, tmp_path):
+        """The core sets deadlines whatever the game (a game names none): the open round's
+        or turn's, and with a period each later one's, from recorded times; a finished
+        match takes none."""
+        sample = self.sample(seed)
+        match_id = sample.create.match_id
+        start = datetime(2024, 1, 1, 12, tzinfo=UTC)
+        moments = (start + timedelta(minutes=minute) for minute in itertools.count())
+
+        def clock() -> str:
+            return next(moments).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+        store = open_store(tmp_path / "deadlines.db")
+        try:
+            app = Application(store, clock=clock)
+            app.create(sample.create)
+            app.execute(match_id, SetDeadline(clock(), "2024-01-02T12:00:00Z", each=3600, reason="contract"))
+            rules = engine.get(self.game)
+            # played from the recorded match's own state: a void names seqs, which the
+            # deadlines recorded among the moves shift
+            while (command := sample.next_command(app.state(match_id))) is not None:
+                app.execute(match_id, command)
+                state = app.state(match_id)
+                if not (state.finished or rules.play_is_over(state)):
+                    assert state.deadline() is not None, f"{rules.ROUND_WORD} {state.round} opened with no deadline"
+            assert app.verify(match_id).findings == []
+            state = app.state(match_id)
+            if state.finished or rules.play_is_over(state):
+                with pytest.raises(MatchledgerError):
+                    app.execute(match_id, SetDeadline(clock(), "2030-01-01T00:00:00Z"))
         finally:
             store.close()
 
