@@ -225,9 +225,11 @@ class Access:
         try:
             state = self._queries.state(match_id)
             deadline = state.deadline()
-            # The time is read here, under the same lock and transaction as the write:
-            # the deadline in force is the one the log holds as the submission lands.
-            if link is not None and deadline is not None and is_past(deadline, self._wiring.clock()):
+            # The time is read once, here, under the same lock and transaction as the
+            # write, and recorded as the submission's: the deadline in force is the one
+            # the log holds as it lands, and one accepted is never marked late.
+            now = self._wiring.clock()
+            if link is not None and deadline is not None and is_past(deadline, now):
                 return PastDeadline(match_id, game_of(state).ROUND_WORD, state.round, deadline)
             made = len(state.submissions.get(state.round, {}).get(participant, []))
             if made >= SUBMISSIONS_PER_ROUND:
@@ -236,7 +238,7 @@ class Access:
                     "as many as a link may make; the last one counts (the host can record another from the "
                     "command line)"
                 )
-            recorded = self._writes.execute(match_id, submission.cmd, actor=participant)
+            recorded = self._writes.execute(match_id, submission.cmd, actor=participant, now=now)
         except LogConflict:
             raise
         except MatchledgerError as exc:

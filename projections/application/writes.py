@@ -56,15 +56,18 @@ class Writes:
         events = game.create(cmd)
         return Recorded(tuple(self._append(cmd.match_id, 1, events)))
 
-    def execute(self, match_id: str, cmd: Command, *, actor: str | None = None) -> Recorded:
+    def execute(self, match_id: str, cmd: Command, *, actor: str | None = None, now: str | None = None) -> Recorded:
+        """Decide ``cmd`` and record what it decides, at ``now`` (None: the clock's time
+        as it is recorded; a door that decided something on the time passes the time it
+        read, so that what it decided and what the log says agree)."""
         actor = check_actor(self._wiring.actor if actor is None else actor)
         if (
             self._wiring.store.in_transaction
         ):  # inside another's transaction: a conflict is the outer writer's to answer
-            return self._execute_once(match_id, cmd, actor)
+            return self._execute_once(match_id, cmd, actor, now)
         for attempt in range(1, DECISION_ATTEMPTS + 1):
             try:
-                return self._execute_once(match_id, cmd, actor)
+                return self._execute_once(match_id, cmd, actor, now)
             except LogConflict:
                 # Another writer appended between this decision and its append (a back
                 # end whose transaction takes the match's lock only to append): decided
@@ -74,7 +77,7 @@ class Writes:
                     raise
         raise AssertionError("unreachable")
 
-    def _execute_once(self, match_id: str, cmd: Command, actor: str) -> Recorded:
+    def _execute_once(self, match_id: str, cmd: Command, actor: str, at: str | None = None) -> Recorded:
         store, reader = self._wiring.store, self._wiring.reader
         decided = False
         try:
@@ -90,7 +93,7 @@ class Writes:
                 was_finished, was_open = state.finished, state.round
                 decision = game_of(state).decision(state, cmd)
                 decided = True
-                now = self._wiring.clock()
+                now = self._wiring.clock() if at is None else at
                 rows = self._append(match_id, cursor.seq + 1, decision.events, actor, now)
                 # Folded as a replay reads them (decoded from the stored bodies, dict keys
                 # in the encoder's order), so the kept state is the replayed one exactly;

@@ -4,13 +4,14 @@ so that replay, verify and an export imported elsewhere agree."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from matchledger.engine.commands import SetDeadline, Submit
 from matchledger.projections.application import LinkSubmission, PastDeadline
 from tests.helpers import invoke, read_json
 
-from .conftest import ROUND_1
+from .conftest import ROUND_1, START
 
 DEADLINE = "2026-12-03T10:00:00Z"
 BEFORE = "2026-12-03T09:59:59.000000Z"
@@ -39,6 +40,25 @@ def test_a_link_submits_until_the_deadline_and_is_refused_after_it_with_nothing_
     assert isinstance(refused, PastDeadline)
     assert "deadline of round 1 of 'm1' passed at 2026-12-03T10:00:00Z" in str(refused)
     assert app.head("m1") == head  # nothing written
+
+
+def test_a_submission_a_link_accepts_on_the_deadline_is_never_marked_late(lca_db):
+    """The time is read once: a clock that ticks past the deadline between the link's
+    check and the write must not record, as late, a submission the link accepted."""
+    from matchledger.ledger.store import Store
+    from matchledger.projections.application import Application
+
+    ticks = itertools.chain([START, BEFORE], itertools.repeat(AFTER))
+    app = Application(Store(lca_db, create=False), clock=lambda: next(ticks))
+    try:
+        _with_deadline(app, lambda: START)
+        recorded = _by_link(app, "ann")  # checked at BEFORE; the clock's next read is AFTER
+        assert not isinstance(recorded, Exception), recorded
+        [row] = recorded.rows
+        assert row.recorded_at == BEFORE
+        assert not app.log("m1").late
+    finally:
+        app.close()
 
 
 def test_the_host_records_a_late_submission_and_log_and_audit_mark_it(clocked, lca_db):
