@@ -393,18 +393,24 @@ class Service:
         except Refused as exc:
             if exc.status != 422 and exc.kind != "past-deadline":
                 raise
-            return self._refused_form(token, capability, fields, exc.message)
+            return self._refused_form(token, capability, fields, exc.message, exc.status)
         return Response(status_code=303, headers={"Location": f"{token}?recorded={row.seq}"})
 
     def _refused_form(
-        self, token: str, capability: Capability, entered: Sequence[tuple[str, str]], message: str
+        self,
+        token: str,
+        capability: Capability,
+        entered: Sequence[tuple[str, str]],
+        message: str,
+        status: int = 422,
     ) -> Response:
-        """The page again, saying why nothing was recorded, keeping every input as sent."""
+        """The page again, saying why nothing was recorded, keeping every input as sent,
+        with the status the API answers the same refusal with (409 past the deadline)."""
         match_id, me = capability.match_id, capability.participant
         page = self._reading(self.reads.page, match_id, me, match_id=match_id)
         form = self._form(capability, page, entered)
         body = pages.participant_page(token, match_id, page, form, pages.error_notice(message))
-        return html_answer(body, 422)
+        return html_answer(body, status)
 
     async def auditor_page(self, request: Request) -> Response:
         token = request.path_params["token"]

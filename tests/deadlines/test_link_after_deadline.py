@@ -102,6 +102,7 @@ def test_the_page_refuses_a_form_sent_after_the_deadline_saying_so(service, lca_
     clock.now = "2026-12-03T10:00:01.000000Z"
     fields = {"tokens": ROUND_1["ann"]}
     answer = ask("POST", f"/p/{TOKEN}", data=fields)
+    assert answer.status_code == 409  # as the API answers it: a conflict with the time, not a malformed move
     assert 'id="refused"' in answer.text and "passed at 2026-12-03T10:00:00Z" in answer.text
     assert read_json(lca_db, "head", "m1") == head
 
