@@ -587,8 +587,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "submission-recorded-as-host",
         "projections/application/access.py",
-        "recorded = self._writes.execute(match_id, submission.cmd, actor=participant)",
-        "recorded = self._writes.execute(match_id, submission.cmd)",
+        "recorded = self._writes.execute(match_id, submission.cmd, actor=participant, now=now)",
+        "recorded = self._writes.execute(match_id, submission.cmd, now=now)",
         (f"{SERVICE_API}::test_a_participant_records_their_own_submission_and_verify_proves_the_receipt",),
         "a participant's own submission is recorded as the host's",
     ),
