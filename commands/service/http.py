@@ -28,6 +28,7 @@ from matchledger.projections.presentation.printable import printable
 
 from . import pages
 from .connections import TIMED_OUT
+from .feed import AFTER, LAST_EVENT_ID, Feeds, revocation
 from .forms import FIELD_MAX, form_html, is_over, tokens_from_form
 from .live import Live, Messages
 from .openapi import openapi
@@ -78,6 +79,7 @@ class Service:
         self, reads: Reads, writer: Writer, live: Live, *, base_url: str, assets: dict[str, tuple[bytes, str]]
     ):
         self.reads, self.writer, self.live = reads, writer, live
+        self.feeds = Feeds(reads)
         self.base_url = base_url
         self.assets = assets
 
@@ -102,6 +104,7 @@ class Service:
             Route("/a/{token}/export", self.auditor_export),
             Route("/api/v1/openapi.json", self.openapi),
             Route("/api/v1/matches/{match}/export", self.api_export),
+            Route("/api/v1/matches/{match}/events", self.api_events),
         ]
         handlers = {Refused: self.refusal, HTTPException: self.http_error, Exception: self.internal_error}
         # Starlette hands each handler the exceptions of its key's class, but types every
@@ -466,6 +469,24 @@ class Service:
 
             return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make, me)
 
+        return EventStream(self.live.open(match_id, _client(request), render, refusal))
+
+    async def api_events(self, request: Request):
+        """The feed for bots: the events of the public's view, or with a participant's
+        token of theirs, as server-sent events (``feed.py``)."""
+        match_id = request.path_params["match"]
+        self._reading(self.reads.head, match_id, match_id=match_id)
+        participant, refusal = None, None
+        if request.headers.get("authorization") is not None:
+            capability, token = self._bearer(request, match_id)
+            participant, refusal = self._participant(capability), revocation(self.reads, token)
+        sent, name = request.headers.get(LAST_EVENT_ID), "Last-Event-ID"
+        if sent is None and request.scope.get("query_string"):
+            sent, name = request.query_params.get(AFTER), AFTER
+        after = self._reading(self.feeds.resumed_after, match_id, participant, sent, name, match_id=match_id)
+        render = self.feeds.render(match_id, participant, after)
+        if refusal is None:
+            return EventStream(self.live.open(match_id, _client(request), render))
         return EventStream(self.live.open(match_id, _client(request), render, refusal))
 
     # ------------------------------------------------------------------ files

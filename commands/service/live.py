@@ -201,7 +201,7 @@ class Live:
                     except MatchledgerError as exc:
                         yield _refused(refused(exc, match_id=match_id).message)  # never the database's name
                         return
-                    if message != sent:
+                    if message and message != sent:  # empty: nothing new (the feed's)
                         sent = message
                         yield message
                 while not moved.is_set() and not self.closing.is_set():

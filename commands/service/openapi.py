@@ -192,6 +192,57 @@ def openapi(base_url: str) -> dict:
                     },
                 }
             },
+            "/api/v1/matches/{match}/events": {
+                "get": {
+                    "summary": "The feed for bots: each event of the public's log (`log --public --json`), or with a "
+                    "participant's token of theirs (`log --as NAME --json`: their own submissions and contracts too), "
+                    "once and in order as server-sent events, live as they land; never an event the viewer may not "
+                    "know of, and nothing sent, nor sent later, because of one.",
+                    "description": "Each event is `id: SEQ` and one `data:` line holding its log entry (`seq`, `kind`, "
+                    "`recorded_at`, `actor`, `event`: what this view may see of it, `prev_hash`, `hash`; no mark of "
+                    "what became of it later: the later event comes itself). The ids are the log's seqs, so a gap "
+                    "counts the events between that this viewer may not know of (docs/guarantees.md). A comment "
+                    "line (`: keep-alive`) comes on a fixed schedule (`serve --keep-alive`). A reconnecting client "
+                    "sends `Last-Event-ID` (or `?after=SEQ`) and gets only the later events. A token revoked while "
+                    "the feed is open ends it at the next keep-alive with `event: refused` and "
+                    '`data: {"error": MESSAGE}`, as does a log that stops verifying.',
+                    "security": [{}, {"token": []}],
+                    "parameters": [
+                        _MATCH,
+                        {
+                            "name": "Last-Event-ID",
+                            "in": "header",
+                            "required": False,
+                            "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+                            "description": "Resume after this event: 0 (every event), or the id of an event this "
+                            "feed sent (an event this viewer may know of); anything else is a 400 problem naming the "
+                            "value, one and the same for a seq the viewer may not know of and one past their head.",
+                        },
+                        {
+                            "name": "after",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"type": "integer", "minimum": 0},
+                            "description": "The same as `Last-Event-ID`, for a client that cannot set headers; "
+                            "the header wins when both are sent (a browser reconnecting on the URL it opened).",
+                        },
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "A stream of server-sent events, one per event of the viewer's log.",
+                            "content": {
+                                "text/event-stream": {
+                                    "schema": {
+                                        "type": "string",
+                                        "description": 'id: 12\ndata: {"seq":12,"kind":"RoundClosed",...}\n\n',
+                                    }
+                                }
+                            },
+                        },
+                        **_errors(400, 401, 403, 404, 409, 429, 503),
+                    },
+                }
+            },
             "/api/v1/openapi.json": {
                 "get": {
                     "summary": "This description.",
@@ -244,7 +295,7 @@ def openapi(base_url: str) -> dict:
                         "parameter": {
                             "type": "string",
                             "description": "The parameter whose value is refused: `at` (the query's), `tokens` "
-                            "(the submission's).",
+                            "(the submission's), `Last-Event-ID` or `after` (the feed's).",
                         },
                         "at": {"type": "integer", "description": "The `at` that was sent."},
                     },
