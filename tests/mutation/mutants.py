@@ -560,8 +560,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "stream-ticks-on-every-event",
         "commands/service/live.py",
-        "                if message != sent:",
-        "                if True:",
+        "                if message and message != sent:",
+        "                if message or True:",
         (
             f"{SERVICE_API}::test_the_public_stream_sends_a_view_only_when_the_public_view_changes",
             "tests/trust/privacy/test_http_noninterference.py::test_the_live_streams_send_the_same_messages_only_when_the_viewers_page_changes",
