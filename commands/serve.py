@@ -171,6 +171,9 @@ def serve_cmd(
     from .service.deliveries import Deliveries  # posts to the hooks (`hook add`), off the event loop
 
     deliveries = Deliveries(writable(current.db, current.lock_timeout)).start()  # daemon threads
+    from .service.ontime import serve_deadlines  # rounds closed at their deadlines, the hosts told
+
+    on_time = serve_deadlines(writable(current.db, current.lock_timeout), deliveries)
     run(
         asgi,
         service.live.close,
@@ -179,6 +182,7 @@ def serve_cmd(
         limits=ConnectionLimits(read_seconds=read_timeout, connections=connections),
         proxies=proxies,
     )
+    on_time.stop()
     deliveries.stop()
     say("stopped", err=True)
 

@@ -42,7 +42,7 @@ from ..verification import MatchReport, VerifiedExport
 from .access import Access, LinkClosed, LinkSubmission, PastDeadline, TooManySubmissions
 from .audits import Audits
 from .hooks import DuePost, Hooks, HookStanding
-from .ontime import Notice, OnTime
+from .ontime import Notice, OnTime, Upcoming
 from .queries import Queries
 from .results import Announced, Audit, Checkpointed, Due, LogReading, MatchSummary, Reading, Recorded, Rescored
 from .wiring import utc_now
@@ -267,6 +267,12 @@ class Application:
         deadline in force, set since it last opened, and the rules let it close."""
         return self._ontime.close_when_due(match_id, now, round, deadline)
 
+    def reminders_due(self, now: str) -> list[Upcoming]:
+        """Every match whose open round's reminder time (``deadline --remind``) has come
+        at ``now`` (read by the door) and whose deadline has not passed: read from each
+        match's kept state, cheap enough to ask every few seconds."""
+        return self._ontime.reminders_due(now)
+
     def deadline_notice(self, match_id: str, kind: str, *, round: int, deadline: str) -> Notice | None:
         """What the host is told (``kind``: ``deadline``, passed and the round stays open;
         ``reminder``, before it) of the deadline of round ``round``, while that round is
@@ -414,5 +420,6 @@ __all__ = [
     "ServiceAddress",
     "StoredEvent",
     "TooManySubmissions",
+    "Upcoming",
     "utc_now",
 ]

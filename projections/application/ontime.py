@@ -17,9 +17,10 @@ import msgspec
 from matchledger.engine.commands import CloseRound
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
+from matchledger.ledger.errors import CorruptLog, GameNotInstalled, VerificationFailed
 from matchledger.ledger.events import DeadlineSet, RoundClosed, RoundReopened, TurnResolved
 
-from ..deadlines import is_past
+from ..deadlines import before, is_past
 from .results import Recorded
 from .wiring import Wiring, game_of
 
@@ -39,11 +40,20 @@ class Notice(msgspec.Struct, frozen=True):
     the post is claimed by: one post per deadline and kind, whichever process sends it)."""
 
     match: str
+    game: str
     kind: str
     seq: int
     round: int
     round_word: str
     at: str
+
+
+class Upcoming(msgspec.Struct, frozen=True):
+    """An open round whose reminder time has come and whose deadline has not passed."""
+
+    match: str
+    round: int
+    deadline: str
 
 
 class OnTime:
@@ -69,6 +79,29 @@ class OnTime:
 
         return self._writes.execute_when(match_id, command_for, actor=DEADLINE_ACTOR, now=now)
 
+    def reminders_due(self, now: str) -> list[Upcoming]:
+        # As ``due``: from each match's kept state, so a door may ask it every few seconds.
+        found = []
+        reader = self._wiring.reader
+        for match_id in self._wiring.store.match_ids():
+            try:
+                state = reader.cursor(match_id).state
+            except (VerificationFailed, CorruptLog, GameNotInstalled):
+                continue  # nothing is posted of a log no one can vouch for
+            deadline = state.deadline()
+            if (
+                deadline is None
+                or not state.deadline_remind
+                or state.finished
+                or state.abandoned is not None
+                or game_of(state).play_is_over(state)
+                or is_past(deadline, now)
+                or not is_past(before(deadline, state.deadline_remind), now)
+            ):
+                continue
+            found.append(Upcoming(match_id, state.round, deadline))
+        return found
+
     def deadline_notice(self, match_id: str, kind: str, round_no: int, deadline: str) -> Notice | None:
         state = self._wiring.reader.cursor(match_id).state
         if state.round != round_no or state.deadline() != deadline:
@@ -76,7 +109,7 @@ class OnTime:
         seq = self._set_since_opened(match_id, round_no)
         if seq is None:
             return None
-        return Notice(match_id, kind, seq, round_no, game_of(state).ROUND_WORD, deadline)
+        return Notice(match_id, state.game, kind, seq, round_no, game_of(state).ROUND_WORD, deadline)
 
     # ------------------------------------------------------------------ internals
 
