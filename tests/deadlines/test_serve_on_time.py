@@ -13,15 +13,16 @@ from datetime import timedelta
 import pytest
 
 from matchledger.commands.service.deliveries import Deliveries
-from matchledger.commands.service.ontime import OnTime
+from matchledger.commands.service.ontime import EVERY_SECONDS, OnTime
 from matchledger.engine.commands import SetDeadline, Submit
 from matchledger.ledger.store import Store
+from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
 from matchledger.projections.deadlines import parse_time
 from tests.helpers import invoke, read_json
 from tests.service.hook_support import Receiver, add_hook
 
-from .conftest import ROUND_1, START, Clock
+from .conftest import ROUND_1, START, STUDIO, Clock
 
 DEADLINE = "2026-12-03T10:00:00Z"
 AFTER = "2026-12-03T10:00:01.000000Z"
@@ -175,31 +176,58 @@ def test_a_whole_lca_match_run_by_deadlines_alone(lca_db, receiver):
     assert read_json(lca_db, "outcome", "m1", "--json")["finished"] is True
 
 
+def _passed_deadline(db, match_id: str = "m1") -> None:
+    """A deadline that passed a minute ago, set by an application whose clock read an
+    hour ago (the engine takes only a deadline ahead of the time it is set), with ann
+    and bob in and cat missing."""
+    hour_ago = time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime(time.time() - 3600))
+    minute_ago = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 60))
+    past = Application(open_store(str(db), create=False), clock=lambda: hour_ago)
+    try:
+        past.execute(match_id, SetDeadline(hour_ago, minute_ago))
+        for who in ("ann", "bob"):
+            past.execute(match_id, Submit(who, ROUND_1[who].split()))
+    finally:
+        past.close()
+
+
+def _received(receiver: Receiver, count: int, seconds: float) -> None:
+    waited = time.monotonic() + seconds
+    while len(receiver.requests) < count and time.monotonic() < waited:
+        time.sleep(0.1)
+
+
+def _closed_once_by_the_deadline(db, receiver: Receiver) -> None:
+    [post] = _posts(receiver)
+    assert (post["kind"], post["round"]) == ("close", 1)
+    log = read_json(db, "log", "m1", "--json")
+    [closed] = [event for event in log if event["kind"] == "RoundClosed"]
+    assert closed["actor"] == "deadline" and closed["event"]["missing"] == ["cat"]
+    assert read_json(db, "status", "m1", "--json")["round"] == 2
+
+
 def test_a_running_serve_closes_a_round_whose_deadline_passed(lca_db, receiver):
-    """The integration: the loop runs in `serve` with the real clock.  The deadline was
-    set by an application whose clock reads an hour ago, so it has passed already: no
-    wait for a deadline, only for the loop's first step."""
+    """The integration: the loop runs in `serve` with the real clock, on a deadline that
+    has passed already: no wait for a deadline, only for the loop's first step."""
     from tests.service.support import Server
 
     add_hook(lca_db, receiver.url, "--format", "json")
-    hour_ago = time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime(time.time() - 3600))
-    minute_ago = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 60))
-    past = Application(Store(lca_db, create=False), clock=lambda: hour_ago)
-    try:
-        past.execute("m1", SetDeadline(hour_ago, minute_ago))
-        for who in ("ann", "bob"):
-            past.execute("m1", Submit(who, ROUND_1[who].split()))
-    finally:
-        past.close()
+    _passed_deadline(lca_db)
     with Server(lca_db):
-        waited = time.monotonic() + 20
-        while not receiver.requests and time.monotonic() < waited:
-            time.sleep(0.1)
-    [post] = _posts(receiver)
-    assert (post["kind"], post["round"]) == ("close", 1)
-    log = read_json(lca_db, "log", "m1", "--json")
-    [closed] = [event for event in log if event["kind"] == "RoundClosed"]
-    assert closed["actor"] == "deadline" and closed["event"]["missing"] == ["cat"]
+        _received(receiver, 1, 20)
+    _closed_once_by_the_deadline(lca_db, receiver)
+
+
+def test_two_serve_processes_on_postgresql_close_a_round_once(postgres_url, tmp_path, receiver):
+    from tests.service.support import Server
+
+    invoke(postgres_url, "new", "lca", "m1", "--players", "ann,bob,cat", "--studio", STUDIO)
+    add_hook(postgres_url, receiver.url, "--format", "json")
+    _passed_deadline(postgres_url)
+    with Server(postgres_url, folder=tmp_path), Server(postgres_url, folder=tmp_path):
+        _received(receiver, 1, 20)
+        _received(receiver, 2, 2 * EVERY_SECONDS)  # a second close and post would have come by now
+    _closed_once_by_the_deadline(postgres_url, receiver)
 
 
 def test_status_says_the_deadline_passed_while_the_round_stays_open(tmp_path):
