@@ -105,6 +105,10 @@ def serve_cmd(
     SIGTERM or Ctrl-C stops it gracefully.  Access is logged (--log-json for JSON
     lines) with tokens redacted.
 
+    While it runs, each round closes at its deadline (`deadline`) where the rules let
+    it, and the hooks (`hook add`) are posted each close, a deadline passed with its
+    round left open, and each reminder.
+
     \b
     Examples:
       matchledger serve

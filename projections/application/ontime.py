@@ -144,4 +144,4 @@ class OnTime:
 
 
 def _number(event: RoundClosed | TurnResolved) -> int:
-    return event.round if type(event) is RoundClosed else event.turn
+    return event.round if isinstance(event, RoundClosed) else event.turn

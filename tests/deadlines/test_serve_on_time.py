@@ -247,3 +247,28 @@ def test_status_says_the_deadline_passed_while_the_round_stays_open(tmp_path):
         assert f"deadline: {minute_ago} (UTC), passed: the round stays open until it is closed" in text
     invoke(db, "deadline", "p1", "--at", "+1d")
     assert "passed" not in read_json(db, "status", "p1", "--json")["deadline"]
+
+
+def test_a_deadline_post_is_the_same_bytes_whoever_is_missing(tmp_path):
+    """Who has submitted is the host's to know in pw: the post that the round stays open
+    reads the same whether ann or bob is the one missing."""
+    bodies = []
+    for who, cells in (("ann", ["gift:bob", "swap:yan"]), ("bob", ["gift:ann", "swap:zed"])):
+        db = tmp_path / f"{who}.db"
+        receiver = Receiver()
+        try:
+            invoke(db, "new", "pw", "p1", "--players", "ann,bob", "--pair", "ann=zed", "--pair", "bob=yan")
+            read_json(db, "hook", "add", "p1", receiver.url, "--on", "deadline", "--format", "json", "--json")
+            clock = Clock()
+            serve = Serve(db, clock)
+            try:
+                serve.app.execute("p1", SetDeadline(clock(), DEADLINE))
+                serve.app.execute("p1", Submit(who, cells))
+                serve.step(AFTER)
+            finally:
+                serve.close()
+        finally:
+            receiver.close()
+        [request] = receiver.requests
+        bodies.append(request.body)
+    assert bodies[0] == bodies[1]
