@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable
 
 from matchledger.ledger.errors import IllegalMove, MatchledgerError
+from matchledger.ledger.hooks import DEADLINE, REMINDER
 from matchledger.projections.application import Application, DuePost, Notice, Recorded, utc_now
 
 from .deliveries import Deliveries
@@ -42,11 +43,11 @@ def notice_post(notice: Notice) -> tuple[str, dict]:
     """The public words of a notice, and its parts (a JSON post's ``post``)."""
     unit = notice.round_word
     where = f"{unit.capitalize()} {notice.round} of {notice.match}"
-    if notice.kind == "reminder":
+    if notice.kind == REMINDER:
         text = f"Reminder: {where} is due at its deadline, {notice.at} (UTC)."
     else:
         text = f"{where}: the deadline, {notice.at} (UTC), has passed. The {unit} stays open until the host acts."
-    return text, {"deadline": notice.at, "unit": unit, "round": notice.round, "passed": notice.kind != "reminder"}
+    return text, {"deadline": notice.at, "unit": unit, "round": notice.round, "passed": notice.kind != REMINDER}
 
 
 class OnTime:
@@ -120,9 +121,9 @@ class OnTime:
                     self.deliveries.wake.set()  # the close is posted as a host's is
                     continue
             if not due.closable or refused:
-                self._tell(application, "deadline", due.match, due.round, due.deadline)
+                self._tell(application, DEADLINE, due.match, due.round, due.deadline)
         for upcoming in application.reminders_due(now):
-            self._tell(application, "reminder", upcoming.match, upcoming.round, upcoming.deadline)
+            self._tell(application, REMINDER, upcoming.match, upcoming.round, upcoming.deadline)
         return closed
 
     def _tell(self, application: Application, kind: str, match_id: str, round_no: int, deadline: str) -> None:

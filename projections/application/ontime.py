@@ -17,8 +17,9 @@ import msgspec
 from matchledger.engine.commands import CloseRound
 from matchledger.engine.rounds import RoundsGame
 from matchledger.engine.state import MatchState
-from matchledger.ledger.errors import CorruptLog, GameNotInstalled, VerificationFailed
+from matchledger.ledger.errors import CorruptLog, GameNotInstalled, MalformedInput, VerificationFailed
 from matchledger.ledger.events import DeadlineSet, RoundClosed, RoundReopened, TurnResolved
+from matchledger.ledger.hooks import DEADLINE, REMINDER
 
 from ..deadlines import before, is_past
 from .results import Recorded
@@ -28,10 +29,6 @@ from .wiring import Wiring, game_of
 #: one gives: the deadline itself, not a host.
 DEADLINE_ACTOR = "deadline"
 DEADLINE_REASON = "deadline"
-
-#: What a host is told of a deadline: it passed and its round stays open (the rules do
-#: not let it close without everyone), or a reminder fires before it.
-DEADLINE_PASSED, REMINDER = "deadline", "reminder"
 
 
 class Notice(msgspec.Struct, frozen=True):
@@ -73,7 +70,7 @@ class OnTime:
                 return None  # a turn ends when it is played, never by a close
             missing = game.waiting_for(state)
             if missing and game.ALL_MUST_SUBMIT is not None:
-                return None  # pw's W5: the host decides, told by a notice
+                return None  # everyone must submit (ALL_MUST_SUBMIT): the host decides, told by a notice
             # Everyone in: a plain close; else as `close --force` does, naming who was missing.
             return CloseRound(force=True, reason=DEADLINE_REASON) if missing else CloseRound()
 
@@ -103,6 +100,8 @@ class OnTime:
         return found
 
     def deadline_notice(self, match_id: str, kind: str, round_no: int, deadline: str) -> Notice | None:
+        if kind not in (DEADLINE, REMINDER):
+            raise MalformedInput(f"{kind!r} is no notice of a deadline: {DEADLINE} or {REMINDER}")
         state = self._wiring.reader.cursor(match_id).state
         if state.round != round_no or state.deadline() != deadline:
             return None
