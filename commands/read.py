@@ -22,10 +22,15 @@ from .session import app
 
 def _show(model: ReadModel, match_id: str, at, as_json: bool, public: bool, as_participant: str | None) -> None:
     readings = app().query(match_id, (model,), public=public, participant=as_participant, at=at)
+    data = readings[model]
+    if model is ReadModel.STATUS and "deadline" in data:  # whether it passed: the door reads the clock
+        from matchledger.projections.deadlines import with_passed
+
+        data = with_passed(data, app().clock())
     if as_json:
-        emit_json(readings[model])
+        emit_json(data)
         return
-    text = read_model_text(readings.game, model, readings[model], readings.view)
+    text = read_model_text(readings.game, model, data, readings.view)
     header = f"{model} of {match_id} ({readings.game}) — view: {readings.view.label()}"
     if at is not None:
         header += f", as of seq {at}"

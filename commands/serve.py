@@ -105,6 +105,10 @@ def serve_cmd(
     SIGTERM or Ctrl-C stops it gracefully.  Access is logged (--log-json for JSON
     lines) with tokens redacted.
 
+    While it runs, each round closes at its deadline (`deadline`) where the rules let
+    it, and the hooks (`hook add`) are posted each close, a deadline passed with its
+    round left open, and each reminder.
+
     \b
     Examples:
       matchledger serve
@@ -171,6 +175,9 @@ def serve_cmd(
     from .service.deliveries import Deliveries  # posts to the hooks (`hook add`), off the event loop
 
     deliveries = Deliveries(writable(current.db, current.lock_timeout)).start()  # daemon threads
+    from .service.ontime import serve_deadlines  # rounds closed at their deadlines, the hosts told
+
+    on_time = serve_deadlines(writable(current.db, current.lock_timeout), deliveries)
     run(
         asgi,
         service.live.close,
@@ -179,6 +186,7 @@ def serve_cmd(
         limits=ConnectionLimits(read_seconds=read_timeout, connections=connections),
         proxies=proxies,
     )
+    on_time.stop()
     deliveries.stop()
     say("stopped", err=True)
 

@@ -161,13 +161,15 @@ class AddNote(msgspec.Struct, frozen=True):
 
 class SetDeadline(msgspec.Struct, frozen=True):
     """Set or move the open round's (or turn's) deadline, and/or give every later one a
-    deadline ``each`` seconds after it opens (0: no more).  ``now``: the time the door
-    read, recorded with the deadline; ``at`` is later than it (both UTC)."""
+    deadline ``each`` seconds after it opens (0: no more), and/or have a reminder posted
+    ``remind`` seconds before each deadline.  ``now``: the time the door read, recorded
+    with the deadline; ``at`` is later than it (both UTC)."""
 
     now: str
     at: str | None = None
     each: int | None = None
     reason: str = ""
+    remind: int | None = None
 
     def __post_init__(self):
         if self.reason:

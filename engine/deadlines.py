@@ -33,8 +33,9 @@ def check_ahead(at: str, now: str) -> str:
     return at
 
 
-def check_period(each: int) -> int:
-    """``each`` seconds, a schedule's period: more than none, at most a year."""
+def check_period(each: int, parameter: str = "each") -> int:
+    """``each`` seconds, a schedule's period (or a reminder's lead): more than none, at
+    most a year."""
     if each.__class__ is not int or not 0 < each <= LONGEST_SECONDS:
-        raise InvalidParameter("each", each, "must be a period longer than nothing and at most a year")
+        raise InvalidParameter(parameter, each, "must be a period longer than nothing and at most a year")
     return each

@@ -342,8 +342,10 @@ class Game:
         from .deadlines import check_ahead, check_period  # here: not every command's start-up
 
         self.require_open(state)
-        if cmd.at is None and cmd.each is None:
-            raise MalformedInput("a deadline needs a time (at) or a period for every later round (each)")
+        if cmd.at is None and cmd.each is None and cmd.remind is None:
+            raise MalformedInput(
+                "a deadline needs a time (at), a period for every later round (each) or a reminder (remind)"
+            )
         fields: dict[str, Any] = {}
         if cmd.at is not None:
             fields["at"] = check_ahead(cmd.at, cmd.now)
@@ -353,12 +355,14 @@ class Game:
             fields["each"] = check_period(cmd.each)
         if cmd.reason:
             fields["reason"] = cmd.reason
+        if cmd.remind is not None:
+            fields["remind"] = check_period(cmd.remind, "remind")
         return [DeadlineSet(round=state.round, now=cmd.now, **fields)]
 
     @decides(ClearDeadline)
     def decide_clear_deadline(self, state: MatchState, cmd: ClearDeadline) -> list[Event]:
         self.require_open(state)
-        if state.deadline() is None and not state.deadline_each:
+        if state.deadline() is None and not state.deadline_each and not state.deadline_remind:
             unit = self.ROUND_WORD
             raise IllegalMove(
                 f"{unit} {state.round} of {state.match_id!r} has no deadline, and no later {unit} gets one"
@@ -440,6 +444,7 @@ class Game:
                 None if event.at is msgspec.UNSET else event.at,
                 None if event.each is msgspec.UNSET else event.each,
                 "" if event.reason is msgspec.UNSET else event.reason,
+                None if event.remind is msgspec.UNSET else event.remind,
             )
         if type(event) is DeadlineCleared:
             return ClearDeadline("" if event.reason is msgspec.UNSET else event.reason)
@@ -531,11 +536,14 @@ class Game:
             state.deadlines[event.round] = event.at
         if event.each is not msgspec.UNSET:
             state.deadline_each = event.each
+        if event.remind is not msgspec.UNSET:
+            state.deadline_remind = event.remind
 
     @applies(DeadlineCleared)
     def _apply_deadline_cleared(self, state: MatchState, seq: int, event: DeadlineCleared, work) -> None:
         state.deadlines.pop(event.round, None)
         state.deadline_each = 0
+        state.deadline_remind = 0
 
     @applies(StateCheckpointed)
     def _apply_checkpoint(self, state: MatchState, seq: int, event: StateCheckpointed, work) -> None:
@@ -570,6 +578,8 @@ class Game:
         shown: dict[str, Any] = {"round": state.round, "unit": self.ROUND_WORD, "at": at}
         if state.deadline_each:
             shown["each_seconds"] = state.deadline_each
+        if state.deadline_remind:
+            shown["remind_seconds"] = state.deadline_remind
         return shown
 
     def scores(self, state: MatchState, view: View) -> dict:

@@ -88,6 +88,8 @@ class MatchState:
     deadlines: dict[int, str] = field(default_factory=dict)
     #: seconds after which each round opened from now on gets its deadline (0: none)
     deadline_each: int = 0
+    #: seconds before each deadline at which a reminder is posted (0: none)
+    deadline_remind: int = 0
     last_seq: int = 0
     g: Any = None  # the game's own derived state
 

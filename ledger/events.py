@@ -148,7 +148,9 @@ class DeadlineSet(Event, frozen=True, kw_only=True):
     ``now``: the time the door read when the deadline was set (UTC, as ``recorded_at``);
     ``at``: the deadline itself (UTC, ``YYYY-MM-DDTHH:MM:SSZ``), later than ``now``;
     ``each``: seconds after which every later round's deadline falls once it opens (0
-    stops the schedule).  A field left unset is not written and changes nothing.  Both
+    stops the schedule); ``remind``: seconds before each deadline (this one and later
+    ones) at which a running `serve` posts a reminder to the hooks that ask for one.
+    A field left unset is not written and changes nothing.  Both
     times are in the body so that re-deciding the event needs no envelope: the engine
     never reads a clock."""
 
@@ -157,10 +159,12 @@ class DeadlineSet(Event, frozen=True, kw_only=True):
     at: str | msgspec.UnsetType = msgspec.UNSET
     each: int | msgspec.UnsetType = msgspec.UNSET
     reason: str | msgspec.UnsetType = msgspec.UNSET
+    remind: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class DeadlineCleared(Event, frozen=True, kw_only=True):
-    """The open ``round`` has no deadline any more, and no later round gets one."""
+    """The open ``round`` has no deadline any more, no later round gets one, and no
+    reminder is posted."""
 
     round: int
     reason: str | msgspec.UnsetType = msgspec.UNSET

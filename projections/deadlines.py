@@ -79,9 +79,24 @@ def after(now: str, seconds: int) -> str:
     return written(parse_time(now, "now") + timedelta(seconds=seconds))
 
 
+def before(deadline: str, seconds: int) -> str:
+    """The time ``seconds`` before ``deadline`` (a reminder's, under ``--remind``)."""
+    return written(parse_time(deadline, "deadline") - timedelta(seconds=seconds))
+
+
 def is_past(deadline: str, now: str) -> bool:
     """Whether ``now`` is later than ``deadline``: a submission recorded then is late."""
     return parse_time(now, "now") > parse_time(deadline, "deadline")
+
+
+def with_passed(status: dict, now: str) -> dict:
+    """``status`` (a `status` read model) saying that its deadline has passed at ``now``
+    (``"passed": true`` in ``deadline``; a deadline ahead reads as before): a door that
+    reads the clock tells the host the round stays open past it (pw; no `serve` running)."""
+    deadline = status.get("deadline")
+    if not isinstance(deadline, dict) or not deadline.get("at") or not is_past(deadline["at"], now):
+        return status
+    return {**status, "deadline": {**deadline, "passed": True}}
 
 
 def period_text(seconds: int) -> str:

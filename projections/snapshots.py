@@ -183,7 +183,7 @@ def encode_state(state: MatchState) -> bytes:
 #: Fields of the state added after snapshots were first stored, left out while they hold
 #: their default: the state of a match that never used them encodes to the very bytes it
 #: did before they existed (the decoder fills the default back in).
-_LEFT_OUT_AT_DEFAULT = {"deadlines": {}, "deadline_each": 0}
+_LEFT_OUT_AT_DEFAULT = {"deadlines": {}, "deadline_each": 0, "deadline_remind": 0}
 
 
 def _fields(state: MatchState) -> dict[str, Any]:

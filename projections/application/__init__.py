@@ -42,6 +42,7 @@ from ..verification import MatchReport, VerifiedExport
 from .access import Access, LinkClosed, LinkSubmission, PastDeadline, TooManySubmissions
 from .audits import Audits
 from .hooks import DuePost, Hooks, HookStanding
+from .ontime import Notice, OnTime, Upcoming
 from .queries import Queries
 from .results import Announced, Audit, Checkpointed, Due, LogReading, MatchSummary, Reading, Recorded, Rescored
 from .wiring import utc_now
@@ -76,6 +77,7 @@ class Application:
         self._audits = Audits(self)
         self._access = Access(self, self._queries, self._writes)
         self._hooks = Hooks(self)
+        self._ontime = OnTime(self, self._writes)
 
     @classmethod
     def open(
@@ -254,6 +256,30 @@ class Application:
         snapshot of its replayed state, in one transaction."""
         return self._writes.import_verified(export)
 
+    # ------------------------------------------------------------------ closing on time
+
+    def close_when_due(self, match_id: str, now: str, *, round: int, deadline: str) -> Recorded | None:
+        """Close round ``round`` of the match at ``deadline``, which the door saw passed
+        at ``now`` (read by the door, recorded as the close's time; actor ``deadline``),
+        where the rules let it close: as ``close --force`` does, naming who was missing,
+        reason ``deadline``.  Decided under the match's write lock against the log as it
+        then stands: None, and nothing written, unless that round is still open with that
+        deadline in force, set since it last opened, and the rules let it close."""
+        return self._ontime.close_when_due(match_id, now, round, deadline)
+
+    def reminders_due(self, now: str) -> list[Upcoming]:
+        """Every match whose open round's reminder time (``deadline --remind``) has come
+        at ``now`` (read by the door) and whose deadline has not passed: read from each
+        match's kept state, cheap enough to ask every few seconds."""
+        return self._ontime.reminders_due(now)
+
+    def deadline_notice(self, match_id: str, kind: str, *, round: int, deadline: str) -> Notice | None:
+        """What the host is told (``kind``: ``deadline``, passed and the round stays open;
+        ``reminder``, before it) of the deadline of round ``round``, while that round is
+        open with that deadline in force, set since it last opened (else None): the seq
+        that set it, by which a post of it is claimed once."""
+        return self._ontime.deadline_notice(match_id, kind, round, deadline)
+
     # ------------------------------------------------------------------ auditing
 
     def verify(self, match_id: str, head: tuple[int, str] | None = None) -> MatchReport:
@@ -384,6 +410,7 @@ __all__ = [
     "LogReading",
     "MatchReport",
     "MatchSummary",
+    "Notice",
     "PastDeadline",
     "ReadModel",
     "Reading",
@@ -393,5 +420,6 @@ __all__ = [
     "ServiceAddress",
     "StoredEvent",
     "TooManySubmissions",
+    "Upcoming",
     "utc_now",
 ]

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import msgspec
 
 from matchledger import engine
 from matchledger.engine.commands import Command, CreateMatch
+from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import IllegalMove, LogConflict
 from matchledger.ledger.events import Event, StateCheckpointed, salted
 from matchledger.ledger.log_store import StoredEvent
@@ -60,14 +61,30 @@ class Writes:
         """Decide ``cmd`` and record what it decides, at ``now`` (None: the clock's time
         as it is recorded; a door that decided something on the time passes the time it
         read, so that what it decided and what the log says agree)."""
+        recorded = self.execute_when(match_id, lambda _state: cmd, actor=actor, now=now)
+        assert recorded is not None  # a command given is always decided
+        return recorded
+
+    def execute_when(
+        self,
+        match_id: str,
+        command_for: Callable[[MatchState], Command | None],
+        *,
+        actor: str | None = None,
+        now: str | None = None,
+    ) -> Recorded | None:
+        """:meth:`execute` of the command ``command_for`` gives for the match as it
+        stands under its write lock (asked again whenever the decision is made again):
+        None from it records nothing, and is returned.  A door that acts on what it read
+        earlier (a deadline it saw pass) re-checks it here, against the log as it then is."""
         actor = check_actor(self._wiring.actor if actor is None else actor)
         if (
             self._wiring.store.in_transaction
         ):  # inside another's transaction: a conflict is the outer writer's to answer
-            return self._execute_once(match_id, cmd, actor, now)
+            return self._execute_once(match_id, command_for, actor, now)
         for attempt in range(1, DECISION_ATTEMPTS + 1):
             try:
-                return self._execute_once(match_id, cmd, actor, now)
+                return self._execute_once(match_id, command_for, actor, now)
             except LogConflict:
                 # Another writer appended between this decision and its append (a back
                 # end whose transaction takes the match's lock only to append): decided
@@ -77,7 +94,9 @@ class Writes:
                     raise
         raise AssertionError("unreachable")
 
-    def _execute_once(self, match_id: str, cmd: Command, actor: str, at: str | None = None) -> Recorded:
+    def _execute_once(
+        self, match_id: str, command_for: Callable[[MatchState], Command | None], actor: str, at: str | None = None
+    ) -> Recorded | None:
         store, reader = self._wiring.store, self._wiring.reader
         decided = False
         try:
@@ -91,6 +110,9 @@ class Writes:
                 cursor = reader.cursor(match_id)
                 state = cursor.state
                 was_finished, was_open = state.finished, state.round
+                cmd = command_for(state)
+                if cmd is None:
+                    return None
                 decision = game_of(state).decision(state, cmd)
                 decided = True
                 now = self._wiring.clock() if at is None else at

@@ -56,6 +56,7 @@ _SUMMARIES = {
             for part in (
                 f"deadline of round {b['round']}: {b['at']}" if "at" in b else "",
                 f"every later round {period_text(b['each'])} after it opens" if "each" in b else "",
+                f"a reminder {period_text(b['remind'])} before each deadline" if "remind" in b else "",
             )
             if part
         )

@@ -34,9 +34,13 @@ def deadline_line(deadline: dict) -> str:
 
     unit = deadline.get("unit", "round")
     parts = [f"deadline: {deadline['at']} (UTC)" if deadline.get("at") else f"deadline: none for this {unit}"]
+    if deadline.get("passed"):
+        parts[0] += f", passed: the {unit} stays open until it is closed"
     if deadline.get("each_seconds"):
         unit = deadline.get("unit", "round")
         parts.append(f"each later {unit}: {period_text(deadline['each_seconds'])} after it opens")
+    if deadline.get("remind_seconds"):
+        parts.append(f"a reminder {period_text(deadline['remind_seconds'])} before")
     return "; ".join(parts)
 
 
