@@ -37,7 +37,10 @@ def parse_time(text: str, parameter: str = "at") -> datetime:
         ) from None
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise InvalidParameter(parameter, text, "has no time zone; add one (Z for UTC, or an offset such as +02:00)")
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:00-12:00 names a time in year 10000
+        raise InvalidParameter(parameter, text, "lies outside the years 1 to 9999 once made UTC") from None
 
 
 def written(moment: datetime) -> str:

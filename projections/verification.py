@@ -15,9 +15,10 @@ from datetime import datetime
 import msgspec
 from msgspec import UNSET
 
+from matchledger.engine.deadlines import NOW
 from matchledger.engine.state import MatchState
 from matchledger.ledger.errors import GameNotInstalled, MalformedInput, VerificationFailed
-from matchledger.ledger.events import SALT_BYTES, MatchAbandoned, MatchCreated
+from matchledger.ledger.events import SALT_BYTES, DeadlineSet, MatchAbandoned, MatchCreated
 from matchledger.ledger.log_store import LogStore, StoredEvent
 from matchledger.ledger.portable import parse_lines
 from matchledger.ledger.validation import check_actor, quoted
@@ -106,6 +107,16 @@ def envelope_findings(match_id: str, rows: list[StoredEvent], events: list) -> l
                     "records it (2026-12-01T21:28:28.123456Z)",
                 )
             ]
+        if type(event) is DeadlineSet and _later(event.now, row.recorded_at):
+            # The door reads "now" before the write records its time: a later one is forged.
+            return [
+                Finding(
+                    match_id,
+                    row.seq,
+                    f"the deadline was set at {quoted(event.now)}, later than the time recorded "
+                    f"with it ({row.recorded_at})",
+                )
+            ]
         if event.salt is not UNSET and not _SALT.fullmatch(event.salt):
             return [
                 Finding(
@@ -116,6 +127,15 @@ def envelope_findings(match_id: str, rows: list[StoredEvent], events: list) -> l
                 )
             ]
     return []
+
+
+def _later(now: object, recorded_at: str) -> bool:
+    """Whether ``now`` (a time a door read) is later than ``recorded_at``; a ``now`` of
+    another shape is left to re-derivation, which refuses it."""
+    found, recorded = (NOW.fullmatch(t) if isinstance(t, str) else None for t in (now, recorded_at))
+    if found is None or recorded is None:
+        return False
+    return (found[1], (found[2] or ".").ljust(10, "0")) > (recorded[1], (recorded[2] or ".").ljust(10, "0"))
 
 
 def _is_time(text: str) -> bool:
