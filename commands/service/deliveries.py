@@ -251,6 +251,8 @@ class Deliveries:
         """Send the job's pieces, trying again after a growing wait, and keep each attempt."""
         delivery = job.delivery
         while True:
+            if not _still_active(application, job.hook):
+                return delivery  # removed since it was claimed: `hook remove` stops every post from then on
             job.tries += 1
             outcome = self._send_rest(job)
             last = outcome.succeeded or not outcome.retry or job.tries >= self.attempts
@@ -278,3 +280,10 @@ class Deliveries:
                 return outcome
             job.sent += 1
         return outcome
+
+
+def _still_active(application: Application, hook: Hook) -> bool:
+    """Whether ``hook`` is still active, as the ledger stands now (not when it was queued)."""
+    return any(
+        standing.hook.hook_id == hook.hook_id and standing.hook.active for standing in application.hooks(hook.match_id)
+    )
