@@ -70,7 +70,9 @@ class Follower:
 
     def close(self) -> None:
         self._context.__exit__(None, None, None)
-        self._thread.join(5)
+        # The reading thread may sit in a read until the server's next keep-alive (or its
+        # stop) wakes it; it is a daemon that keeps nothing, so it is not waited for.
+        self._thread.join(0.2)
 
     def __enter__(self) -> Follower:
         return self
