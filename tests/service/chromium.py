@@ -16,8 +16,10 @@ playwright = pytest.importorskip(
 requires_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed: apt-get install chromium")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module: starting it costs about a second of both cores, and each
+    test's ``new_page`` opens a context of its own (no cookie or storage is shared)."""
     with playwright.sync_playwright() as driver:
         try:
             launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
