@@ -60,10 +60,18 @@ def hosted(tmp_path):
     return db, link["token"]
 
 
+#: sha256 of no bytes: an empty -wal holds nothing, as an absent one does.
+_EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
 def _kept(db) -> dict:
-    """The database and its -wal (the -shm is SQLite's index of the -wal, which a reader's
-    connection touches)."""
-    return {part: digest for part, digest in fingerprint(db).items() if part != "-shm"}
+    """The database and what its -wal holds (the -shm is SQLite's index of the -wal, which
+    a reader's connection touches; a connection closing may leave an empty -wal or none)."""
+    return {
+        part: None if part == "-wal" and digest == _EMPTY else digest
+        for part, digest in fingerprint(db).items()
+        if part != "-shm"
+    }
 
 
 def plant(db, *statements) -> None:
