@@ -14,7 +14,7 @@ from matchledger.ledger.errors import InvalidParameter
 #: A deadline as recorded: UTC, to the second.
 DEADLINE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 #: The time a door read (as ``recorded_at``): UTC, with a fraction of a second or none.
-NOW = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]{1,9})?Z")
+NOW = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]{1,6})?Z")
 #: The longest period a schedule (``each``) may give: a year, far beyond any match.
 LONGEST_SECONDS = 366 * 86_400
 

@@ -107,13 +107,14 @@ def envelope_findings(match_id: str, rows: list[StoredEvent], events: list) -> l
                     "records it (2026-12-01T21:28:28.123456Z)",
                 )
             ]
-        if type(event) is DeadlineSet and _later(event.now, row.recorded_at):
-            # The door reads "now" before the write records its time: a later one is forged.
+        if type(event) is DeadlineSet and not _same_time(event.now, row.recorded_at):
+            # A door records a deadline at the time it read: one recorded at another time
+            # (later, or already past when it was written) is forged.
             return [
                 Finding(
                     match_id,
                     row.seq,
-                    f"the deadline was set at {quoted(event.now)}, later than the time recorded "
+                    f"the deadline says it was set at {quoted(event.now)}, not at the time recorded "
                     f"with it ({row.recorded_at})",
                 )
             ]
@@ -129,13 +130,13 @@ def envelope_findings(match_id: str, rows: list[StoredEvent], events: list) -> l
     return []
 
 
-def _later(now: object, recorded_at: str) -> bool:
-    """Whether ``now`` (a time a door read) is later than ``recorded_at``; a ``now`` of
-    another shape is left to re-derivation, which refuses it."""
+def _same_time(now: object, recorded_at: str) -> bool:
+    """Whether ``now`` (the time a door read) is the time ``recorded_at`` says, to the
+    digit; a ``now`` of another shape is left to re-derivation, which refuses it."""
     found, recorded = (NOW.fullmatch(t) if isinstance(t, str) else None for t in (now, recorded_at))
     if found is None or recorded is None:
-        return False
-    return (found[1], (found[2] or ".").ljust(10, "0")) > (recorded[1], (recorded[2] or ".").ljust(10, "0"))
+        return True
+    return (found[1], (found[2] or ".").ljust(10, "0")) == (recorded[1], (recorded[2] or ".").ljust(10, "0"))
 
 
 def _is_time(text: str) -> bool:

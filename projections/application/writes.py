@@ -115,7 +115,7 @@ class Writes:
                     return None
                 decision = game_of(state).decision(state, cmd)
                 decided = True
-                now = self._wiring.clock() if at is None else at
+                now = _recorded_time(cmd, at, self._wiring.clock)
                 rows = self._append(match_id, cursor.seq + 1, decision.events, actor, now)
                 # Folded as a replay reads them (decoded from the stored bodies, dict keys
                 # in the encoder's order), so the kept state is the replayed one exactly;
@@ -277,3 +277,14 @@ class Writes:
             self._wiring.store.save_snapshot(
                 export.match_id, event.seq, export.rows[event.seq - 1].hash, revision, body
             )
+
+
+def _recorded_time(cmd: Command, at: str | None, clock: Callable[[], str]) -> str:
+    """When ``cmd``'s events are recorded: a command that carries the time its door read
+    (a deadline's ``now``) at exactly that time, so that `verify` can hold the two
+    together (a deadline recorded later, or earlier, than it says it was set is forged);
+    else at ``at`` where the door gave one, else at the clock's time now."""
+    carried = getattr(cmd, "now", None)
+    if isinstance(carried, str):
+        return carried
+    return clock() if at is None else at

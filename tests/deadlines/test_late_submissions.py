@@ -48,7 +48,7 @@ def test_a_submission_a_link_accepts_on_the_deadline_is_never_marked_late(lca_db
     from matchledger.ledger.store import Store
     from matchledger.projections.application import Application
 
-    ticks = itertools.chain([START, BEFORE], itertools.repeat(AFTER))
+    ticks = itertools.chain([BEFORE], itertools.repeat(AFTER))  # the deadline is recorded at its own now
     app = Application(Store(lca_db, create=False), clock=lambda: next(ticks))
     try:
         _with_deadline(app, lambda: START)
