@@ -3,7 +3,8 @@ tables beside the capabilities, never in the log.
 
 Made by migrations (SQLite 4, PostgreSQL 3): a read of a database from before them finds
 no hook.  A removed hook keeps its row (stamped) and its deliveries; rows of deliveries
-are claimed once and then only updated with each attempt.
+are claimed once, then only updated: each attempt added, and the claim renewed or taken
+over (compared and set on ``claimed_at``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ class HookStore(ABC):
     def claim_delivery(self, delivery: Delivery) -> bool:
         """Insert ``delivery``'s row unless one of its (hook, match, seq, kind) is
         there: whether this call claimed it (of two processes, exactly one does)."""
+
+    @abstractmethod
+    def take_over(self, delivery: Delivery, claimed_at: str) -> Delivery | None:
+        """Set the claim of ``delivery`` to ``claimed_at`` if it is still pending and its
+        ``claimed_at`` is still the one given (nobody renewed or took it over since): the
+        delivery as it now stands, its attempts included (None: someone else holds it,
+        or it is no longer pending).  Of two processes, at most one gets it."""
 
     @abstractmethod
     def record_attempt(self, delivery: Delivery, attempt: Attempt, state: str) -> Delivery:

@@ -14,12 +14,21 @@ the hook.  The command line shows it once, when the hook is added, and never aga
 A *delivery* is one post of one hook: (hook, match, seq, kind), claimed by inserting its
 row before anything is sent, so that of two `serve` processes on one database exactly
 one sends it.  Each attempt's outcome (a status or an error, and when) is kept on it.
+
+A claim is a lease: its ``claimed_at`` is renewed (compared and set, so only its holder
+renews it) before every attempt.  A delivery still pending whose lease is
+:data:`DELIVERY_LEASE_SECONDS` old belongs to a `serve` that stopped with it claimed (it
+crashed, or was stopped with it queued): the next `serve` to look takes it over, again by
+compare-and-set, so one does, and sends it.  A post may then reach the receiver twice
+(the stopped one may have sent it without recording so); its ``X-Matchledger-Delivery``
+header is the same both times, for the receiver to drop the repeat.
 """
 
 from __future__ import annotations
 
 import secrets
 import urllib.parse
+from datetime import datetime
 
 import msgspec
 
@@ -34,6 +43,11 @@ FORMATS = (DISCORD, JSON)
 
 #: A delivery's states: claimed and being tried, delivered (a 2xx answer), given up.
 PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
+
+#: Seconds after which a pending delivery's claim has lapsed and another `serve` takes it
+#: over: far longer than a live sender goes between two renewals (an attempt takes at
+#: most its total timeout, 15 s by default, and the longest wait between two is 8 s).
+DELIVERY_LEASE_SECONDS = 600
 
 #: Random bytes in a hook's id and in its secret.
 HOOK_ID_BYTES = 8
@@ -182,6 +196,20 @@ def delivery_of(row: tuple) -> Delivery:
         state=str(state),
         attempts=decode_attempts(str(attempts)),
     )
+
+
+def lapsed(delivery: Delivery, now: str) -> bool:
+    """Whether ``delivery`` is pending and its claim is :data:`DELIVERY_LEASE_SECONDS`
+    old at ``now`` (a time as the ledger records it); a time that does not read as one
+    is never lapsed."""
+    if delivery.state != PENDING:
+        return False
+    try:
+        claimed = datetime.fromisoformat(delivery.claimed_at.replace("Z", "+00:00"))
+        current = datetime.fromisoformat(now.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return (current - claimed).total_seconds() >= DELIVERY_LEASE_SECONDS
 
 
 def with_attempts(delivery: Delivery, state: str, attempts: tuple[Attempt, ...]) -> Delivery:

@@ -32,6 +32,7 @@ from .hook_store import HookStore
 from .hooks import (
     DELIVERY_COLUMNS,
     HOOK_COLUMNS,
+    PENDING,
     Attempt,
     Delivery,
     Hook,
@@ -318,6 +319,17 @@ class PostgresHooks(HookStore):
                 delivery_row(delivery),
             )
             return cursor.rowcount == 1
+
+    def take_over(self, delivery: Delivery, claimed_at: str) -> Delivery | None:
+        key = (delivery.hook_id, delivery.match_id, delivery.seq, delivery.kind)
+        with self.db.transaction():
+            rows = self.db.fetch(
+                "UPDATE hook_deliveries SET claimed_at = %s "
+                "WHERE hook_id = %s AND match_id = %s AND seq = %s AND kind = %s AND state = %s AND claimed_at = %s "
+                f"RETURNING {DELIVERY_COLUMNS}",
+                (claimed_at, *key, PENDING, delivery.claimed_at),
+            )
+        return delivery_of(rows[0]) if rows else None
 
     def record_attempt(self, delivery: Delivery, attempt: Attempt, state: str) -> Delivery:
         key = (delivery.hook_id, delivery.match_id, delivery.seq, delivery.kind)

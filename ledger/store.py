@@ -24,6 +24,7 @@ from .hook_store import HookStore
 from .hooks import (
     DELIVERY_COLUMNS,
     HOOK_COLUMNS,
+    PENDING,
     Attempt,
     Delivery,
     Hook,
@@ -341,6 +342,24 @@ class SQLiteHooks(HookStore):
                 delivery_row(delivery),
             )
         return cursor.rowcount == 1
+
+    @_plain_errors
+    def take_over(self, delivery: Delivery, claimed_at: str) -> Delivery | None:
+        key = (delivery.hook_id, delivery.match_id, delivery.seq, delivery.kind)
+        with self.file.transaction():
+            cursor = self.file.conn.execute(
+                "UPDATE hook_deliveries SET claimed_at = ? "
+                "WHERE hook_id = ? AND match_id = ? AND seq = ? AND kind = ? AND state = ? AND claimed_at = ?",
+                (claimed_at, *key, PENDING, delivery.claimed_at),
+            )
+            if cursor.rowcount != 1:
+                return None
+            [row] = self.file.conn.execute(
+                f"SELECT {DELIVERY_COLUMNS} FROM hook_deliveries "
+                "WHERE hook_id = ? AND match_id = ? AND seq = ? AND kind = ?",
+                key,
+            ).fetchall()
+        return delivery_of(row)
 
     @_plain_errors
     def record_attempt(self, delivery: Delivery, attempt: Attempt, state: str) -> Delivery:

@@ -8,7 +8,9 @@ loop: a running `serve` never waits on a receiver, however slow.
   full it claims nothing more until there is room.
 - *Sender* threads POST each claimed post: Discord's pieces in order, or one JSON body,
   each signed; a failure (no answer, 429 or 5xx) is tried again after a growing wait, at
-  most ``attempts`` times; each attempt's outcome is kept on the delivery.  Part 3 of
+  most ``attempts`` times; each attempt's outcome is kept on the delivery.  The claim is
+  renewed before each attempt: one whose lease lapsed while it waited in the queue, and
+  that another `serve` took over, is not sent (``ledger/hooks.py``, the lease).  Part 3 of
   issue 28 (deadlines and reminders) hands its own posts to :meth:`Deliveries.post`.
 
 Every call is bounded: ``timeout`` seconds to connect and for each read, ``total``
@@ -223,7 +225,8 @@ class Deliveries:
             text=text,
             parts=parts,
         )
-        self.jobs.put(_Job(hook, delivery, made))
+        # A delivery taken over after a lapsed claim keeps its attempts: they count.
+        self.jobs.put(_Job(hook, delivery, made, tries=len(delivery.attempts)))
         return 1
 
     # ------------------------------------------------------------------ sending
@@ -253,6 +256,10 @@ class Deliveries:
         while True:
             if not _still_active(application, job.hook):
                 return delivery  # removed since it was claimed: `hook remove` stops every post from then on
+            renewed = application.renew_claim(delivery)
+            if renewed is None:
+                return delivery  # its claim lapsed (queued too long) and another `serve` took it over
+            delivery = job.delivery = renewed
             job.tries += 1
             outcome = self._send_rest(job)
             last = outcome.succeeded or not outcome.retry or job.tries >= self.attempts

@@ -378,13 +378,21 @@ class Application:
         return self._hooks.remove_hook(hook_id)
 
     def due_posts(self, hook_id: str) -> list[DuePost]:
-        """The public posts the hook is owed and nobody claimed yet, oldest first."""
+        """The public posts the hook is owed and nobody claimed yet (or whose claim
+        lapsed: the `serve` holding it stopped), oldest first."""
         return self._hooks.due_posts(hook_id)
 
     def claim_delivery(self, hook_id: str, post: DuePost) -> Delivery | None:
         """Claim the delivery of ``post`` to the hook (None: another process claimed it
-        first; of two, exactly one gets it)."""
+        first; of two, exactly one gets it).  A pending delivery whose claim lapsed
+        (``DELIVERY_LEASE_SECONDS``: its `serve` stopped) is taken over, attempts kept."""
         return self._hooks.claim_delivery(hook_id, post)
+
+    def renew_claim(self, delivery: Delivery) -> Delivery | None:
+        """Renew the claim on ``delivery`` before an attempt at it (its lease runs from
+        now): the delivery as it now stands, or None where another `serve` took it over
+        after the lease lapsed (or it is no longer pending): then it is not sent."""
+        return self._hooks.renew_claim(delivery)
 
     def record_delivery_attempt(
         self, delivery: Delivery, *, status: int | None = None, error: str | None = None, last: bool = False

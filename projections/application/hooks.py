@@ -26,6 +26,7 @@ from matchledger.ledger.hooks import (
     Attempt,
     Delivery,
     Hook,
+    lapsed,
     new_hook_id,
     new_secret,
     well_formed_url,
@@ -113,7 +114,9 @@ class Hooks:
         hook = hook_store.hook(hook_id)
         if hook is None or not hook.active:
             return []
-        claimed = {(d.seq, d.kind) for d in hook_store.deliveries(hook_id)}
+        now = self._wiring.clock()
+        # A claim whose lease lapsed is owed again: the `serve` holding it stopped.
+        claimed = {(d.seq, d.kind) for d in hook_store.deliveries(hook_id) if not lapsed(d, now)}
         due = []
         for post in self._closes(hook.match_id):
             kind = _kind_for(hook, post)
@@ -122,10 +125,25 @@ class Hooks:
         return due
 
     def claim_delivery(self, hook_id: str, post: DuePost) -> Delivery | None:
-        delivery = Delivery(
-            hook_id=hook_id, match_id=post.match, seq=post.seq, kind=post.kind, claimed_at=self._wiring.clock()
+        hook_store = self._wiring.store.hook_store
+        now = self._wiring.clock()
+        delivery = Delivery(hook_id=hook_id, match_id=post.match, seq=post.seq, kind=post.kind, claimed_at=now)
+        if hook_store.claim_delivery(delivery):
+            return delivery
+        held = next(
+            (
+                d
+                for d in hook_store.deliveries(hook_id)
+                if (d.match_id, d.seq, d.kind) == (post.match, post.seq, post.kind)
+            ),
+            None,
         )
-        return delivery if self._wiring.store.hook_store.claim_delivery(delivery) else None
+        if held is None or not lapsed(held, now):
+            return None  # another `serve` holds it, or it is done
+        return hook_store.take_over(held, now)
+
+    def renew_claim(self, delivery: Delivery) -> Delivery | None:
+        return self._wiring.store.hook_store.take_over(delivery, self._wiring.clock())
 
     def record_attempt(
         self, delivery: Delivery, *, status: int | None = None, error: str | None = None, last: bool = False

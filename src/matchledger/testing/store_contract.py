@@ -688,6 +688,27 @@ class HookStoreContract(_OnABackEnd):
             other.close()
         assert claims == [True, False]
 
+    def test_a_claim_is_taken_over_only_while_it_is_still_the_one_given(self, backend, hook_store):
+        """The lease (ledger/hooks.py): renewing or taking over compares ``claimed_at``
+        and sets it, so of two that saw the same claim at most one gets it, and a
+        delivery no longer pending is nobody's to take."""
+        from matchledger.ledger.hooks import DELIVERED, Attempt
+
+        later, latest = "2026-01-01T00:10:00.000000Z", "2026-01-01T00:20:00.000000Z"
+        hook_store.save_hook(_hook())
+        assert hook_store.claim_delivery(_delivery())
+        tried = hook_store.record_attempt(_delivery(), Attempt(at=T, error="timed out"), "pending")
+        other = backend.open()
+        try:
+            taken = other.hook_store.take_over(_delivery(), later)
+            assert taken is not None and taken.claimed_at == later and taken.attempts == tried.attempts
+            assert hook_store.take_over(_delivery(), latest) is None  # the claim it saw is gone
+        finally:
+            other.close()
+        assert hook_store.deliveries("h1") == [taken]
+        done = hook_store.record_attempt(taken, Attempt(at=later, status=204), DELIVERED)
+        assert hook_store.take_over(done, latest) is None  # delivered: nobody's to take
+
 
 class ChangeFeedContract(_OnABackEnd):
     """The change feed (``store.changes``: ledger/change_feed.py)."""
