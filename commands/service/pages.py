@@ -143,6 +143,8 @@ def deadline_html(page: PageModels) -> str:
         return ""
     at = str(deadline["at"])
     shown = at.replace("T", " ").removesuffix(":00Z").removesuffix("Z") + " UTC"
+    if deadline.get("passed"):  # as the server's clock read it (the script redraws it from the viewer's)
+        shown += " (passed)"
     word = str(deadline.get("unit", "round"))
     return (
         f'<p class="deadline" id="deadline">Deadline of {text(word)} {text(str(deadline.get("round", "")))}: '

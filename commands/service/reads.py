@@ -44,6 +44,7 @@ from matchledger.ledger.capabilities import AUDITOR, Capability, well_formed
 from matchledger.ledger.errors import MatchledgerError, OutsideView
 from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.projections.application import Application, LogReading
+from matchledger.projections.deadlines import is_past, with_passed
 from matchledger.projections.public_head import ViewHeads
 from matchledger.projections.read_models import ReadModel
 from matchledger.projections.supersession import Fate
@@ -116,7 +117,9 @@ class Reads:
         self.fresh_for = fresh_for
         self.clock = clock
         self._read_at: OrderedDict[str, float] = OrderedDict()  # match -> when first read, least recent first
-        self._answers: OrderedDict[tuple, tuple[tuple[int, str], object]] = OrderedDict()
+        self._answers: OrderedDict[tuple, tuple[tuple, object]] = OrderedDict()
+        #: match -> (its public head, the open round's deadline then, if any)
+        self._deadlines: dict[str, tuple[tuple[int, str], str | None]] = {}
         self._answers_max = answers
         # Valid while the application's change token is the one seen at the last look.
         self._version: object = None
@@ -260,7 +263,10 @@ class Reads:
             raise OutsideView(match_id, at, whose)
 
     def _answer(self, key: tuple, match_id: str, view: View, make: Callable[[], object]):
-        stamp = self.view_head(match_id, view)
+        # Kept until the view's head moves, or the open round's deadline passes: an
+        # answer says whether it has ("passed", as `status --json` does), and no event
+        # marks the moment.  The deadline is public, so the stamp tells no view more.
+        stamp = (self.view_head(match_id, view), self._deadline_passed(match_id))
         found = self._answers.get(key)
         if found is not None and found[0] == stamp:
             self._answers.move_to_end(key)
@@ -272,6 +278,22 @@ class Reads:
             self._answers.popitem(last=False)
         return value
 
+    def _deadline_passed(self, match_id: str) -> bool:
+        """Whether the open round's deadline has passed by the application's clock.  The
+        deadline is read from the public status, kept until the public head moves (a
+        deadline set or cleared, a close: public events), so a hidden event makes no
+        read here."""
+        head = self.view_head(match_id, PUBLIC)
+        kept = self._deadlines.get(match_id)
+        if kept is None or kept[0] != head:
+            status = self.app.query(match_id, (ReadModel.STATUS,), public=True)[ReadModel.STATUS]
+            deadline = status.get("deadline")
+            at = deadline.get("at") if isinstance(deadline, dict) else None
+            kept = self._deadlines[match_id] = (head, at if isinstance(at, str) else None)
+            while len(self._deadlines) > self.kept:
+                self._deadlines.pop(next(iter(self._deadlines)))
+        return kept[1] is not None and is_past(kept[1], self.app.clock())
+
     # ------------------------------------------------------------------ the JSON API
 
     def public(self, match_id: str, at: int | None = None) -> bytes:
@@ -280,7 +302,9 @@ class Reads:
 
         def make() -> bytes:
             readings = self.app.query(match_id, PUBLIC_MODELS, public=True, at=at)
-            return to_json({model.value: readings[model] for model in PUBLIC_MODELS})
+            shown = {model.value: readings[model] for model in PUBLIC_MODELS}
+            shown["status"] = with_passed(shown["status"], self.app.clock())  # as `status --json` says it
+            return to_json(shown)
 
         if at is not None:
             self.check_at(match_id, PUBLIC, at)
@@ -322,9 +346,16 @@ class Reads:
         """The page's read models, and a participant's receipts, from one fold."""
         if participant is None:
             readings = self.app.query(match_id, public=True, at=at)
-            return PageModels(readings.view, readings.as_dict(), [])
+            return PageModels(readings.view, self._passed_now(readings.as_dict()), [])
         log = self.app.log(match_id, at, participant=participant, models=None)
-        return PageModels(log.view, log.readings.as_dict(), _receipts(log))
+        return PageModels(log.view, self._passed_now(log.readings.as_dict()), _receipts(log))
+
+    def _passed_now(self, models: dict) -> dict:
+        """The page's models, its status saying whether the deadline has passed."""
+        status = models.get(ReadModel.STATUS.value)
+        if isinstance(status, dict):
+            models = {**models, ReadModel.STATUS.value: with_passed(status, self.app.clock())}
+        return models
 
     def rendered(self, key: tuple, match_id: str, make: Callable[[], bytes], participant: str | None = None) -> bytes:
         """Bytes made from the public's view of the match as it stands (or

@@ -32,7 +32,7 @@ def service(lca_db):
     host.execute("m1", SetDeadline(clock(), DEADLINE))
     host.close()
     grant(lca_db, "m1", "ann", TOKEN, can_submit=True)
-    reader = Application.open(str(lca_db), read_only=True)
+    reader = Application(Store(lca_db, create=False, read_only=True), clock=clock)  # says whether it passed
     asgi, service = build(
         reader,
         lambda: Application(Store(lca_db, create=False), clock=clock),
@@ -115,3 +115,25 @@ def test_a_late_submission_the_host_recorded_is_marked_late_on_its_participants_
     host.close()
     assert "recorded for you by the host, late" in ask("GET", f"/p/{TOKEN}").text
     assert ", late" not in ask("GET", "/m/m1").text
+
+
+def test_the_api_and_the_pages_say_the_deadline_passed_once_it_has_as_status_does(service, lca_db):
+    """No event marks the moment: an answer kept from before it must not be given after."""
+    ask, clock = service
+    clock.now = "2026-12-03T09:59:59.000000Z"
+    assert "passed" not in ask("GET", "/api/v1/matches/m1/public").json()["status"]["deadline"]
+    assert "(passed)" not in ask("GET", "/m/m1").text
+    assert "(passed)" not in ask("GET", f"/p/{TOKEN}").text
+    clock.now = "2026-12-03T10:00:01.000000Z"
+    status = ask("GET", "/api/v1/matches/m1/public").json()["status"]
+    assert status["deadline"] == {"round": 1, "unit": "round", "at": DEADLINE, "passed": True}
+    cli = read_json(lca_db, "status", "m1", "--public")  # its clock is the real one: the deadline is ahead
+    assert {**status, "deadline": {**status["deadline"], "passed": False}} == {
+        **cli,
+        "deadline": {**cli["deadline"], "passed": False},
+    }
+    for path in ("/m/m1", f"/p/{TOKEN}"):
+        assert (
+            f'<time class="deadline" datetime="{DEADLINE}">2026-12-03 10:00 UTC (passed)</time>'
+            in ask("GET", path).text
+        )
