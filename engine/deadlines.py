@@ -8,6 +8,7 @@ Times of one shape compare as text in time order (``2026-12-05T18:00:00Z``).
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from matchledger.ledger.errors import InvalidParameter
 
@@ -23,14 +24,24 @@ def check_ahead(at: str, now: str) -> str:
     """``at`` (a recorded deadline's shape) once it is shown later than ``now`` (to the
     second); refused, naming it, otherwise."""
     found_now = NOW.fullmatch(now) if isinstance(now, str) else None
-    if found_now is None:
+    if found_now is None or not _on_the_calendar(found_now[1]):
         raise InvalidParameter("now", now, "is not a UTC time such as 2026-12-01T10:00:00Z")
-    if not (isinstance(at, str) and DEADLINE.fullmatch(at)):
+    if not (isinstance(at, str) and DEADLINE.fullmatch(at) and _on_the_calendar(at[:-1])):
         raise InvalidParameter("at", at, "is not a UTC time such as 2026-12-05T18:00:00Z")
     second = found_now[1] + "Z"
     if at <= second:
         raise InvalidParameter("at", at, f"is not later than now ({second}); a deadline must lie ahead")
     return at
+
+
+def _on_the_calendar(second: str) -> bool:
+    """Whether ``YYYY-MM-DDTHH:MM:SS`` names a real second (no month 13, no hour 25): the
+    time a deadline is recorded at is the row's ``recorded_at``, which `verify` reads so."""
+    try:
+        datetime.fromisoformat(second)
+    except ValueError:
+        return False
+    return True
 
 
 def check_period(each: int, parameter: str = "each") -> int:

@@ -60,3 +60,27 @@ def test_verify_refuses_a_deadline_already_past_when_recorded(tmp_path):
     )
     result = invoke(db, "verify", "m1", expect=3)
     assert "seq 2: the deadline says it was set at '2000-01-01T00:00:00Z', not at the time recorded" in result.output
+
+
+@pytest.mark.parametrize(
+    ("now", "at", "named"),
+    [
+        ("2026-13-01T00:00:00Z", "2027-01-01T00:00:00Z", "now 2026-13-01T00:00:00Z"),
+        ("2026-12-01T25:00:00Z", "2027-01-01T00:00:00Z", "now 2026-12-01T25:00:00Z"),
+        ("2026-12-01T10:00:00Z", "2027-02-30T00:00:00Z", "at 2027-02-30T00:00:00Z"),
+    ],
+)
+def test_a_time_off_the_calendar_given_through_the_library_is_refused_and_nothing_written(lca_db, now, at, named):
+    """The deadline is recorded at its ``now``: one that names no real second would be
+    a ``recorded_at`` that `verify` refuses, so it is refused before anything is written."""
+    from matchledger.ledger.errors import InvalidParameter
+    from matchledger.projections.application import Application
+
+    before = rows(lca_db)
+    app = Application.open(str(lca_db))
+    try:
+        with pytest.raises(InvalidParameter, match=named):
+            app.execute("m1", SetDeadline(now, at))
+    finally:
+        app.close()
+    assert rows(lca_db) == before
