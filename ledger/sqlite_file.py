@@ -26,6 +26,7 @@ The texts of what we make are :mod:`.sqlite_schema`'s.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sqlite3
@@ -350,6 +351,7 @@ def _is_ours(kind: str, name: str, table: str, sql: str | None) -> bool:
     return _normalized(sql) == _normalized(expected_sql)
 
 
+@functools.lru_cache(maxsize=64)  # every open checks the same few statements: spelled once
 def _normalized(sql: str) -> str:
     """A CREATE statement spelled one way: SQLite keeps the text as it was typed (less
     ``IF NOT EXISTS``), and the ``events`` table was written ``"name"`` by one version of
