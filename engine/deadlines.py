@@ -7,8 +7,8 @@ Times of one shape compare as text in time order (``2026-12-05T18:00:00Z``).
 
 from __future__ import annotations
 
+import calendar
 import re
-from datetime import datetime
 
 from matchledger.ledger.errors import InvalidParameter
 
@@ -35,13 +35,19 @@ def check_ahead(at: str, now: str) -> str:
 
 
 def _on_the_calendar(second: str) -> bool:
-    """Whether ``YYYY-MM-DDTHH:MM:SS`` names a real second (no month 13, no hour 25): the
-    time a deadline is recorded at is the row's ``recorded_at``, which `verify` reads so."""
-    try:
-        datetime.fromisoformat(second)
-    except ValueError:
-        return False
-    return True
+    """Whether ``YYYY-MM-DDTHH:MM:SS`` names a real second (no month 13, no hour 25, no
+    30 February): the time a deadline is recorded at is the row's ``recorded_at``,
+    which `verify` reads so.  Arithmetic only: the engine imports no clock module."""
+    year, month, day = (int(part) for part in second[:10].split("-"))
+    hour, minute, sec = (int(part) for part in second[11:].split(":"))
+    return (
+        1 <= year
+        and 1 <= month <= 12
+        and 1 <= day <= calendar.monthrange(year, month)[1]
+        and hour <= 23
+        and minute <= 59
+        and sec <= 59
+    )
 
 
 def check_period(each: int, parameter: str = "each") -> int:
