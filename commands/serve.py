@@ -198,13 +198,19 @@ def serve_cmd(
         service.live.close,
         sock,
         announce,
-        limits=ConnectionLimits(read_seconds=read_timeout, connections=connections),
+        limits=ConnectionLimits(read_seconds=read_timeout, connections=connections, on_refusal=_log_refusal),
         proxies=proxies,
         limit_concurrency=limit_concurrency,
     )
     on_time.stop()
     deliveries.stop()
     say("stopped", err=True)
+
+
+def _log_refusal(client: str | None) -> None:
+    """A connection refused past --max-connections: answered 503 before a request was
+    read, so this record, not an access record, says so (and why)."""
+    logs.log().info("connection_refused", status=503, reason="connection limit", client=client)
 
 
 def _record_address(current, url: str, *, given: bool) -> None:

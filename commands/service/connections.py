@@ -15,7 +15,9 @@ a head was read, so half-sent requests still hold a descriptor each.  This subcl
   before it (plus uvicorn's keep-alive wait), else 408 and the connection is closed;
   a request whose body did not arrive is marked (``TIMED_OUT``) so the app logs why;
 - at most ``connections`` connections at once: one more is answered 503 as soon as it
-  is accepted, and closed, so its descriptor is given back at once;
+  is accepted, and closed, so its descriptor is given back at once (and ``on_refusal``
+  is told its client's address, for the log: no request was read, so no access record
+  says it);
 - with ``serve --limit-concurrency N`` (uvicorn's ``limit_concurrency``), a request read
   while N connections are open or N requests are being answered is handed to the app
   marked (``OVER_LIMIT``), which answers it 503 with ``Retry-After`` as it words every
@@ -42,6 +44,7 @@ throughput of the service is unchanged (docs/performance.md, "The service's limi
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import httptools
@@ -76,6 +79,8 @@ OVER_LIMIT = "matchledger.over_limit"
 class ConnectionLimits:
     read_seconds: float = READ_SECONDS
     connections: int = CONNECTIONS_MAX
+    #: Told the client's address of each connection refused past ``connections``.
+    on_refusal: Callable[[str | None], None] | None = None
 
 
 def _closing(status: bytes, *headers: bytes) -> bytes:
@@ -165,6 +170,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.transport = transport
             transport.write(TOO_MANY)
             transport.close()
+            if self.limits.on_refusal is not None:
+                peer = transport.get_extra_info("peername")
+                self.limits.on_refusal(peer[0] if peer else None)
             return
         super().connection_made(transport)
         self.flow = _ReadWhenAllowed(transport, self._may_read)

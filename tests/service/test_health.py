@@ -51,6 +51,7 @@ def _not_ready(answer, kind: str) -> dict:
     return problem
 
 
+@pytest.mark.guarantee("service.probes")
 def test_healthz_answers_while_the_process_runs_and_touches_no_database(league, tmp_path):
     with Server(league) as running:
         for path in ("/healthz", "/readyz"):
@@ -68,6 +69,7 @@ def test_healthz_answers_while_the_process_runs_and_touches_no_database(league, 
         assert _until(running, 200).json() == {"status": "ok"}  # back, and ready again
 
 
+@pytest.mark.guarantee("service.probes")
 def test_readyz_names_a_schema_too_new_and_a_database_not_matchledgers_without_its_path(league):
     with Server(league) as running:
         assert running.client.get("/readyz").status_code == 200
@@ -86,6 +88,7 @@ def test_readyz_names_a_schema_too_new_and_a_database_not_matchledgers_without_i
         assert str(league) not in running.log() and league.name not in running.log()
 
 
+@pytest.mark.guarantee("service.probes")
 def test_readyz_says_an_unreachable_postgresql_server_unreachable_without_its_address_or_password(
     postgres_server, postgres_databases, tmp_path
 ):

@@ -45,6 +45,7 @@ def _stream(url: str, path: str, headers: dict[str, str] | None = None):
 # --------------------------------------------------------------------------- --limit-concurrency
 
 
+@pytest.mark.guarantee("service.probes")
 def test_beyond_limit_concurrency_a_request_is_503_with_retry_after_and_healthz_still_answers(league):
     # uvicorn's count: a request is shed once N connections are open, its own included
     with Server(league, "--limit-concurrency", "3") as running:
@@ -160,6 +161,7 @@ def test_a_request_that_never_finishes_arriving_does_not_hold_the_shutdown(leagu
 # --------------------------------------------------------------------------- 503s in the log
 
 
+@pytest.mark.guarantee("service.probes")
 def test_a_503_is_logged_with_the_kind_of_failure_and_no_token_or_query(league):
     ann = invite(league, "m1", "--as", "ann", "--submit")
     body = {"tokens": ROUND_1["ann"].split()}
@@ -185,3 +187,19 @@ def test_a_503_is_logged_with_the_kind_of_failure_and_no_token_or_query(league):
         assert not any("reason" in r for r in ok)  # a reason only where the server failed
         text = running.log()
         assert "query-secret" not in text and ann["token"] not in text and str(league) not in text
+
+
+@pytest.mark.guarantee("service.probes")
+def test_a_connection_refused_past_max_connections_is_logged_with_its_reason(league):
+    with Server(league, "--max-connections", "2") as running:
+        held = [RawConnection(running.url) for _ in range(2)]
+        try:
+            with RawConnection(running.url) as extra:
+                assert extra.answer()[0] == 503
+            refused = [r for r in running.log_records() if r.get("event") == "connection_refused"]
+            assert [(r["status"], r["reason"], r["client"]) for r in refused] == [
+                (503, "connection limit", "127.0.0.1")
+            ]
+        finally:
+            for connection in held:
+                connection.close()
