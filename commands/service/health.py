@@ -1,5 +1,5 @@
 """What a load balancer or an orchestrator asks a `serve` process (docs/deploy.md,
-"Health and readiness").
+"Health, readiness and draining"; docs/service.md, "Operations").
 
 ``/healthz`` says the process answers, and touches nothing else.  ``/readyz`` says the
 database can be read by this process now: it opens the database as a read command opens
@@ -8,8 +8,9 @@ or a database that is not matchledger's, is refused as every command refuses it)
 closes it again.  It never uses the connection the service reads with: a probe tells
 whether a fresh connection succeeds, and a stalled one leaves every request alone.
 
-The probe runs on a thread of its own, never on the event loop, and is waited for at
-most ``DEADLINE_SECONDS``: a database that does not answer is "unreachable" within that
+The probe runs on a thread of its own (a daemon: a probe still connecting never holds
+the process's exit), never on the event loop, and is waited for at most
+``DEADLINE_SECONDS``: a database that does not answer is "unreachable" within that
 time, whatever its connection timeout.  Probes never pile up: one runs at a time (a
 probe asked for while one runs waits for that one), and a verdict answers every probe
 for ``KEPT_SECONDS``, so a flood of ``/readyz`` (it needs no token) opens at most one
@@ -20,9 +21,10 @@ service's fixed words (``problems.py``): never the database's URL, user or passw
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from matchledger.ledger.errors import DatabaseBusy, DatabaseUnavailable, ForeignDatabase, NoDatabase
 from matchledger.ledger.migrations import NewerSchema
@@ -53,7 +55,6 @@ class Readiness:
         self.deadline = deadline
         self.kept = kept
         self.clock = clock
-        self._executor: ThreadPoolExecutor | None = None
         self._running: asyncio.Future[Refused | None] | None = None
         self._verdict: tuple[float, Refused | None] | None = None  # (when it was reached, the verdict)
 
@@ -62,9 +63,7 @@ class Readiness:
         if self._verdict is not None and self.clock() - self._verdict[0] < self.kept:
             return self._verdict[1]
         if self._running is None:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matchledger-readiness")
-            self._running = asyncio.get_running_loop().run_in_executor(self._executor, self._verdict_now)
+            self._running = self._start()
             self._running.add_done_callback(self._reached)
         try:
             return await asyncio.wait_for(asyncio.shield(self._running), self.deadline)
@@ -79,6 +78,23 @@ class Readiness:
                 reason="database unreachable (no answer in time)",
             )
 
+    def _start(self) -> asyncio.Future[Refused | None]:
+        """A probe on a thread of its own; its verdict, as a future of the loop."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Refused | None] = loop.create_future()
+
+        def settle(verdict: Refused | None) -> None:
+            if not future.done():
+                future.set_result(verdict)
+
+        def probing() -> None:
+            verdict = self._verdict_now()
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+                loop.call_soon_threadsafe(settle, verdict)
+
+        threading.Thread(target=probing, name="matchledger-readiness", daemon=True).start()
+        return future
+
     def _reached(self, future: asyncio.Future[Refused | None]) -> None:
         self._running = None
         if not future.cancelled() and future.exception() is None:
@@ -90,10 +106,6 @@ class Readiness:
         except Exception as exc:  # whatever stops a read stops readiness, named by its kind
             return not_ready(exc)
         return None
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False)  # a probe still connecting is not waited for
 
 
 def not_ready(exc: Exception) -> Refused:

@@ -139,8 +139,6 @@ class Service:
             await self.reads.stop()
             await self.live.stop()
             self.writer.close()
-            if self.readiness is not None:
-                self.readiness.close()
 
     # ------------------------------------------------------------------ errors
 

@@ -146,7 +146,6 @@ def test_a_probe_that_does_not_answer_is_unreachable_by_its_deadline_and_probes_
         first, second, after = asyncio.run(scenario())
     finally:
         release.set()
-        readiness.close()
     assert first is not None and second is not None
     assert (first.status, first.kind, first.reason) == (503, "unreachable", "database unreachable (no answer in time)")
     assert after is None and len(calls) == 1  # the released probe's verdict answers, no second probe
@@ -167,10 +166,7 @@ def test_a_verdict_answers_the_probes_of_the_next_second_then_the_database_is_as
         clock.now += 1.5
         return down, await readiness.check()
 
-    try:
-        down, up = asyncio.run(checks())
-    finally:
-        readiness.close()
+    down, up = asyncio.run(checks())
     assert all(refusal is not None and refusal.kind == "unreachable" for refusal in down)
     assert "pw" not in down[0].message and "db/x" not in down[0].message  # fixed words, never the error's
     assert up is None and outcomes == []
