@@ -60,6 +60,16 @@ from .session import app, session
     help="Connections at once; one more is answered 503 and closed (needs N + 64 open files).",
 )
 @click.option(
+    "--limit-concurrency",
+    "limit_concurrency",
+    type=click.IntRange(1, 1_000_000),
+    default=None,
+    metavar="N",
+    help="Shed load (uvicorn's limit_concurrency): a request that comes once N connections are open (its own, "
+    "live pages' and idle ones included) or N requests are being answered gets 503 with Retry-After (/healthz "
+    "excepted); e.g. --limit-concurrency 800.  Default: no limit but --max-connections.",
+)
+@click.option(
     "--streams-per-client",
     type=click.IntRange(1, 1_000_000),
     default=16,
@@ -91,6 +101,7 @@ def serve_cmd(
     keep_alive,
     read_timeout,
     max_connections,
+    limit_concurrency,
     streams_per_client,
     streams_per_match,
     forwarded,
@@ -116,7 +127,9 @@ def serve_cmd(
       matchledger --log-json serve --port 0      # a free port, JSON access log on stderr
       matchledger serve --forwarded-allow-ips 127.0.0.1   # behind nginx or Caddy on this machine
 
-    A request's head is at most 32 KiB and 100 header lines (else 431).
+    A request's head is at most 32 KiB and 100 header lines (else 431).  GET /healthz
+    answers while the process runs; GET /readyz while the database can be read too
+    (else 503), for a load balancer or an orchestrator (docs/deploy.md).
     """
     # imported here: the framework and server cost every other command start-up time
     from .service.server import trusted_proxies
@@ -132,8 +145,9 @@ def serve_cmd(
             base_url = service_address(base_url)
         except MalformedInput as exc:
             raise usage_error(str(exc)) from None
-    from .service import build, writable
+    from .service import build, readable, writable
     from .service.connections import ConnectionLimits, connections_that_fit
+    from .service.health import DEADLINE_SECONDS
     from .service.server import address, bind, run
 
     connections, open_files = connections_that_fit(max_connections)
@@ -166,6 +180,7 @@ def serve_cmd(
         keep_alive=keep_alive,
         streams_per_client=streams_per_client,
         streams_per_match=streams_per_match,
+        probe=readable(current.db, min(current.lock_timeout, DEADLINE_SECONDS)),
     )
 
     def announce() -> None:
@@ -183,12 +198,19 @@ def serve_cmd(
         service.live.close,
         sock,
         announce,
-        limits=ConnectionLimits(read_seconds=read_timeout, connections=connections),
+        limits=ConnectionLimits(read_seconds=read_timeout, connections=connections, on_refusal=_log_refusal),
         proxies=proxies,
+        limit_concurrency=limit_concurrency,
     )
     on_time.stop()
     deliveries.stop()
     say("stopped", err=True)
+
+
+def _log_refusal(client: str | None) -> None:
+    """A connection refused past --max-connections: answered 503 before a request was
+    read, so this record, not an access record, says so (and why)."""
+    logs.log().info("connection_refused", status=503, reason="connection limit", client=client)
 
 
 def _record_address(current, url: str, *, given: bool) -> None:

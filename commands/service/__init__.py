@@ -7,17 +7,20 @@ application (docs/design.md, "Service"; docs/service.md).
 - ``http.py``: the routes (Starlette); ``guard.py``: security headers and the access log;
 - ``pages.py`` and ``forms.py``: the HTML; ``assets/``: its one stylesheet and script;
 - ``openapi.py``: the description of the JSON API; ``server.py``: running it (uvicorn);
-- ``connections.py``: what one connection may cost (head size, read deadline, how many).
+- ``connections.py``: what one connection may cost (head size, read deadline, how many);
+- ``health.py``: ``/healthz`` and ``/readyz``, for load balancers and orchestrators.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 from typing import TypedDict
 
 from matchledger.projections.application import Application
 
 from .guard import Guard
+from .health import Readiness
 from .http import Service
 from .live import Live
 from .reads import Reads
@@ -54,9 +57,11 @@ def build(
     keep_alive: float | None = None,
     streams_per_client: int | None = None,
     streams_per_match: int | None = None,
+    probe: Callable[[], None] | None = None,
 ):
     """The ASGI app serving ``reader``'s database (``open_writer``: the writable
-    application, opened in the writer thread on the first submission)."""
+    application, opened in the writer thread on the first submission; ``probe``: opens
+    the database and closes it, for ``/readyz``)."""
     reads = Reads(reader)
     given: _LiveOptions = {}  # what is not given keeps Live's default
     if poll is not None:
@@ -69,7 +74,8 @@ def build(
         given["per_match"] = streams_per_match
     live = Live(reads, **given)
     writer = Writer(open_writer, lambda _match_id: reader_loop_call(live, reads))
-    service = Service(reads, writer, live, base_url=base_url, assets=assets())
+    readiness = Readiness(probe) if probe is not None else None
+    service = Service(reads, writer, live, base_url=base_url, assets=assets(), readiness=readiness)
     return Guard(service.app(), log), service
 
 
@@ -80,6 +86,16 @@ def reader_loop_call(live: Live, reads: Reads | None = None) -> None:
         loop.call_soon_threadsafe(live.poke)
         if reads is not None:
             loop.call_soon_threadsafe(reads.poke)
+
+
+def readable(db: str, lock_timeout: float) -> Callable[[], None]:
+    """A readiness probe of the database ``db``: opens it as a read command does
+    (read-only, its schema checked) and closes it; raises what the opening raised."""
+
+    def probe() -> None:
+        Application.open(db, read_only=True, lock_timeout=lock_timeout).close()
+
+    return probe
 
 
 def writable(db: str, lock_timeout: float):

@@ -15,7 +15,13 @@ a head was read, so half-sent requests still hold a descriptor each.  This subcl
   before it (plus uvicorn's keep-alive wait), else 408 and the connection is closed;
   a request whose body did not arrive is marked (``TIMED_OUT``) so the app logs why;
 - at most ``connections`` connections at once: one more is answered 503 as soon as it
-  is accepted, and closed, so its descriptor is given back at once;
+  is accepted, and closed, so its descriptor is given back at once (and ``on_refusal``
+  is told its client's address, for the log: no request was read, so no access record
+  says it);
+- with ``serve --limit-concurrency N`` (uvicorn's ``limit_concurrency``), a request read
+  while N connections are open or N requests are being answered is handed to the app
+  marked (``OVER_LIMIT``), which answers it 503 with ``Retry-After`` as it words every
+  refusal and logs why, instead of uvicorn's bare text and a stray warning;
 - at most ``PIPELINED_MAX`` requests read ahead of the one being answered.  uvicorn
   queues every pipelined request a read holds (one read of 256 KiB is ~5,000 small
   requests, ~2.4 KB each once parsed) and resumes reading whenever an answer ends or the
@@ -38,10 +44,11 @@ throughput of the service is unchanged (docs/performance.md, "The service's limi
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import httptools
-from uvicorn.protocols.http.flow_control import FlowControl
+from uvicorn.protocols.http.flow_control import FlowControl, service_unavailable
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from matchledger.ledger.errors import MalformedInput
@@ -64,12 +71,16 @@ PIPELINED_MAX = 4
 PARSE_SLICE = 256
 #: The scope's key set on a request whose body did not arrive in time.
 TIMED_OUT = "matchledger.timed_out"
+#: The scope's key set on a request beyond ``limit_concurrency`` (the app answers it 503).
+OVER_LIMIT = "matchledger.over_limit"
 
 
 @dataclass(frozen=True)
 class ConnectionLimits:
     read_seconds: float = READ_SECONDS
     connections: int = CONNECTIONS_MAX
+    #: Told the client's address of each connection refused past ``connections``.
+    on_refusal: Callable[[str | None], None] | None = None
 
 
 def _closing(status: bytes, *headers: bytes) -> bytes:
@@ -159,6 +170,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.transport = transport
             transport.write(TOO_MANY)
             transport.close()
+            if self.limits.on_refusal is not None:
+                peer = transport.get_extra_info("peername")
+                self.limits.on_refusal(peer[0] if peer else None)
             return
         super().connection_made(transport)
         self.flow = _ReadWhenAllowed(transport, self._may_read)
@@ -245,6 +259,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.flow.resume_reading()
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app) -> None:
+        if app is service_unavailable:  # beyond limit_concurrency: the app words the 503
+            cycle.scope[OVER_LIMIT] = True  # type: ignore[literal-required]  # a key of our own in the scope
+            app = self.app
         cycle.transport = _AnswerTransport(self.transport, cycle)  # type: ignore[assignment]
         self._answering = cycle
         super()._start_asgi_task(cycle, app)

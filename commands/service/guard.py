@@ -7,7 +7,10 @@ storing of answers in shared caches.
 
 Access log: one structured record per request (method, path, status, bytes, time),
 with the token of a link's path replaced by ``[token]``; headers (Authorization among
-them) and query strings are never logged.  An error the app did not expect, once it was
+them) and query strings are never logged.  A refusal that is the server's trouble (a
+503: the database unreachable or busy, the concurrency limit) names its kind in the
+record (``reason``, set by the app under ``REASON``), in fixed words, never the error's
+text (which may name the database).  An error the app did not expect, once it was
 answered (500), is one more record with its traceback, tokens redacted, instead of the
 server's raw text on stderr.
 """
@@ -37,6 +40,9 @@ _SECURITY_HEADERS_NO_STORE = [*SECURITY_HEADERS, (b"cache-control", b"no-store")
 #: glued to it (``/m/TOKEN-x``, ``/m/xTOKEN``) is redacted whole.
 _TOKEN_SHAPED = re.compile(r"[A-Za-z0-9_-]{32,}")
 
+
+#: The scope's key under which the app leaves why it refused (``reason`` in the record).
+REASON = "matchledger.reason"
 
 #: Characters of a path logged at most (the rest is summed up).
 PATH_LOGGED_MAX = 512
@@ -92,6 +98,7 @@ class Guard:
             failure = exc  # answered (500) already: logged below as data, not by the server as raw text
         finally:
             client = scope.get("client")
+            reason = scope.get(REASON)
             self.log.info(
                 "request",
                 method=scope.get("method"),
@@ -100,6 +107,7 @@ class Guard:
                 bytes=answer[1],
                 ms=round((time.perf_counter() - started) * 1000, 2),
                 client=client[0] if client else None,
+                **({"reason": reason} if reason is not None else {}),
             )
         if failure is not None:
             # A traceback holds source lines and messages, never locals; still, nothing

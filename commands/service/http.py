@@ -27,9 +27,11 @@ from matchledger.ledger.errors import MalformedInput, MatchledgerError
 from matchledger.projections.presentation.printable import printable
 
 from . import pages
-from .connections import TIMED_OUT
+from .connections import OVER_LIMIT, TIMED_OUT
 from .feed import AFTER, LAST_EVENT_ID, Feeds, revocation
 from .forms import FIELD_MAX, form_html, is_over, tokens_from_form
+from .guard import REASON
+from .health import OK, Readiness
 from .live import Live, Messages
 from .openapi import openapi
 from .problems import PROBLEM_JSON, Refused, refused
@@ -76,16 +78,24 @@ class Service:
     """The routes, bound to one database's reads, writer and live streams."""
 
     def __init__(
-        self, reads: Reads, writer: Writer, live: Live, *, base_url: str, assets: dict[str, tuple[bytes, str]]
+        self,
+        reads: Reads,
+        writer: Writer,
+        live: Live,
+        *,
+        base_url: str,
+        assets: dict[str, tuple[bytes, str]],
+        readiness: Readiness | None = None,
     ):
         self.reads, self.writer, self.live = reads, writer, live
+        self.readiness = readiness
         self.feeds = Feeds(reads)
         self.base_url = base_url
         self.assets = assets
 
     # ------------------------------------------------------------------ the app
 
-    def app(self) -> Starlette:
+    def app(self) -> _Shedding:
         # Starlette tries routes in turn: the ones asked for most come first.
         routes = [
             Route("/api/v1/matches/{match}/me", self.api_me),
@@ -105,6 +115,8 @@ class Service:
             Route("/api/v1/openapi.json", self.openapi),
             Route("/api/v1/matches/{match}/export", self.api_export),
             Route("/api/v1/matches/{match}/events", self.api_events),
+            Route("/healthz", self.healthz),
+            Route("/readyz", self.readyz),
         ]
         handlers = {Refused: self.refusal, HTTPException: self.http_error, Exception: self.internal_error}
         # Starlette hands each handler the exceptions of its key's class, but types every
@@ -114,7 +126,7 @@ class Service:
         # request's own Host header (307 Location: http://evil.example/p/TOKEN): a path
         # ending in a slash is simply not found.
         app.router.redirect_slashes = False
-        return app
+        return _Shedding(app, self)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, _app) -> AsyncIterator[None]:
@@ -135,7 +147,9 @@ class Service:
         return request.url.path.startswith("/api/")
 
     async def refusal(self, request: Request, exc: Refused) -> Response:
-        if self._is_api(request) or request.url.path.endswith(("/events", "/export", "/choices")):
+        if exc.reason is not None:
+            request.scope[REASON] = exc.reason  # the access log's record says why (guard.py)
+        if self._is_api(request) or request.url.path.endswith(("/events", "/export", "/choices")) or _is_probe(request):
             return Response(exc.body(), exc.status, exc.headers, media_type=PROBLEM_JSON)
         # a link that opens its page but may not do this (a read-only one posting) is not dead
         closed = exc.status == 403 and exc.message == LINK_CLOSED
@@ -489,6 +503,20 @@ class Service:
             return EventStream(self.live.open(match_id, _client(request), render))
         return EventStream(self.live.open(match_id, _client(request), render, refusal))
 
+    # ------------------------------------------------------------------ health
+
+    async def healthz(self, request: Request) -> Response:
+        """The process answers (nothing else is touched: a load balancer's liveness)."""
+        return json_answer(OK)
+
+    async def readyz(self, request: Request) -> Response:
+        """The database is readable now, of a schema this server reads (``health.py``)."""
+        if self.readiness is not None:
+            refusal = await self.readiness.check()
+            if refusal is not None:
+                raise refusal
+        return json_answer(OK)
+
     # ------------------------------------------------------------------ files
 
     async def asset(self, request: Request) -> Response:
@@ -497,6 +525,39 @@ class Service:
             raise Refused(404, "not found")
         body, media_type = found
         return Response(body, media_type=media_type, headers={"Cache-Control": "public, max-age=300"})
+
+
+#: The routes a load balancer or an orchestrator asks (``health.py``): problems, not pages.
+PROBES = ("/healthz", "/readyz")
+
+
+def _is_probe(request: Request) -> bool:
+    return request.url.path in PROBES
+
+
+class _Shedding:
+    """The answer to a request beyond ``serve --limit-concurrency``: the server marks it
+    (``connections.OVER_LIMIT``) and this answers 503 with ``Retry-After``, as the
+    service words every refusal (a problem, or a page on a page's path), and logged with
+    its reason, in place of uvicorn's bare text.  ``/healthz`` is answered all the same:
+    a process shedding load is alive, and an orchestrator must not restart it for that."""
+
+    def __init__(self, app, service: Service):
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope.get(OVER_LIMIT) and scope.get("path") != "/healthz":
+            refusal = Refused(
+                503,
+                "the server is answering as many requests as it may; try again shortly",
+                {"Retry-After": "5"},
+                kind="over-capacity",
+            )
+            response = await self.service.refusal(Request(scope, receive), refusal)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def _client(request: Request) -> str | None:

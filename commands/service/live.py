@@ -162,7 +162,10 @@ class Live:
             )
         if self._by_match.get(match_id, 0) >= self.per_match:
             raise Refused(
-                503, f"this match has {self.per_match} live pages open already; reload later", {"Retry-After": "10"}
+                503,
+                f"this match has {self.per_match} live pages open already; reload later",
+                {"Retry-After": "10"},
+                reason="live pages per match",
             )
         self._by_client[who] = self._by_client.get(who, 0) + 1
         self._by_match[match_id] = self._by_match.get(match_id, 0) + 1

@@ -52,6 +52,13 @@ _CHOICES = {
 }
 
 
+_STATUS_OK = {
+    "type": "object",
+    "required": ["status"],
+    "properties": {"status": {"const": "ok"}},
+}
+
+
 def _json(description: str, schema: dict) -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -247,6 +254,23 @@ def openapi(base_url: str) -> dict:
                 "get": {
                     "summary": "This description.",
                     "responses": {"200": _json("OpenAPI 3.1.", {"type": "object"})},
+                }
+            },
+            "/healthz": {
+                "get": {
+                    "summary": "Liveness: the process answers. Touches no database; needs no token; tells nothing of any "
+                    "match. Answered even beyond `serve --limit-concurrency`.",
+                    "responses": {"200": _json("The process runs.", _STATUS_OK)},
+                }
+            },
+            "/readyz": {
+                "get": {
+                    "summary": "Readiness: the database can be read now by a fresh connection, and its schema is one "
+                    "this server reads; else 503 with `Retry-After`, the problem's `type` naming the kind of failure "
+                    "(`unreachable`, `busy`, `schema-too-new`, `not-a-matchledger-database`, `no-database`, "
+                    "`unreadable`), never the database's address. Answered within about 2 s whatever the database "
+                    "does; needs no token; tells nothing of any match.",
+                    "responses": {"200": _json("Ready to serve.", _STATUS_OK), **_errors(503)},
                 }
             },
         },

@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from matchledger.ledger.errors import (
+    ConnectionLost,
     CorruptLog,
     DatabaseBusy,
     DatabaseUnavailable,
@@ -59,8 +60,27 @@ PROBLEM_KINDS = {
     "unreachable": "The ledger's database cannot be reached",
     "unavailable": "Not available on this server",
     "unreadable": "The ledger cannot be read",
+    "schema-too-new": "The database is of a newer matchledger than this server",
+    "not-a-matchledger-database": "The database is not a matchledger database",
+    "no-database": "There is no matchledger database to read",
+    "over-capacity": "The server is answering as many requests as it may",
 }
 TYPE_PREFIX = "urn:matchledger:problem:"
+
+#: What the access log says of a refusal of each kind that is the server's trouble, not
+#: the client's (a 503): fixed words, never the error's message, which may name the
+#: database (a URL, its user) where the host's terminal shows it.
+LOG_REASONS = {
+    "busy": "database busy",
+    "unwritable": "database unwritable",
+    "unreachable": "database unreachable",
+    "unavailable": "game not installed",
+    "unreadable": "database unreadable",
+    "schema-too-new": "database schema too new",
+    "not-a-matchledger-database": "not a matchledger database",
+    "no-database": "no matchledger database",
+    "over-capacity": "concurrency limit",
+}
 
 #: What the service calls a parameter the core names (a submission's tokens are the
 #: body's ``tokens``); a parameter it does not take is not named in a problem.
@@ -71,8 +91,9 @@ _json = msgspec.json.Encoder()
 
 class Refused(Exception):
     """An HTTP answer other than success, raised by a handler: ``status``, ``message``
-    (the problem's ``detail``, and the text of an HTML page), ``headers``, and the
-    problem's ``kind`` (one of the kinds above; None: ``about:blank``) and ``members``."""
+    (the problem's ``detail``, and the text of an HTML page), ``headers``, the
+    problem's ``kind`` (one of the kinds above; None: ``about:blank``) and ``members``,
+    and the ``reason`` the access log gives (by default the kind's, ``LOG_REASONS``)."""
 
     def __init__(
         self,
@@ -82,6 +103,7 @@ class Refused(Exception):
         *,
         kind: str | None = None,
         members: dict[str, Any] | None = None,
+        reason: str | None = None,
     ):
         super().__init__(message)
         if kind is not None and kind not in PROBLEM_KINDS:
@@ -91,6 +113,7 @@ class Refused(Exception):
         self.headers = headers or {}
         self.kind = kind
         self.members = members or {}
+        self.reason = reason if reason is not None else LOG_REASONS.get(kind or "")
 
     def problem(self) -> dict[str, Any]:
         """The problem's members, in the order they are sent."""
@@ -137,6 +160,7 @@ def refused(exc: MatchledgerError, *, match_id: str | None = None, rules: bool =
             "the ledger's database cannot be reached at the moment; try again shortly",
             {"Retry-After": "5"},
             kind="unreachable",
+            reason="database connection lost" if isinstance(exc, ConnectionLost) else None,
         )
     if isinstance(exc, VerificationFailed):
         # No seq: the first bad one may lie past what this viewer may know of, and its

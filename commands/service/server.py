@@ -1,7 +1,13 @@
 """Running the app: uvicorn on a socket bound here (so the address printed is the one
 listened on, a free port included), shut down gracefully on SIGTERM or SIGINT: no new
-connection is taken, the live streams end, answers under way are finished, the writer
-thread writes what it was given, then the process exits 0.
+connection is taken, the live streams end (each closed cleanly, so that a browser's
+``EventSource`` reconnects, to this process once it is back or to another behind the same
+address), answers under way are finished within ``GRACE_SECONDS`` (then cancelled), the
+writer thread writes what it was given, then the process exits 0.
+
+``limit_concurrency`` (``serve --limit-concurrency``) is uvicorn's; the requests beyond
+it are answered by the app (``connections.OVER_LIMIT``), so uvicorn's warning for each
+is dropped here: the access log's record of the 503 says why (``reason``).
 
 What a connection may cost is bounded by the HTTP protocol it is given
 (``connections.py``); forwarded headers (``X-Forwarded-For``, ``-Proto``) are believed
@@ -9,6 +15,7 @@ only from the proxies named (``trusted_proxies``), never by default."""
 
 from __future__ import annotations
 
+import logging
 import socket
 from collections.abc import Callable
 
@@ -16,6 +23,13 @@ from .connections import ConnectionLimits, protocol
 
 #: Seconds the shutdown waits for answers under way before it cancels them.
 GRACE_SECONDS = 5
+#: What uvicorn logs (on its error logger) for each request beyond limit_concurrency.
+_OVER_LIMIT_WARNING = "Exceeded concurrency limit."
+
+
+class _WithoutOverLimitWarnings(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != _OVER_LIMIT_WARNING
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -58,9 +72,13 @@ def run(
     *,
     limits: ConnectionLimits | None = None,
     proxies: list[str] | None = None,
+    limit_concurrency: int | None = None,
 ) -> None:
     limits = limits or ConnectionLimits()
     import uvicorn
+
+    if limit_concurrency is not None:
+        logging.getLogger("uvicorn.error").addFilter(_WithoutOverLimitWarnings())
 
     class Server(uvicorn.Server):
         async def startup(self, sockets=None):
@@ -93,5 +111,6 @@ def run(
         ws="none",
         proxy_headers=bool(proxies),
         forwarded_allow_ips=list(proxies or []) or None,
+        limit_concurrency=limit_concurrency,
     )
     Server(config).run(sockets=[sock])

@@ -27,6 +27,8 @@ API = {
     "/api/v1/openapi.json",
     "/api/v1/matches/{match}/choices",
     "/p/{token}/choices",
+    "/healthz",
+    "/readyz",
 }
 
 
