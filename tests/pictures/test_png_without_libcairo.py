@@ -64,7 +64,7 @@ def test_render_svg_without_libcairo_still_works(photographer_g1_db, tmp_path):
 def test_png_tests_skip_saying_why_without_libcairo(tmp_path):
     png_tests = ["tests/pictures/test_png.py", "tests/trust/test_png_size.py"]
     result = _without_libcairo(
-        "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "no:randomly", *png_tests, cwd=REPO
+        "-m", "pytest", "-q", "-rs", "-n", "0", "-p", "no:cacheprovider", "-p", "no:randomly", *png_tests, cwd=REPO
     )
     summary = result.stdout.splitlines()[-1]
     assert result.returncode == 0, result.stdout[-3000:]
