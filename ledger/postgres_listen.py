@@ -58,7 +58,6 @@ class PostgresListener(Subscription):
         self.listener = listener
         self.fallback = fallback
         self._stop = threading.Event()
-        self._conn: psycopg.Connection | None = None
         self._pushing = False
         self._schema: str | None = None
         self._thread = threading.Thread(target=self._run, name="matchledger-listen", daemon=True)
@@ -81,7 +80,6 @@ class PostgresListener(Subscription):
 
     def _listen(self) -> None:
         conn = self.database.connect()  # DatabaseUnavailable while the server is away
-        self._conn = conn
         try:
             conn.execute(f"SET application_name = '{APPLICATION_NAME}'")  # as pg_stat_activity shows it
             schema = conn.execute("SELECT current_schema()").fetchone()
@@ -89,22 +87,24 @@ class PostgresListener(Subscription):
             conn.execute(f"LISTEN {CHANNEL}")
             position = self._position(conn)
             next_look = time.monotonic() + self.fallback
+            look_for_triggers = True
             while not self._stop.is_set():
-                if not self._pushing and self._triggers_there(conn):
+                if look_for_triggers and not self._pushing and self._triggers_there(conn):
                     self._pushing = True
                     self.listener.listening()  # after LISTEN holds: nothing committed from now on is missed
+                look_for_triggers = False
                 for notification in conn.notifies(timeout=WAKE_SECONDS):
                     self._notified(notification.payload)
                 if time.monotonic() >= next_look:
                     next_look = time.monotonic() + self.fallback
                     if not self._pushing:
-                        continue  # looked at again above: the first write may have migrated the tables
+                        look_for_triggers = True  # the first write may have migrated the tables since
+                        continue
                     if not self._triggers_there(conn):
                         self._lost()
                         continue
                     position = self._safety_net(conn, position)
         finally:
-            self._conn = None
             conn.close()
 
     def _lost(self) -> None:
