@@ -47,6 +47,10 @@ PostgreSQL:
    first invitation, as it still does where the table is missing.
 2. The ``service_addresses`` table: the address `serve` records for `invite`'s links.
 3. The ``hooks`` and ``hook_deliveries`` tables: posts to the channel (ledger/hooks.py).
+4. The trigger function ``matchledger_notify`` and its triggers on ``events`` and
+   ``capabilities`` (``capabilities`` made first where a database still lacks it),
+   announcing each commit to the ``serve`` processes that listen (``LISTEN
+   matchledger``; docs/service.md, "Reads").
 """
 
 from __future__ import annotations
@@ -142,12 +146,18 @@ def _postgres_hooks(conn) -> None:
     conn.execute(postgres_schema.HOOKS_TABLES)
 
 
+def _postgres_notify(conn) -> None:
+    conn.execute(postgres_schema.CAPABILITIES_TABLE)  # a first release's tables made it on the first invitation
+    conn.execute(postgres_schema.NOTIFY)
+
+
 POSTGRES_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "the events table and its append-only triggers, snapshots, capabilities, events_json", _postgres_tables
     ),
     Migration(2, "the service's address, recorded by serve for invite", _postgres_service_addresses),
     Migration(3, "the hooks serve posts to, and their deliveries", _postgres_hooks),
+    Migration(4, "triggers announcing each commit to the serve processes listening", _postgres_notify),
 )
 
 

@@ -22,6 +22,7 @@ turning what the server says into the errors a user sees.
 
 from __future__ import annotations
 
+import json
 import re
 
 import psycopg
@@ -39,7 +40,7 @@ from .errors import (
     NoDatabase,
     UnwritableDatabase,
 )
-from .postgres_schema import APPEND_ONLY_SOURCE
+from .postgres_schema import FUNCTION_SOURCES
 from .postgres_urls import printable_url, secrets_of
 
 #: The layout of the tables this matchledger writes, and the newest it reads: a change of
@@ -66,13 +67,15 @@ _INSPECT = (
 )
 
 
-#: The triggers we make on our tables: (table, name) -> pg_trigger.tgtype (BEFORE = 2,
-#: FOR EACH ROW = 1, DELETE = 8, UPDATE = 16, TRUNCATE = 32), each running
-#: matchledger_append_only with no column list, condition or argument, enabled.
+#: The triggers we make on our tables: (table, name) -> (pg_trigger.tgtype (FOR EACH
+#: ROW = 1, BEFORE = 2, INSERT = 4, DELETE = 8, UPDATE = 16, TRUNCATE = 32), the
+#: function it runs), each with no column list, condition or argument, enabled.
 _OUR_TRIGGERS = {
-    ("events", "events_no_update"): 19,
-    ("events", "events_no_delete"): 11,
-    ("events", "events_no_truncate"): 34,
+    ("events", "events_no_update"): (19, "matchledger_append_only"),
+    ("events", "events_no_delete"): (11, "matchledger_append_only"),
+    ("events", "events_no_truncate"): (34, "matchledger_append_only"),
+    ("events", "events_notify"): (5, "matchledger_notify"),
+    ("capabilities", "capabilities_notify"): (21, "matchledger_notify"),
 }
 _OUR_TABLES = (
     "events",
@@ -85,19 +88,20 @@ _OUR_TABLES = (
 )
 
 # What else runs on our tables: every trigger written by a user (disabled ones too), every
-# rule (a view's own rule is on the view), and the source of our trigger function.
+# rule (a view's own rule is on the view), and the source of our trigger functions.
 _FOREIGN = (
     "WITH ns AS (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = current_schema()), "
     "ours AS (SELECT c.oid, c.relname FROM pg_catalog.pg_class c, ns WHERE c.relnamespace = ns.oid "
     "AND c.relname = ANY(%s)) "
     "SELECT 'trigger', ours.relname, t.tgname, t.tgtype::int = 0 OR NOT (t.tgenabled = 'O' AND t.tgqual IS NULL "
-    "AND t.tgnargs = 0 AND cardinality(t.tgattr::int2[]) = 0 AND p.proname = 'matchledger_append_only' "
-    "AND p.pronamespace = (SELECT oid FROM ns)), t.tgtype::int "
+    "AND t.tgnargs = 0 AND cardinality(t.tgattr::int2[]) = 0 "
+    "AND p.pronamespace = (SELECT oid FROM ns)), t.tgtype::int, p.proname::text "
     "FROM pg_catalog.pg_trigger t JOIN ours ON ours.oid = t.tgrelid JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid "
     "WHERE NOT t.tgisinternal "
-    "UNION ALL SELECT 'rule', ours.relname, r.rulename, true, 0 FROM pg_catalog.pg_rewrite r JOIN ours ON ours.oid = r.ev_class "
-    "UNION ALL SELECT 'function', 'events', p.proname, p.prosrc <> %s, 0 FROM pg_catalog.pg_proc p, ns "
-    "WHERE p.pronamespace = ns.oid AND p.proname = 'matchledger_append_only'"
+    "UNION ALL SELECT 'rule', ours.relname, r.rulename, true, 0, '' FROM pg_catalog.pg_rewrite r "
+    "JOIN ours ON ours.oid = r.ev_class "
+    "UNION ALL SELECT 'function', '', p.proname, p.prosrc <> (%s::jsonb)->>p.proname::text, 0, p.proname::text "
+    "FROM pg_catalog.pg_proc p, ns WHERE p.pronamespace = ns.oid AND p.proname = ANY(%s)"
 )
 
 
@@ -218,11 +222,13 @@ class Database:
         trigger we do not make (or ours disabled, conditioned, or running another
         function), a rule, our trigger function rewritten (one that lets UPDATE through)."""
         try:
-            found = conn.execute(_FOREIGN, (list(_OUR_TABLES), APPEND_ONLY_SOURCE)).fetchall()
+            found = conn.execute(
+                _FOREIGN, (list(_OUR_TABLES), json.dumps(FUNCTION_SOURCES), list(FUNCTION_SOURCES))
+            ).fetchall()
         except psycopg.Error as exc:
             raise self.error(exc) from None
-        for kind, table, name, altered, tgtype in found:
-            if kind == "trigger" and _OUR_TRIGGERS.get((table, name)) == tgtype and not altered:
+        for kind, table, name, altered, tgtype, function in found:
+            if kind == "trigger" and _OUR_TRIGGERS.get((table, name)) == (tgtype, function) and not altered:
                 continue
             if kind == "function" and not altered:
                 continue

@@ -1,6 +1,7 @@
 """What a matchledger PostgreSQL database holds: the same ``events`` table as SQLite's,
 with triggers refusing UPDATE, DELETE and TRUNCATE, the snapshot cache, the service's
-links and address, a ``jsonb`` view for queries, and ``matchledger_schema``, the version of it all.
+links and address, a ``jsonb`` view for queries, triggers that announce each commit on
+the channel ``matchledger`` (:data:`NOTIFY`), and ``matchledger_schema``, the version of it all.
 
 These texts are what a write makes (:mod:`.migrations` runs them) and what every open
 checks our tables against (:mod:`.postgres_database`).  Plain text: importing it loads
@@ -78,5 +79,42 @@ CREATE VIEW events_json AS
 # some JSON that is valid text (a "\\u0000" escape), and a stored column would then make
 # a valid log fail to import; it would also cost every append.
 
-#: The body of our trigger function: one rewritten (to let UPDATE through) is refused.
-APPEND_ONLY_SOURCE = TABLES.split("AS $$", 1)[1].split("$$", 1)[0]
+#: Where a commit is announced (LISTEN/NOTIFY), and what its payload says: a JSON array
+#: ``[table, schema, match id]``, the table ``events`` (the match moved) or
+#: ``capabilities`` (a link given or revoked).  JSON, because a schema's name may hold
+#: any character; the schema, because one database may hold several ledgers.
+CHANNEL = "matchledger"
+
+#: The triggers that announce a commit to the ``serve`` processes listening (made by
+#: migration 4).  A notification is sent when the transaction commits, never for one
+#: rolled back, and the same payload twice in one transaction is sent once: a command's
+#: events cost one notification per match.
+NOTIFY = f"""
+CREATE FUNCTION matchledger_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_catalog.pg_notify('{CHANNEL}', pg_catalog.json_build_array(TG_TABLE_NAME, TG_TABLE_SCHEMA, NEW.match_id)::text);
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER events_notify AFTER INSERT ON events
+    FOR EACH ROW EXECUTE FUNCTION matchledger_notify();
+CREATE TRIGGER capabilities_notify AFTER INSERT OR UPDATE ON capabilities
+    FOR EACH ROW EXECUTE FUNCTION matchledger_notify();
+"""
+
+#: The names of the notifying triggers, which a listener checks are there before it
+#: counts on them (tables of an earlier version have none: their readers poll).
+NOTIFY_TRIGGERS = ("events_notify", "capabilities_notify")
+
+
+def _source(script: str, function: str) -> str:
+    return script.split(f"FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $$", 1)[1].split("$$", 1)[0]
+
+
+#: The body of each of our trigger functions: one rewritten (to let UPDATE through, or
+#: to run something else on every append) is refused.
+FUNCTION_SOURCES = {
+    "matchledger_append_only": _source(TABLES, "matchledger_append_only"),
+    "matchledger_notify": _source(NOTIFY, "matchledger_notify"),
+}
+APPEND_ONLY_SOURCE = FUNCTION_SOURCES["matchledger_append_only"]

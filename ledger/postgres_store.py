@@ -25,7 +25,7 @@ from psycopg import errors as pg_errors
 
 from .capabilities import Capability
 from .capability_store import CapabilityStore
-from .change_feed import ChangeFeed
+from .change_feed import FALLBACK_SECONDS, ChangeFeed, Listener, Subscription
 from .errors import DatabaseBusy
 from .event_log import ChainedLog
 from .hook_store import HookStore
@@ -363,10 +363,16 @@ class PostgresHooks(HookStore):
 
 
 class PostgresChanges(ChangeFeed):
-    """The server's current snapshot, as text."""
+    """The server's current snapshot, as text; and the commits our triggers announce,
+    pushed by a listening connection of their own (ledger/postgres_listen.py)."""
 
     def __init__(self, db: PostgresConnection):
         self.db = db
+
+    def subscribe(self, listener: Listener, *, fallback: float = FALLBACK_SECONDS) -> Subscription:
+        from .postgres_listen import PostgresListener
+
+        return PostgresListener(self.db.database, listener, fallback=fallback)
 
     def data_version(self) -> str:
         # xmin:xmax:transactions in progress: a commit either moves xmax (the highest

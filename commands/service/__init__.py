@@ -73,16 +73,20 @@ def build(
     if streams_per_match is not None:
         given["per_match"] = streams_per_match
     live = Live(reads, **given)
-    writer = Writer(open_writer, lambda _match_id: reader_loop_call(live, reads))
+    writer = Writer(open_writer, lambda match_id: reader_loop_call(live, reads, match_id))
     readiness = Readiness(probe) if probe is not None else None
     service = Service(reads, writer, live, base_url=base_url, assets=assets(), readiness=readiness)
     return Guard(service.app(), log), service
 
 
-def reader_loop_call(live: Live, reads: Reads | None = None) -> None:
-    """Wake the live streams (and the reads' refresher) from the writer thread."""
+def reader_loop_call(live: Live, reads: Reads | None = None, match_id: str | None = None) -> None:
+    """Wake the live streams (and the reads' refresher) from the writer thread; the
+    match written to is read again at once (queued before the writer's answer, so the
+    participant's next request sees their submission, pushed changes or not)."""
     loop = live.loop
     if loop is not None:
+        if reads is not None and match_id is not None:
+            loop.call_soon_threadsafe(reads.moved, match_id)
         loop.call_soon_threadsafe(live.poke)
         if reads is not None:
             loop.call_soon_threadsafe(reads.poke)

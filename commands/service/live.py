@@ -4,9 +4,11 @@ One poller watches every match that has an open page: each ``interval`` it asks 
 application whether anything was committed since (``Reads.look``, the application's
 change token: one cheap query, and it sees the command line's writes in other processes
 as well as ours), and only then reads the heads of the watched matches.  The service's
-own writes wake it at once (:meth:`Live.poke`).  A back end that can push changes
-(PostgreSQL's LISTEN/NOTIFY) would stand in for the change token and the poke; the
-streams do not change.
+own writes wake it at once (:meth:`Live.poke`).  Where the back end pushes changes
+(PostgreSQL's LISTEN/NOTIFY: ``Reads`` listens), a match's commit wakes it as soon as
+it is announced, and it polls only every few seconds (``FALLBACK_SECONDS``), as a
+safety net; while the listening connection is lost it polls at ``interval`` again.
+The streams do not change.
 
 A stream sends its viewer's page only when what it shows that viewer changed: a
 match's head moving wakes every stream of the match, each renders its view (once per
@@ -32,6 +34,7 @@ import ipaddress
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Protocol
 
+from matchledger.ledger.change_feed import FALLBACK_SECONDS
 from matchledger.ledger.errors import MatchledgerError
 
 from .problems import Refused, refused
@@ -95,6 +98,7 @@ class Live:
         self._version: object = None  # the application's change token, compared with ==
         self._task: asyncio.Task | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        reads.woken.append(self.poke)  # a pushed move wakes the streams at once
 
     # ------------------------------------------------------------------ the poller
 
@@ -119,19 +123,23 @@ class Live:
 
     async def _poll(self) -> None:
         while not self.closing.is_set():
+            every = max(self.interval, FALLBACK_SECONDS) if self.reads.pushed else self.interval
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._poked.wait(), self.interval)
+                await asyncio.wait_for(self._poked.wait(), every)
+            poked = self._poked.is_set()
             self._poked.clear()
             if self._watches:
-                self.look()
+                self.look(poked)
 
-    def look(self) -> None:
-        """Wake the streams of every watched match whose head moved."""
+    def look(self, poked: bool = False) -> None:
+        """Wake the streams of every watched match whose head moved (a kept head costs
+        nothing to read: only a match that moved is read again).  Unless ``poked``,
+        nothing is read while the change token stands still."""
         try:
             version = self.reads.look()
         except MatchledgerError:
             version = None
-        if version is not None and version == self._version:
+        if version is not None and version == self._version and not poked:
             return
         self._version = version
         for match_id, watch in list(self._watches.items()):

@@ -20,12 +20,25 @@ Either way a request sees every commit made before it reached the server (a revo
 by the host's CLI included), and requests answered in one turn share one look.  The
 live streams look on every poll (``look``); outside a running loop every lookup looks.
 
+Where the back end pushes changes (PostgreSQL's LISTEN/NOTIFY, ``start`` subscribes),
+the change token moving drops only the grants: a revocation is still seen by the very
+next request that carries the token, while a commit elsewhere (to another database of
+the same server, or to another match) re-reads no match.  A match's head is dropped
+when its own commit is pushed (``moved``), a few milliseconds after it: another
+process's commit is seen once it is announced, this process's own writes at once (the
+writer tells ``moved`` before it answers).  When the listening connection is lost every
+head is dropped and the token drops them again, as without push, until it listens
+again, and then everything kept is forgotten once more (what was announced meanwhile
+was lost).  Its safety net looks at the heads of the kept matches every few seconds if
+the database moved: a head that differs is dropped, the others stay.
+
 The match states the application keeps are bounded (the ``kept`` matches used last), and
 each is read afresh from the log (its chain checked again, as a new read checks it)
-once it is ``fresh_for`` seconds old, and whenever the change token moved since it was
-read: a row edited behind the ledger's back is refused, not only a row added.
-Everything runs on the event loop's thread: SQLite reads of a kept match take
-microseconds, and the one connection is never shared between threads.
+once it is ``fresh_for`` seconds old, and whenever it moved since it was read: a row
+edited behind the ledger's back is refused, not only a row added.
+Everything runs on the event loop's thread (the listener's thread hands what it hears
+over to it): SQLite reads of a kept match take microseconds, and the one connection is
+never shared between threads.
 """
 
 from __future__ import annotations
@@ -41,6 +54,7 @@ import msgspec
 
 from matchledger.engine.state import PUBLIC, View, as_participant
 from matchledger.ledger.capabilities import AUDITOR, Capability, well_formed
+from matchledger.ledger.change_feed import FALLBACK_SECONDS, Head, Subscription
 from matchledger.ledger.errors import MatchledgerError, OutsideView
 from matchledger.ledger.events import SubmissionCorrected, SubmissionRecorded, SubmissionVoided
 from matchledger.projections.application import Application, LogReading
@@ -131,16 +145,32 @@ class Reads:
         self._refreshed: object = None  # the change token the refresher last read every kept match at
         self._poked = asyncio.Event()
         self._refresher: asyncio.Task | None = None
+        #: Whether the back end pushes changes now (the listener says so).
+        self.pushed = False
+        self._subscription: Subscription | None = None
+        self._watched: tuple[str, ...] = ()  # the kept matches, as the listener's thread reads them
+        #: Told (on the loop) whenever a match moved or everything kept was forgotten: the live streams.
+        self.woken: list[Callable[[], None]] = []
+        #: Matches read afresh from the log since the start (what a move costs).
+        self.reads_afresh = 0
 
     # ------------------------------------------------------------------ reading ahead of requests
 
-    def start(self, every: float = REFRESH_SECONDS) -> None:
+    def start(self, every: float = REFRESH_SECONDS, fallback: float = FALLBACK_SECONDS) -> None:
         """Read the kept matches again ahead of requests whenever the store moves (in
-        the running loop, until :meth:`stop`)."""
+        the running loop, until :meth:`stop`), and listen for pushed changes where the
+        back end pushes them."""
+        loop = asyncio.get_running_loop()
         self._poked = asyncio.Event()
-        self._refresher = asyncio.get_running_loop().create_task(self._refreshing(every))
+        self._refresher = loop.create_task(self._refreshing(every, fallback))
+        self._subscription = self.app.subscribe_changes(_Pushed(self, loop), fallback=fallback)
 
     async def stop(self) -> None:
+        if self._subscription is not None:
+            subscription, self._subscription = self._subscription, None
+            # On the loop: it is stopping, and the thread stops within half a second
+            # (a worker thread's result would come back to a loop uvicorn no longer runs).
+            subscription.close()
         if self._refresher is not None:
             self._refresher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -151,24 +181,26 @@ class Reads:
         """Something was just written here: refresh now rather than at the next tick."""
         self._poked.set()
 
-    async def _refreshing(self, every: float) -> None:
+    async def _refreshing(self, every: float, fallback: float) -> None:
         while True:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._poked.wait(), every)
+                # pushed: a move pokes at once, and the token alone moves no head
+                await asyncio.wait_for(self._poked.wait(), fallback if self.pushed else every)
+            poked = self._poked.is_set()
             self._poked.clear()
-            await self.refresh()
+            await self.refresh(poked)
 
-    async def refresh(self) -> int:
-        """If anything was committed since the last refresh, read every kept match again
-        (one a turn of the loop, so requests are answered in between), as the next
-        request for it would: so a request after an event it may not see finds its
-        match read and its answer kept, and costs what a kept answer costs.  How many
-        matches were read again."""
+    async def refresh(self, poked: bool = False) -> int:
+        """If anything was committed since the last refresh (or ``poked``: a match
+        moved), read every kept match whose head was dropped again (one a turn of the
+        loop, so requests are answered in between), as the next request for it would:
+        so a request after an event it may not see finds its match read and its answer
+        kept, and costs what a kept answer costs.  How many matches were read again."""
         try:
             version = self.look()
         except MatchledgerError:
             return 0
-        if version == self._refreshed:
+        if version == self._refreshed and not poked:
             return 0
         self._refreshed = version
         done = 0
@@ -197,7 +229,10 @@ class Reads:
             self._forget_lookups(None)
             raise
         if version != self._version:
-            self._forget_lookups(version)
+            self._version = version
+            self._grants.clear()  # a revocation is seen by the very next request, pushed or not
+            if not self.pushed:
+                self._heads.clear()
         try:
             asyncio.get_running_loop().call_soon(self.must_look)
         except RuntimeError:  # no loop: nothing marks the turn's end, so nothing is shared
@@ -209,6 +244,37 @@ class Reads:
         self._version = version
         self._heads.clear()
         self._grants.clear()
+
+    # ------------------------------------------------------------------ pushed changes (on the loop)
+
+    def moved(self, match_id: str) -> None:
+        """Events of ``match_id`` were committed (pushed, or written here): its head is
+        read again by the next lookup, and the live streams look."""
+        self._heads.pop(match_id, None)
+        self._wake()
+
+    def links_changed(self) -> None:
+        """A link was given or revoked: every grant is looked up again."""
+        self._grants.clear()
+
+    def listening(self, pushed: bool) -> None:
+        """Changes are pushed from now on (``pushed``), or no longer: either way what
+        was kept may have missed a commit, and is forgotten."""
+        self.pushed = pushed
+        self._forget_lookups(None)
+        self._wake()
+
+    def heads_seen(self, heads: dict[str, Head]) -> None:
+        """The safety net's heads: a kept head that differs moved."""
+        for match_id, head in heads.items():
+            kept = self._heads.get(match_id)
+            if kept is not None and kept != head:
+                self.moved(match_id)
+
+    def _wake(self) -> None:
+        self.poke()
+        for wake in self.woken:
+            wake()
 
     # ------------------------------------------------------------------ heads
 
@@ -236,6 +302,8 @@ class Reads:
             self.app.forget(oldest)
             self._heads.pop(oldest, None)
             self._views.pop(oldest, None)
+        if first is None:
+            self._watched = tuple(self._read_at)  # the listener's thread reads it whole
         return head
 
     def _read_afresh(self, match_id: str) -> tuple[int, str]:
@@ -243,6 +311,7 @@ class Reads:
         of its events each view may know of: the new events classified one by one from
         the state the last read left (no replay), or from the first event."""
         carried = self._views.pop(match_id, None)
+        self.reads_afresh += 1
         heads = self._views[match_id] = self.app.view_heads(match_id, carried)
         return heads.seq, heads.hash
 
@@ -381,6 +450,36 @@ class Reads:
     @staticmethod
     def is_auditor(capability: Capability) -> bool:
         return capability.role == AUDITOR
+
+
+class _Pushed:
+    """What the back end pushes, handed over from its listening thread to the loop
+    (ledger/change_feed.py, ``Listener``)."""
+
+    def __init__(self, reads: Reads, loop: asyncio.AbstractEventLoop):
+        self.reads, self.loop = reads, loop
+
+    def _call(self, callback: Callable, *args) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed: the service is stopping
+            self.loop.call_soon_threadsafe(callback, *args)
+
+    def listening(self) -> None:
+        self._call(self.reads.listening, True)
+
+    def lost(self) -> None:
+        self._call(self.reads.listening, False)
+
+    def match_moved(self, match_id: str) -> None:
+        self._call(self.reads.moved, match_id)
+
+    def links_changed(self, match_id: str) -> None:
+        self._call(self.reads.links_changed)
+
+    def heads_seen(self, heads) -> None:
+        self._call(self.reads.heads_seen, dict(heads))
+
+    def watched(self) -> tuple[str, ...]:
+        return self.reads._watched
 
 
 def _receipts(log: LogReading) -> list[Receipt]:

@@ -25,6 +25,7 @@ from contextlib import AbstractContextManager
 from matchledger.engine.commands import Command, CreateMatch
 from matchledger.engine.state import MatchState, View
 from matchledger.ledger.capabilities import Capability
+from matchledger.ledger.change_feed import FALLBACK_SECONDS, Listener, Subscription
 from matchledger.ledger.events import new_salt
 from matchledger.ledger.hooks import Delivery, Hook
 from matchledger.ledger.limits import LOCK_TIMEOUT_SECONDS
@@ -107,6 +108,13 @@ class Application:
         committed to the database since this one last read it, and stays put while
         nothing is written: a long-running door keeps what it read while it stands still."""
         return self._queries.change_token()
+
+    def subscribe_changes(self, listener: Listener, *, fallback: float = FALLBACK_SECONDS) -> Subscription | None:
+        """Have what other connections commit pushed to ``listener`` (which match moved,
+        which match's links changed), on a connection and thread of their own, where the
+        back end pushes changes (PostgreSQL); None where it does not (poll
+        :meth:`change_token`).  See ledger/change_feed.py."""
+        return self.store.changes.subscribe(listener, fallback=fallback)
 
     def command_ended(self) -> None:
         """The command-line command that opened the application is done: its connection

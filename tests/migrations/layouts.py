@@ -24,7 +24,9 @@ PostgreSQL:
 - ``postgresql-1-capabilities`` (the releases up to the one before
   ``service_addresses``): version 1 with ``capabilities`` made with the tables;
 - ``postgresql-2-addresses`` (the releases up to the one before ``hooks``): the same
-  with ``service_addresses`` and version 2 recorded.
+  with ``service_addresses`` and version 2 recorded;
+- ``postgresql-3-hooks`` (the releases up to the one before the notifying triggers):
+  the same with ``hooks`` and ``hook_deliveries`` and version 3 recorded.
 
 The version this matchledger writes (the tables made by a first write) is each back
 end's newest and is what every other test runs on.
@@ -202,9 +204,23 @@ UPDATE matchledger_schema SET version = 2;
 """
 )
 
+POSTGRES_3_HOOKS = (
+    POSTGRES_2_ADDRESSES
+    + """
+CREATE TABLE IF NOT EXISTS hooks (hook_id text COLLATE "C" PRIMARY KEY, match_id text COLLATE "C" NOT NULL,
+    url text NOT NULL, kinds text NOT NULL, format text NOT NULL, secret text NOT NULL, after_seq bigint NOT NULL,
+    created_at text NOT NULL, removed_at text);
+CREATE TABLE IF NOT EXISTS hook_deliveries (hook_id text COLLATE "C" NOT NULL, match_id text COLLATE "C" NOT NULL,
+    seq bigint NOT NULL, kind text NOT NULL, claimed_at text NOT NULL, state text NOT NULL,
+    attempts text NOT NULL, PRIMARY KEY (hook_id, match_id, seq, kind));
+UPDATE matchledger_schema SET version = 3;
+"""
+)
+
 #: name -> (schema version, the script that made it)
 POSTGRES_LAYOUTS = {
     "postgresql-1-first-release": (1, POSTGRES_1_FIRST_RELEASE),
     "postgresql-1-capabilities": (1, POSTGRES_1_CAPABILITIES),
     "postgresql-2-addresses": (2, POSTGRES_2_ADDRESSES),
+    "postgresql-3-hooks": (3, POSTGRES_3_HOOKS),
 }

@@ -36,6 +36,7 @@ OURS = [
     "hooks",
     "hooks_pkey",
     "matchledger_append_only",
+    "matchledger_notify",
     "matchledger_schema",
     "service_addresses",
     "service_addresses_pkey",
@@ -81,9 +82,9 @@ def earlier(request, postgres_url, season_tables):
 
 
 def test_every_earlier_layout_is_of_a_version_this_matchledger_reads():
-    assert migrations.postgres_version() == 3
-    assert [m.version for m in migrations.POSTGRES_MIGRATIONS] == [1, 2, 3]
-    assert {version for version, _script in POSTGRES_LAYOUTS.values()} <= {1, 2}
+    assert migrations.postgres_version() == 4
+    assert [m.version for m in migrations.POSTGRES_MIGRATIONS] == [1, 2, 3, 4]
+    assert {version for version, _script in POSTGRES_LAYOUTS.values()} <= {1, 2, 3}
 
 
 @pytest.mark.guarantee("postgres.migrations")
@@ -268,9 +269,40 @@ def test_an_earlier_layout_gets_the_hooks_tables_from_its_first_write(earlier):
         assert reader.hooks() == []
     finally:
         reader.close()
-    assert "hooks" not in relations(earlier)
+    assert ("hooks" in relations(earlier)) == (version(earlier) >= [(3,)])
     exported = invoke(earlier, "export", "g3").stdout
     invoke(earlier, "hook", "add", "g3", "https://chat.example.org/x", "--on", "close")
     assert {"hooks", "hook_deliveries"} <= set(relations(earlier))
     assert version(earlier) == [(migrations.postgres_version(),)]
     assert invoke(earlier, "export", "g3").stdout == exported
+
+
+# --------------------------------------------------------------------------- the notifying triggers (version 4)
+
+
+def notifying_triggers(url: str) -> list[tuple]:
+    return plain(
+        url,
+        "SELECT c.relname, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+        "WHERE t.tgname LIKE '%%notify' ORDER BY 1",
+    )
+
+
+@pytest.mark.guarantee("postgres.migrations")
+def test_an_earlier_layout_gets_the_notifying_triggers_from_its_first_write_and_they_announce_commits(earlier):
+    """Read as it is, earlier tables announce nothing (a reader polls them); the first
+    write makes the triggers (and ``capabilities``, where a first release lacks it), and
+    from then on a commit of events or of a link is announced, naming the match."""
+    invoke(earlier, "status", "g3")
+    assert notifying_triggers(earlier) == []
+    invoke(earlier, "note", "g3", "after the upgrade")  # the first write: migrated
+    assert version(earlier) == [(migrations.postgres_version(),)]
+    assert notifying_triggers(earlier) == [("capabilities", "capabilities_notify"), ("events", "events_notify")]
+    with psycopg.connect(earlier, autocommit=True) as listening:
+        listening.execute("LISTEN matchledger")
+        invoke(earlier, "note", "g3", "announced")
+        invite_output = invoke(earlier, "invite", "g3", "--as", "ann").stdout
+        assert "/p/" in invite_output
+        heard = [n.payload for n in listening.notifies(timeout=10, stop_after=2)]
+    schema = plain(earlier, "SELECT current_schema()")[0][0]
+    assert sorted(heard) == sorted([f'["events", "{schema}", "g3"]', f'["capabilities", "{schema}", "g3"]'])

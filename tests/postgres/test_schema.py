@@ -31,6 +31,7 @@ OURS = [
     "hooks",
     "hooks_pkey",
     "matchledger_append_only",
+    "matchledger_notify",
     "matchledger_schema",
     "service_addresses",
     "service_addresses_pkey",
@@ -80,7 +81,7 @@ def test_the_first_write_makes_the_contract_table_with_the_exact_hashed_bodies_a
         postgres_url,
         "SELECT tgname FROM pg_trigger WHERE tgrelid = 'events'::regclass AND NOT tgisinternal ORDER BY tgname",
     )
-    assert triggers == [("events_no_delete",), ("events_no_truncate",), ("events_no_update",)]
+    assert triggers == [("events_no_delete",), ("events_no_truncate",), ("events_no_update",), ("events_notify",)]
     assert relations(postgres_url) == OURS
 
 
@@ -218,6 +219,16 @@ PLANTED_ON_POSTGRES = {
         "CREATE OR REPLACE FUNCTION matchledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$"
     ],
     "rule 'spy' on table 'events'": ["CREATE RULE spy AS ON INSERT TO events DO ALSO NOTIFY spy"],
+    "function 'matchledger_notify'": [
+        "CREATE OR REPLACE FUNCTION matchledger_notify() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        "BEGIN PERFORM pg_notify('spy', NEW.body); RETURN NULL; END $$"
+    ],
+    "trigger 'capabilities_notify' on table 'capabilities'": [
+        "DROP TRIGGER capabilities_notify ON capabilities",
+        "CREATE TRIGGER capabilities_notify AFTER INSERT OR UPDATE ON capabilities FOR EACH ROW "
+        "EXECUTE FUNCTION matchledger_append_only()",
+    ],
+    "trigger 'events_notify' on table 'events'": ["ALTER TABLE events DISABLE TRIGGER events_notify"],
 }
 
 

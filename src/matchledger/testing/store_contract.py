@@ -766,6 +766,102 @@ class ChangeFeedContract(_OnABackEnd):
         assert changes.moved_since(position)
         assert not changes.moved_since(changes.data_version())
 
+    @pytest.mark.guarantee("service.live")
+    def test_a_pushing_feed_names_each_match_another_store_commits_to_and_each_links_change(
+        self, log, changes, backend
+    ):
+        """Where the back end pushes changes, what another connection commits is told
+        as it lands: the match whose events moved, the match whose link was given or
+        revoked; where it pushes nothing, ``subscribe`` says so (None) and
+        ``data_version`` is what a reader polls."""
+        three_events(log)
+        heard = HeardChanges()
+        subscription = changes.subscribe(heard)
+        other = backend.open()
+        try:
+            if subscription is None:
+                before = changes.data_version()
+                other.log.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
+                assert changes.data_version() != before
+                return
+            assert heard.wait_for("listening"), "the feed never said it listens"
+            other.log.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
+            other.log.append("m2", 1, [CREATED], actor="host", recorded_at=T)
+            assert heard.wait_for(("moved", "m1")) and heard.wait_for(("moved", "m2"))
+            other.capability_store.save_capability(_capability("p" * 32))
+            assert heard.wait_for(("links", "m1"))
+            with pytest.raises(CallerFailed), other.transaction():
+                other.log.append("m3", 1, [CREATED], actor="host", recorded_at=T)
+                raise CallerFailed  # rolled back: nothing committed, nothing told
+            other.log.append("m4", 1, [CREATED], actor="host", recorded_at=T)
+            assert heard.wait_for(("moved", "m4"))
+            assert ("moved", "m3") not in heard.told  # told in commit order: m3's would have come first
+        finally:
+            other.close()
+            if subscription is not None:
+                subscription.close()
+
+    def test_a_pushing_feeds_safety_net_hands_over_the_heads_of_the_watched_matches_once_it_moved(
+        self, log, changes, backend
+    ):
+        """Every ``fallback`` seconds, once the database moved, the heads of the matches
+        the receiver keeps are read and handed over, so that a move it was not told of
+        (none should be) costs a look, never a stale page."""
+        rows = three_events(log)
+        heard = HeardChanges(watched=("m1", "m9"))
+        subscription = changes.subscribe(heard, fallback=0.2)
+        if subscription is None:
+            return  # nothing pushed, nothing to back up: the poll is the whole feed
+        other = backend.open()
+        try:
+            assert heard.wait_for("listening"), "the feed never said it listens"
+            [fourth] = other.log.append("m1", 4, [NoteAdded(text="elsewhere")], actor="host", recorded_at=T)
+            assert heard.wait_for(("heads", (("m1", (4, fourth.hash)), ("m9", None))))
+            assert rows[-1].hash != fourth.hash
+        finally:
+            other.close()
+            subscription.close()
+
+
+class HeardChanges:
+    """A receiver of pushed changes (ledger/change_feed.py, ``Listener``) that keeps
+    what it was told, in order, from the feed's thread."""
+
+    def __init__(self, watched: tuple[str, ...] = ()):
+        import threading
+
+        self.told: list = []
+        self._watched = watched
+        self._changed = threading.Condition()
+
+    def _tell(self, what) -> None:
+        with self._changed:
+            self.told.append(what)
+            self._changed.notify_all()
+
+    def wait_for(self, what, timeout: float = 10.0) -> bool:
+        """Whether ``what`` was told within ``timeout`` seconds (a guard against a hang)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: what in self.told, timeout)
+
+    def listening(self) -> None:
+        self._tell("listening")
+
+    def lost(self) -> None:
+        self._tell("lost")
+
+    def match_moved(self, match_id: str) -> None:
+        self._tell(("moved", match_id))
+
+    def links_changed(self, match_id: str) -> None:
+        self._tell(("links", match_id))
+
+    def heads_seen(self, heads) -> None:
+        self._tell(("heads", tuple(sorted(heads.items()))))
+
+    def watched(self) -> tuple[str, ...]:
+        return self._watched
+
 
 class StoreContract(
     EventLogContract,

@@ -1,0 +1,94 @@
+"""What the service keeps while changes are pushed (``commands/service/reads.py``): the
+change token moving drops the grants only (a revocation is seen by the next request
+that carries the link), a pushed move re-reads that match alone, and listening again,
+or no longer, forgets everything kept.  The pushes are told by hand here, on a real
+store, as the listener's thread hands them over (the listener itself:
+tests/postgres/test_listen.py; end to end: tests/service/test_pushed_changes.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from matchledger.commands.service.reads import Reads
+from matchledger.ledger.stores import open_store
+from matchledger.projections.application import Application
+from tests.helpers import invoke
+
+from .support import STUDIO, invite
+
+
+@pytest.fixture
+def two_matches(tmp_path):
+    db = tmp_path / "pushed.db"
+    for match_id in ("m1", "m2"):
+        invoke(db, "new", "lca", match_id, "--players", "ann,bob", "--studio", STUDIO)
+    token = invite(db, "m1", "--as", "ann")["token"]
+    reads = Reads(Application(open_store(str(db), create=False)))
+    yield db, token, reads
+    reads.app.close()
+
+
+def outside_a_loop(step):
+    """One request's worth of lookups in a turn of its own."""
+
+    async def turn():
+        return step()
+
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(turn())
+    finally:
+        loop.close()
+
+
+@pytest.mark.guarantee("service.live")
+def test_while_pushed_a_commit_re_reads_only_the_match_it_was_pushed_for(two_matches):
+    db, _token, reads = two_matches
+    reads.listening(True)
+    heads = outside_a_loop(lambda: (reads.head("m1"), reads.head("m2")))
+    afresh = reads.reads_afresh
+    invoke(db, "note", "m1", "one")
+    invoke(db, "note", "m2", "two")  # the token moved for both; m2's move is not pushed yet
+    assert outside_a_loop(lambda: (reads.head("m1"), reads.head("m2"))) == heads
+    assert reads.reads_afresh == afresh  # nothing was read again for the token alone
+    reads.moved("m1")
+    m1, m2 = outside_a_loop(lambda: (reads.head("m1"), reads.head("m2")))
+    assert m1[0] == heads[0][0] + 1 and m2 == heads[1]
+    assert reads.reads_afresh == afresh + 1
+
+
+@pytest.mark.guarantee("service.live")
+def test_the_safety_nets_heads_re_read_a_match_whose_kept_head_differs_and_no_other(two_matches):
+    db, _token, reads = two_matches
+    reads.listening(True)
+    first = outside_a_loop(lambda: (reads.head("m1"), reads.head("m2")))
+    invoke(db, "note", "m2", "missed")
+    afresh = reads.reads_afresh
+    reads.heads_seen({"m1": first[0], "m2": (first[1][0] + 1, "0" * 64)})
+    m1, m2 = outside_a_loop(lambda: (reads.head("m1"), reads.head("m2")))
+    assert (m1, m2[0]) == (first[0], first[1][0] + 1)
+    assert reads.reads_afresh == afresh + 1
+
+
+@pytest.mark.guarantee("service.tokens-scoped")
+def test_while_pushed_a_revocation_is_seen_by_the_next_lookup_before_it_is_pushed(two_matches):
+    db, token, reads = two_matches
+    reads.listening(True)
+    assert outside_a_loop(lambda: reads.grant(token)) is not None
+    invoke(db, "revoke", token)  # not pushed (yet): the token's look finds it
+    assert outside_a_loop(lambda: reads.grant(token)) is None
+
+
+@pytest.mark.guarantee("service.live")
+@pytest.mark.parametrize("pushed", [True, False], ids=["listening-again", "listener-lost"])
+def test_listening_again_or_no_longer_forgets_every_head_kept(two_matches, pushed):
+    """What was announced while nobody listened was lost: everything kept is read again."""
+    db, _token, reads = two_matches
+    reads.listening(True)
+    before = outside_a_loop(lambda: reads.head("m1"))
+    invoke(db, "note", "m1", "announced to nobody")
+    assert outside_a_loop(lambda: reads.head("m1")) == before
+    reads.listening(pushed)
+    assert outside_a_loop(lambda: reads.head("m1"))[0] == before[0] + 1
