@@ -462,8 +462,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "grants-kept-past-a-commit",
         "commands/service/reads.py",
-        "        self._grants.clear()",
-        "        pass",
+        "            self._grants.clear()  # a revocation is seen by the very next request, pushed or not",
+        "            pass",
         (f"{SERVICE_API}::test_revoking_a_link_closes_it_at_once",),
         "a token revoked by the host keeps opening its match until the server restarts",
     ),
