@@ -5,14 +5,25 @@ what a test names that does not exist."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import tomllib
 
 from . import trace
 
-CITATIONS = trace.citations()
-GUARANTEES = trace.guarantees(trace.GUARANTEES.read_text(encoding="utf-8"))
+
+
+# Read when a test first asks (every module is parsed: seconds), not when pytest collects
+# this module: each xdist worker collects every module, and only one runs these tests.
+@functools.cache
+def _citations() -> trace.Citations:
+    return trace.citations()
+
+
+@functools.cache
+def _guarantees() -> trace.Guarantees:
+    return trace.guarantees(trace.GUARANTEES.read_text(encoding="utf-8"))
 
 
 def _order(ruling: str) -> tuple[str, int]:
@@ -20,7 +31,7 @@ def _order(ruling: str) -> tuple[str, int]:
 
 
 def _cited(kind: str) -> set[str]:
-    return {c.id for c in CITATIONS.found if c.kind == kind}
+    return {c.id for c in _citations().found if c.kind == kind}
 
 
 def test_every_ruling_is_decided_by_a_test():
@@ -29,14 +40,14 @@ def test_every_ruling_is_decided_by_a_test():
 
 
 def test_every_row_of_guarantees_md_is_decided_by_a_test():
-    missing = [g for g in GUARANTEES.ids if g not in _cited("guarantee")]
+    missing = [g for g in _guarantees().ids if g not in _cited("guarantee")]
     assert not missing, "no test carries @pytest.mark.guarantee(...) for: " + ", ".join(missing)
 
 
 def test_every_ruling_and_guarantee_a_test_names_exists():
-    known = {"ruling": trace.all_rulings(), "guarantee": set(GUARANTEES.ids)}
-    unknown = [f"{c.test} names {c.kind} {c.id!r}" for c in CITATIONS.found if c.id not in known[c.kind]]
-    wrong = unknown + CITATIONS.problems  # and markers that name nothing
+    known = {"ruling": trace.all_rulings(), "guarantee": set(_guarantees().ids)}
+    unknown = [f"{c.test} names {c.kind} {c.id!r}" for c in _citations().found if c.id not in known[c.kind]]
+    wrong = unknown + _citations().problems  # and markers that name nothing
     assert not wrong, "\n".join(wrong)
 
 
@@ -44,22 +55,22 @@ def test_a_test_citing_a_ruling_has_the_ruling_in_its_name():
     # so that a failure's name says which ruling broke (the rest of the name says which case)
     unnamed = [
         f"{c.test} cites {c.id}"
-        for c in CITATIONS.found
+        for c in _citations().found
         if c.kind == "ruling" and not re.search(rf"(^|_){c.id.lower()}(_|$)", c.test.split("::")[1].lower())
     ]
     assert not unnamed, "\n".join(unnamed)
 
 
 def test_every_table_row_of_guarantees_md_has_an_id_of_its_own():
-    problems = GUARANTEES.problems
+    problems = _guarantees().problems
     assert not problems, "\n".join(problems)
 
 
 def test_every_test_guarantees_md_names_exists():
     stale = []
-    for ref in GUARANTEES.tests:
+    for ref in _guarantees().tests:
         file, _, name = ref.partition("::")
-        if file not in CITATIONS.tests or name and name not in CITATIONS.tests[file]:
+        if file not in _citations().tests or name and name not in _citations().tests[file]:
             stale.append(ref)
     assert not stale, "docs/guarantees.md names tests that do not exist: " + ", ".join(stale)
 
