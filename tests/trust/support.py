@@ -5,7 +5,6 @@ whom file permissions bind (even when the tests run as root)."""
 from __future__ import annotations
 
 import ctypes
-import gc
 import hashlib
 import os
 import sqlite3
@@ -23,14 +22,7 @@ _CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH = 1, 2
 
 
 def fingerprint(path: Path) -> dict[str, str | None]:
-    """sha256 of the database file and each file SQLite keeps beside it (None: absent).
-
-    A command run in this process (CliRunner) leaves its SQLite connection to the garbage
-    collector, and the last connection to close checkpoints the -wal into the file: the
-    bytes change whenever the collector happens to run, though nothing was written.  So
-    the unreachable connections are closed first, and every fingerprint is taken with no
-    stray connection open."""
-    gc.collect()
+    """sha256 of the database file and each file SQLite keeps beside it (None: absent)."""
     found = {}
     for suffix in COMPANIONS:
         companion = Path(f"{path}{suffix}")
