@@ -440,10 +440,12 @@ class Store(LogStore):
         self.file.conn.close()
 
     def command_ended(self) -> None:
-        # Left to the end of the process, as it always was: closing the last connection
-        # checkpoints the WAL and removes the -wal and -shm files, which changes the
-        # files a command leaves beside the database (tests/trust pins them).
-        pass
+        # Closed now, as the end of the process would close it: closing the last
+        # connection checkpoints the WAL and removes the -wal and -shm files.  Left to
+        # the garbage collector (an sqlite3 connection is in a reference cycle with its
+        # statement cache), a command run in a longer-lived process closed at some later
+        # moment, rewriting the file's bytes then.
+        self.close()
 
 
 def _capability_of(row: tuple) -> Capability:

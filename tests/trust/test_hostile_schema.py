@@ -5,7 +5,6 @@ the file left as it was."""
 
 from __future__ import annotations
 
-import gc
 import sqlite3
 
 import pytest
@@ -67,14 +66,7 @@ _EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 def _kept(db) -> dict:
     """The database and what its -wal holds (the -shm is SQLite's index of the -wal, which
-    a reader's connection touches; a connection closing may leave an empty -wal or none).
-
-    A command run in this process (CliRunner) leaves its SQLite connection to the garbage
-    collector, and the last connection to close checkpoints the -wal into the file: the
-    bytes change whenever the collector happens to run, though nothing was written.  So
-    the unreachable connections are closed first (a full collection: slow, so only here,
-    where CI once caught the collector mid-test)."""
-    gc.collect()
+    a reader's connection touches; a connection closing may leave an empty -wal or none)."""
     return {
         part: None if part == "-wal" and digest == _EMPTY else digest
         for part, digest in fingerprint(db).items()

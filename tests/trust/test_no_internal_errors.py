@@ -4,8 +4,6 @@ through, so each of these would fail loudly)."""
 
 from __future__ import annotations
 
-import gc
-
 import pytest
 
 from ..helpers import invoke
@@ -28,7 +26,6 @@ def test_a_folder_given_as_the_database(tmp_path, args):
 
 @pytest.mark.parametrize("args", [("status", "m1"), ("verify", "--all"), ("log", "m1"), ("note", "m1", "x")])
 def test_a_damaged_database_file(photographer_db_in_cwd, args):
-    gc.collect()  # the connection of the command that made it, closed: all of it is in the file
     data = photographer_db_in_cwd.read_bytes()
     photographer_db_in_cwd.write_bytes(data[: len(data) // 2])
     _fails_clearly(photographer_db_in_cwd, *args, fragment=f"{str(photographer_db_in_cwd)!r}")

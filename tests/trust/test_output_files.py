@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gc
 import os
 import sqlite3
 import stat
@@ -30,10 +29,7 @@ def _contents(db) -> dict:
 
 
 def _settled(db) -> None:
-    """The database with its -wal merged in: a connection of an earlier command that the
-    collector closes later would otherwise checkpoint it then, changing the file's bytes
-    (not its contents) in the middle of the comparison."""
-    gc.collect()
+    """The database with its -wal merged in, so that the comparison is of the file alone."""
     with contextlib.closing(sqlite3.connect(db)) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
