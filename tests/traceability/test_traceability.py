@@ -13,7 +13,6 @@ import tomllib
 from . import trace
 
 
-
 # Read when a test first asks (every module is parsed: seconds), not when pytest collects
 # this module: each xdist worker collects every module, and only one runs these tests.
 @functools.cache
