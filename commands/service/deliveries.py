@@ -146,7 +146,7 @@ class Deliveries:
         self.open_application = open_application
         self.poll, self.attempts, self.backoff = poll, attempts, backoff
         self.timeout, self.total, self.clock = timeout, total, clock
-        self.jobs: queue.Queue[_Job] = queue.Queue(maxsize=queue_size)
+        self.jobs: queue.Queue[_Job | None] = queue.Queue(maxsize=queue_size)
         self.stopping = threading.Event()
         self.wake = threading.Event()
         self.threads = [threading.Thread(target=self._scan, name="hooks-scanner", daemon=True)] + [
@@ -161,6 +161,11 @@ class Deliveries:
     def stop(self, wait: float = 5.0) -> None:
         self.stopping.set()
         self.wake.set()
+        for _sender in self.threads[1:]:  # a sender waiting for a job wakes now, not at its next look
+            try:
+                self.jobs.put_nowait(None)
+            except queue.Full:
+                break  # each has a job to finish, then sees the stop
         deadline = time.monotonic() + wait
         for thread in self.threads:
             thread.join(max(0.0, deadline - time.monotonic()))
@@ -237,6 +242,8 @@ class Deliveries:
             try:
                 job = self.jobs.get(timeout=0.2)
             except queue.Empty:
+                continue
+            if job is None:  # stop() woke it
                 continue
             try:
                 if application is None:
