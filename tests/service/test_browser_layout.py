@@ -39,18 +39,27 @@ def opened(browser, server: Server, link: dict, viewport: dict):
     return context, page
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_on_a_phone_now_comes_first_and_the_board_is_right_under_the_form(browser, tmp_path, game):
-    db = tmp_path / "m.db"
-    match, args = GAMES[game]
-    invoke(db, "new", game, match, *args)
-    link = invite(db, match, "--as", "ann", "--submit")
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """Each game's match in one database, and one ``serve`` of it: (the server, each
+    game's link for ann).  The tests only look: none changes a match."""
+    db = tmp_path_factory.mktemp("layout") / "m.db"
+    links = {}
+    for game, (match, args) in GAMES.items():
+        invoke(db, "new", game, match, *args)
+        links[game] = invite(db, match, "--as", "ann", "--submit")
     with Server(db) as server:
-        context, page = opened(browser, server, link, PHONE)
-        now, form, board = box(page, "#now"), box(page, "#submit-form"), box(page, "#live .board svg")
-        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-        hand = box(page, "#live .board g.hand") if game == "photographer" else None
-        context.close()
+        yield server, links
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_on_a_phone_now_comes_first_and_the_board_is_right_under_the_form(browser, served, game):
+    server, links = served
+    context, page = opened(browser, server, links[game], PHONE)
+    now, form, board = box(page, "#now"), box(page, "#submit-form"), box(page, "#live .board svg")
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    hand = box(page, "#live .board g.hand") if game == "photographer" else None
+    context.close()
     assert now["y"] + now["height"] <= form["y"] < 300, (now, form)  # what to do now, then the form at once
     gap = board["y"] - (form["y"] + form["height"])
     assert 0 <= gap <= ADJACENT, f"the board is {gap} px under the form"
@@ -61,15 +70,11 @@ def test_on_a_phone_now_comes_first_and_the_board_is_right_under_the_form(browse
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_on_a_desktop_the_board_is_beside_the_form(browser, tmp_path, game):
-    db = tmp_path / "m.db"
-    match, args = GAMES[game]
-    invoke(db, "new", game, match, *args)
-    link = invite(db, match, "--as", "ann", "--submit")
-    with Server(db) as server:
-        context, page = opened(browser, server, link, DESKTOP)
-        form, board = box(page, "#submit-form"), box(page, "#live .board svg")
-        context.close()
+def test_on_a_desktop_the_board_is_beside_the_form(browser, served, game):
+    server, links = served
+    context, page = opened(browser, server, links[game], DESKTOP)
+    form, board = box(page, "#submit-form"), box(page, "#live .board svg")
+    context.close()
     assert board["x"] >= form["x"] + form["width"], (form, board)  # to its right
     assert board["y"] < form["y"] + form["height"], (form, board)  # and level with it
 
