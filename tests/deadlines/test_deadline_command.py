@@ -39,6 +39,7 @@ def test_a_time_from_now_is_turned_into_an_absolute_one_by_the_door(lca_db):
     assert before + timedelta(hours=36) - timedelta(seconds=1) <= at <= datetime.now(UTC) + timedelta(hours=36)
 
 
+@pytest.mark.guarantee("deadlines.recorded-at-its-now")
 def test_the_deadline_is_recorded_at_the_time_the_door_read_and_verify_holds_them_together(lca_db):
     # The door reads "now" once: the event says it, and the log records it, to the digit;
     # verify refuses a DeadlineSet whose recorded time is another (tests/deadlines/test_hostile_deadlines.py).

@@ -39,6 +39,7 @@ def _deadline_then_submission(now: str, at: str) -> list:
     return events
 
 
+@pytest.mark.guarantee("deadlines.recorded-at-its-now")
 def test_verify_refuses_a_deadline_set_later_than_its_recorded_time(tmp_path):
     # Every row is recorded at T (2024); the deadline claims to have been set in 2030.
     db = plant(
@@ -53,6 +54,7 @@ def test_verify_accepts_a_deadline_set_at_its_recorded_time(tmp_path):
     assert "m1: ok" in invoke(db, "verify", "m1").output
 
 
+@pytest.mark.guarantee("deadlines.recorded-at-its-now")
 def test_verify_refuses_a_deadline_already_past_when_recorded(tmp_path):
     # Recorded at T (2024), the deadline says it was set in 2000 for a day later: it never lay ahead.
     db = plant(
@@ -70,6 +72,7 @@ def test_verify_refuses_a_deadline_already_past_when_recorded(tmp_path):
         ("2026-12-01T10:00:00Z", "2027-02-30T00:00:00Z", "at 2027-02-30T00:00:00Z"),
     ],
 )
+@pytest.mark.guarantee("deadlines.recorded-at-its-now")
 def test_a_time_off_the_calendar_given_through_the_library_is_refused_and_nothing_written(lca_db, now, at, named):
     """The deadline is recorded at its ``now``: one that names no real second would be
     a ``recorded_at`` that `verify` refuses, so it is refused before anything is written."""

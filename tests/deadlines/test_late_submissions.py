@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import json
 
+import pytest
+
 from matchledger.engine.commands import SetDeadline, Submit
 from matchledger.projections.application import LinkSubmission, PastDeadline
 from tests.helpers import invoke, read_json
@@ -61,6 +63,7 @@ def test_a_submission_a_link_accepts_on_the_deadline_is_never_marked_late(lca_db
         app.close()
 
 
+@pytest.mark.guarantee("deadlines.late-refused")
 def test_the_host_records_a_late_submission_and_log_and_audit_mark_it(clocked, lca_db):
     app, clock = clocked
     _with_deadline(app, clock)

@@ -55,6 +55,7 @@ def service(lca_db):
     reader.close()
 
 
+@pytest.mark.guarantee("deadlines.late-refused")
 def test_the_api_refuses_a_submission_after_the_deadline_with_409_and_writes_nothing(service, lca_db):
     ask, clock = service
     head = read_json(lca_db, "head", "m1")
@@ -117,6 +118,7 @@ def test_a_late_submission_the_host_recorded_is_marked_late_on_its_participants_
     assert ", late" not in ask("GET", "/m/m1").text
 
 
+@pytest.mark.guarantee("deadlines.late-refused")
 def test_the_api_and_the_pages_say_the_deadline_passed_once_it_has_as_status_does(service, lca_db):
     """No event marks the moment: an answer kept from before it must not be given after."""
     ask, clock = service

@@ -48,6 +48,7 @@ def test_a_close_is_posted_once_as_the_public_post_signed_with_the_secret(tmp_pa
     assert hook["secret"] not in listed and hook["secret"] not in invoke(db, "hook", "list", "--json").stdout
 
 
+@pytest.mark.guarantee("hooks.public-only")
 def test_no_private_message_is_posted(tmp_path, receiver):
     db = tmp_path / "m.db"
     lca_match(db)
@@ -144,6 +145,7 @@ def test_a_hung_receiver_times_out(tmp_path):
     assert delivered.state == "failed" and [a.error for a in delivered.attempts] == ["timed out", "timed out"]
 
 
+@pytest.mark.guarantee("hooks.posted-once")
 def test_two_serves_on_one_database_post_each_close_once(tmp_path, receiver):
     db = tmp_path / "m.db"
     lca_match(db)

@@ -42,6 +42,7 @@ def closed(tmp_path):
     receiver.close()
 
 
+@pytest.mark.guarantee("hooks.posted-once")
 def test_a_post_claimed_by_a_serve_that_stopped_is_sent_by_another_once_the_claim_lapsed(closed):
     db, receiver = closed
     crashed, first = _serve(db, 0)
@@ -61,6 +62,7 @@ def test_a_post_claimed_by_a_serve_that_stopped_is_sent_by_another_once_the_clai
     assert (shown["state"], shown["claimed_at"]) == ("delivered", _at(DELIVERY_LEASE_SECONDS))
 
 
+@pytest.mark.guarantee("hooks.posted-once")
 def test_a_post_taken_over_is_not_sent_by_the_serve_that_let_its_claim_lapse(closed):
     db, receiver = closed
     slow, first = _serve(db, 0)
@@ -77,6 +79,7 @@ def test_a_post_taken_over_is_not_sent_by_the_serve_that_let_its_claim_lapse(clo
     assert kept.attempts == ()  # the slow one tried nothing
 
 
+@pytest.mark.guarantee("hooks.posted-once")
 def test_attempts_made_before_the_claim_lapsed_count_towards_the_limit(closed):
     db, receiver = closed
     receiver.statuses = [503]
