@@ -5,6 +5,7 @@ the file left as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 
 import pytest
@@ -75,7 +76,10 @@ def _kept(db) -> dict:
 
 
 def plant(db, *statements) -> None:
-    with sqlite3.connect(db) as conn:
+    # Closed here: an sqlite3 connection left to the garbage collector (it is in a cycle
+    # with its statement cache) would checkpoint the -wal whenever the collector ran,
+    # in the middle of the comparison.
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
         for statement in statements:
             conn.execute(statement)
 
