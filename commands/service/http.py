@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
-from matchledger.ledger.errors import MalformedInput, MatchledgerError
+from matchledger.ledger.errors import DatabaseBusy, DatabaseUnavailable, MalformedInput, MatchledgerError
 from matchledger.projections.presentation.printable import printable
 
 from . import pages
@@ -468,6 +468,11 @@ class Service:
             try:
                 self.reads.must_look()  # a revocation made since this turn's look counts
                 revoked = self.reads.grant(token) is None
+            except (DatabaseBusy, DatabaseUnavailable):
+                # A passing outage: nothing is sent meanwhile (the view cannot be read
+                # either, which ends the stream for the browser to come back), and the
+                # link is checked again at the next beat.
+                return None
             except MatchledgerError:
                 return "the ledger cannot be read"  # closed, as a link that cannot be checked
             return (

@@ -35,7 +35,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Protocol
 
 from matchledger.ledger.change_feed import FALLBACK_SECONDS
-from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.errors import DatabaseBusy, DatabaseUnavailable, MatchledgerError
 
 from .problems import Refused, refused
 from .reads import Reads, to_json
@@ -209,6 +209,11 @@ class Live:
                 if refusal() is None:
                     try:
                         message = render()
+                    except (DatabaseBusy, DatabaseUnavailable):
+                        # A passing outage: the stream ends without a refusal, so the
+                        # browser connects again after ``retry`` (the page's script keeps
+                        # trying while the service answers 503), and the page goes on.
+                        return
                     except MatchledgerError as exc:
                         yield _refused(refused(exc, match_id=match_id).message)  # never the database's name
                         return

@@ -212,34 +212,51 @@
   var updates = 0;
   var lastLive = null;
   var lastNow = null;
-  var source = new EventSource(events);
-  source.addEventListener('view', function (event) {
-    var message = JSON.parse(event.data);
-    var live = document.getElementById('live');
-    if (live && message.live !== lastLive) { live.innerHTML = message.live; lastLive = message.live; }
-    var now = document.getElementById('now');  // a participant's "Now" part, at the page's top
-    if (now && typeof message.now === 'string' && message.now !== lastNow) { now.innerHTML = message.now; lastNow = message.now; }
-    if (formArea && typeof message.form === 'string') {
-      var holder = document.createElement('div');
-      holder.innerHTML = message.form;
-      if (formKey(holder) !== formKey(formArea)) {
-        var kept = entries(formArea);
-        formArea.innerHTML = message.form;
-        var lost = restore(formArea, kept);
-        if (kept.length) noteChange(formArea, lost);
-        wirePicker(formArea);  // after restoring: a grid marks the cells its field names
+  // The stream, opened again should it fail for good: the browser reconnects by itself
+  // after a stream that ended, but not after an answer that is no stream (a 503 while
+  // the ledger cannot be read), so the script tries again a few seconds later, until
+  // the service refuses the link.
+  var source = null;
+  var refusedNow = false;
+  var again = 5000;  // ms before the next try, doubled up to a minute while it fails
+  function listen() {
+    source = new EventSource(events);
+    source.addEventListener('view', function (event) {
+      var message = JSON.parse(event.data);
+      var live = document.getElementById('live');
+      if (live && message.live !== lastLive) { live.innerHTML = message.live; lastLive = message.live; }
+      var now = document.getElementById('now');  // a participant's "Now" part, at the page's top
+      if (now && typeof message.now === 'string' && message.now !== lastNow) { now.innerHTML = message.now; lastNow = message.now; }
+      if (formArea && typeof message.form === 'string') {
+        var holder = document.createElement('div');
+        holder.innerHTML = message.form;
+        if (formKey(holder) !== formKey(formArea)) {
+          var kept = entries(formArea);
+          formArea.innerHTML = message.form;
+          var lost = restore(formArea, kept);
+          if (kept.length) noteChange(formArea, lost);
+          wirePicker(formArea);  // after restoring: a grid marks the cells its field names
+        }
       }
-    }
-    countdowns();
-    updates += 1;
-    body.setAttribute('data-updates', String(updates));
-  });
-  source.addEventListener('refused', function (event) {
-    var live = document.getElementById('live');
-    var note = document.createElement('p');
-    note.className = 'notice error';
-    note.textContent = JSON.parse(event.data).error;
-    if (live) live.insertBefore(note, live.firstChild);
-    source.close();
-  });
+      countdowns();
+      updates += 1;
+      body.setAttribute('data-updates', String(updates));
+    });
+    source.addEventListener('refused', function (event) {
+      var live = document.getElementById('live');
+      var note = document.createElement('p');
+      note.className = 'notice error';
+      note.textContent = JSON.parse(event.data).error;
+      if (live) live.insertBefore(note, live.firstChild);
+      refusedNow = true;
+      source.close();
+    });
+    source.addEventListener('open', function () { again = 5000; });
+    source.addEventListener('error', function () {
+      if (source.readyState !== EventSource.CLOSED || refusedNow) return;
+      setTimeout(listen, again);
+      again = Math.min(again * 2, 60000);  // a link revoked meanwhile answers 403: asked ever more rarely
+    });
+  }
+  listen();
 })();
