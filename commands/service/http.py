@@ -23,7 +23,13 @@ from starlette.routing import Route
 
 from matchledger.engine.state import PUBLIC, as_participant
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
-from matchledger.ledger.errors import DatabaseBusy, DatabaseUnavailable, MalformedInput, MatchledgerError
+from matchledger.ledger.errors import (
+    ConnectionLost,
+    DatabaseBusy,
+    DatabaseUnavailable,
+    MalformedInput,
+    MatchledgerError,
+)
 from matchledger.projections.presentation.printable import printable
 
 from . import pages
@@ -167,8 +173,16 @@ class Service:
 
     @staticmethod
     def _reading(call, *args, match_id: str | None = None, **kwargs):
+        """``call`` (a read: asking it twice changes nothing), its errors worded for
+        HTTP.  A connection the server ended since the last read (a restart, a failover,
+        an idle timeout) is found only when a statement fails on it: the read is asked
+        once more, on the connection opened again, so the first request after a restart
+        is answered rather than refused."""
         try:
-            return call(*args, **kwargs)
+            try:
+                return call(*args, **kwargs)
+            except ConnectionLost:
+                return call(*args, **kwargs)
         except MatchledgerError as exc:
             raise refused(exc, match_id=match_id) from None
 

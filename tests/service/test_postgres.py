@@ -96,6 +96,22 @@ def test_serve_answers_again_once_its_connections_were_ended_and_says_503_meanwh
     assert submitted.status_code == 201, submitted.text
 
 
+@pytest.mark.guarantee("service.postgres")
+def test_the_first_reads_after_the_servers_connections_were_ended_are_answered_not_refused(
+    postgres_server, own_database, tmp_path
+):
+    """A read is asked once more on a connection opened again (issue 29: the first GET
+    after a restart answered 503 although the server was back)."""
+    url, name = own_database
+    link = invite(url, "m1", "--as", "ann")["token"]
+    with Server(url, folder=tmp_path) as server:
+        assert server.client.get(f"/p/{link}").status_code == 200
+        for path, headers in [("/api/v1/matches/m1/head", {}), ("/api/v1/matches/m1/me", bearer(link))]:
+            assert end_connections(postgres_server, name) >= 1
+            answer = server.client.get(path, headers=headers)
+            assert answer.status_code == 200, (path, answer.status_code, answer.text)
+
+
 @pytest.mark.guarantee("service.tokens-scoped")
 def test_a_revocation_made_while_a_submission_waits_for_the_matchs_lock_stops_it(own_database, tmp_path):
     """On PostgreSQL the match's lock is taken only to append: the link is checked again
