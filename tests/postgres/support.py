@@ -3,7 +3,11 @@ tables a database holds."""
 
 from __future__ import annotations
 
+import time
+
 import psycopg
+
+from matchledger.ledger.postgres_listen import APPLICATION_NAME
 
 
 def plain(url: str, sql: str, params: tuple = ()) -> list[tuple]:
@@ -24,3 +28,25 @@ def relations(url: str) -> list[str]:
             "ORDER BY 1",
         )
     ]
+
+
+def listeners(postgres_server, database: str) -> list[int]:
+    """The listening connections of `serve` processes (and stores) to ``database``."""
+    with postgres_server.admin() as conn:
+        return [
+            pid
+            for (pid,) in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+                (database, APPLICATION_NAME),
+            ).fetchall()
+        ]
+
+
+def until(condition, timeout: float = 10.0) -> bool:
+    """Whether ``condition()`` came true within ``timeout`` seconds (a guard against a hang)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

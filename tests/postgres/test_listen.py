@@ -5,15 +5,14 @@ that too (its receiver then forgets what it kept: what was announced meanwhile w
 
 from __future__ import annotations
 
-import time
-
 import psycopg
 import pytest
 
 from matchledger.ledger.events import MatchCreated, NoteAdded
-from matchledger.ledger.postgres_listen import APPLICATION_NAME
 from matchledger.ledger.stores import open_store
 from matchledger.testing.store_contract import HeardChanges
+
+from .support import listeners, until
 
 T = "2026-01-01T00:00:00.000000Z"
 CREATED = MatchCreated(game="no-such-game", players=["ann", "bob"])
@@ -31,27 +30,6 @@ def two_databases(postgres_server):
     finally:
         for name in names:
             postgres_server.drop_database(name)
-
-
-def listeners(postgres_server, database: str) -> list[int]:
-    with postgres_server.admin() as conn:
-        return [
-            pid
-            for (pid,) in conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
-                (database, APPLICATION_NAME),
-            ).fetchall()
-        ]
-
-
-def until(condition, timeout: float = 10.0) -> bool:
-    """Whether ``condition()`` came true within ``timeout`` seconds (a guard against a hang)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 @pytest.mark.guarantee("service.live")

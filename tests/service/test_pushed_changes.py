@@ -7,8 +7,6 @@ what a page shows within the tests' guards came from a pushed change."""
 
 from __future__ import annotations
 
-import time
-
 import psycopg
 import pytest
 
@@ -16,6 +14,7 @@ from matchledger.engine.commands import Reopen
 from matchledger.ledger.postgres_listen import APPLICATION_NAME
 from matchledger.projections.application import Application
 from tests.helpers import invoke
+from tests.postgres.support import listeners, until
 
 from .support import STUDIO, Server, bearer, events, invite
 
@@ -36,28 +35,6 @@ def own_database(postgres_server):
         with postgres_server.admin() as conn:
             conn.execute(f"ALTER DATABASE {name} WITH ALLOW_CONNECTIONS true")
         postgres_server.drop_database(name)
-
-
-def listeners(postgres_server, database: str) -> list[int]:
-    """The listening connections of `serve` processes to ``database``."""
-    with postgres_server.admin() as conn:
-        return [
-            pid
-            for (pid,) in conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
-                (database, APPLICATION_NAME),
-            ).fetchall()
-        ]
-
-
-def until(condition, timeout: float = 10.0) -> bool:
-    """Whether ``condition()`` came true within ``timeout`` seconds (a guard against a hang)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def round_1_submitted(url: str) -> None:
