@@ -7,7 +7,6 @@ Times of one shape compare as text in time order (``2026-12-05T18:00:00Z``).
 
 from __future__ import annotations
 
-import calendar
 import re
 
 from matchledger.ledger.errors import InvalidParameter
@@ -43,11 +42,16 @@ def _on_the_calendar(second: str) -> bool:
     return (
         1 <= year
         and 1 <= month <= 12
-        and 1 <= day <= calendar.monthrange(year, month)[1]
+        and 1 <= day <= _days_in(year, month)
         and hour <= 23
         and minute <= 59
         and sec <= 59
     )
+
+
+def _days_in(year: int, month: int) -> int:
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 29 if month == 2 and leap else (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
 
 
 def check_period(each: int, parameter: str = "each") -> int:

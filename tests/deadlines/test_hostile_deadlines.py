@@ -70,6 +70,7 @@ def test_verify_refuses_a_deadline_already_past_when_recorded(tmp_path):
         ("2026-13-01T00:00:00Z", "2027-01-01T00:00:00Z", "now 2026-13-01T00:00:00Z"),
         ("2026-12-01T25:00:00Z", "2027-01-01T00:00:00Z", "now 2026-12-01T25:00:00Z"),
         ("2026-12-01T10:00:00Z", "2027-02-30T00:00:00Z", "at 2027-02-30T00:00:00Z"),
+        ("2026-12-01T10:00:00Z", "2100-02-29T00:00:00Z", "at 2100-02-29T00:00:00Z"),  # no leap year
     ],
 )
 @pytest.mark.guarantee("deadlines.recorded-at-its-now")
@@ -87,3 +88,14 @@ def test_a_time_off_the_calendar_given_through_the_library_is_refused_and_nothin
     finally:
         app.close()
     assert rows(lca_db) == before
+
+
+def test_the_29th_of_february_of_a_leap_year_is_a_deadline(lca_db):
+    from matchledger.projections.application import Application
+
+    app = Application.open(str(lca_db))
+    try:
+        [row] = app.execute("m1", SetDeadline("2026-12-01T10:00:00Z", "2028-02-29T12:00:00Z")).rows
+    finally:
+        app.close()
+    assert row.kind == "DeadlineSet"
