@@ -374,8 +374,12 @@ def _worded(kind: str, name: str, table: str, ours_by_name: bool) -> str:
 
 def _connect(path: str, mode: str, lock_timeout: float) -> sqlite3.Connection:
     # isolation_level=None: the store issues BEGIN and COMMIT itself, one per command.
+    # check_same_thread=False: `serve` opens its reading connection before it serves and
+    # then uses it on its one reading thread alone (never two threads at once).
     uri = f"{Path(path).absolute().as_uri()}?mode={mode}"
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=lock_timeout, factory=_Connection)
+    conn = sqlite3.connect(
+        uri, uri=True, isolation_level=None, timeout=lock_timeout, factory=_Connection, check_same_thread=False
+    )
     conn.hold(path)
     return conn
 

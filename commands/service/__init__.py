@@ -2,6 +2,7 @@
 application (docs/design.md, "Service"; docs/service.md).
 
 - ``reads.py``: what the service reads, kept per viewer until the match's head moves;
+- ``reading.py``: the one thread it reads the database on, off the event loop, within a deadline;
 - ``writes.py``: participants' submissions, written by one thread, batched;
 - ``live.py``: the pages' server-sent event streams;
 - ``http.py``: the routes (Starlette); ``guard.py``: security headers and the access log;
@@ -23,6 +24,7 @@ from .guard import Guard
 from .health import Readiness
 from .http import Service
 from .live import Live
+from .reading import Reading
 from .reads import Reads
 from .writes import Writer
 
@@ -72,10 +74,11 @@ def build(
         given["per_client"] = streams_per_client
     if streams_per_match is not None:
         given["per_match"] = streams_per_match
-    live = Live(reads, **given)
+    reading = Reading(reads)  # every read off the event loop, within a deadline
+    live = Live(reads, reading=reading, **given)
     writer = Writer(open_writer, lambda match_id: reader_loop_call(live, reads, match_id))
     readiness = Readiness(probe) if probe is not None else None
-    service = Service(reads, writer, live, base_url=base_url, assets=assets(), readiness=readiness)
+    service = Service(reads, writer, live, base_url=base_url, assets=assets(), readiness=readiness, reading=reading)
     return Guard(service.app(), log), service
 
 

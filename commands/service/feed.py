@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from matchledger.engine.state import PUBLIC, View, as_participant
-from matchledger.ledger.errors import MatchledgerError, OutsideView
+from matchledger.ledger.errors import OutsideView
 from matchledger.projections.presentation.printable import printable
 
 from .problems import Refused
@@ -147,22 +147,6 @@ class Feeds:
             return messages
 
         return render
-
-
-def revocation(reads: Reads, token: str) -> Callable[[], str | None]:
-    """Why the stream of ``token``'s feed may send no more (its link revoked), or None."""
-
-    def refusal() -> str | None:
-        try:
-            reads.must_look()  # a revocation made since this turn's look counts
-            revoked = reads.grant(token) is None
-        except MatchledgerError:
-            return "the ledger cannot be read"  # closed, as a token that cannot be checked
-        return (
-            "this token was revoked: it opens nothing any more; ask the match's host for a new one" if revoked else None
-        )
-
-    return refusal
 
 
 def _view(participant: str | None) -> View:

@@ -1,7 +1,10 @@
 """The HTTP front door: routes, tokens, answers and errors (docs/design.md, "Service").
 
 Each handler parses what it is given, calls the one application (through ``Reads`` and
-the ``Writer``) and renders; nothing here knows a rule of a game.  A refusal is answered
+the ``Writer``) and renders; nothing here knows a rule of a game.  What a handler reads
+it hands whole to the reading thread (``reading.py``: never the event loop), which
+answers within a deadline or not at all (503); the public's answers kept while changes
+are pushed are answered on the loop (``Reads.peek``).  A refusal is answered
 as an RFC 9457 problem (``problems.py``), or on a page as a page that says it.  Every answer carries
 the security headers and is logged with its path's token redacted (``guard.py``).
 """
@@ -21,7 +24,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from matchledger.engine.state import PUBLIC, as_participant
+from matchledger.engine.state import as_participant
 from matchledger.ledger.capabilities import AUDITOR, PARTICIPANT, Capability
 from matchledger.ledger.errors import (
     ConnectionLost,
@@ -34,15 +37,16 @@ from matchledger.projections.presentation.printable import printable
 
 from . import pages
 from .connections import OVER_LIMIT, TIMED_OUT
-from .feed import AFTER, LAST_EVENT_ID, Feeds, revocation
+from .feed import AFTER, LAST_EVENT_ID, Feeds
 from .forms import FIELD_MAX, form_html, is_over, tokens_from_form
 from .guard import REASON
 from .health import OK, Readiness
 from .live import Live, Messages
 from .openapi import openapi
 from .problems import PROBLEM_JSON, Refused, refused
+from .reading import DatabaseTimedOut, Reading
 from .reads import Reads, to_json
-from .writes import LinkClosed, PastDeadline, TooManySubmissions, Writer, receipt_json
+from .writes import LinkClosed, NotTaken, PastDeadline, TooManySubmissions, Writer, receipt_json
 
 #: Bytes of a request body read at most (a submission is a few hundred).
 BODY_MAX = 16 * 1024
@@ -92,8 +96,10 @@ class Service:
         base_url: str,
         assets: dict[str, tuple[bytes, str]],
         readiness: Readiness | None = None,
+        reading: Reading | None = None,
     ):
         self.reads, self.writer, self.live = reads, writer, live
+        self.reading = reading if reading is not None else Reading(reads)
         self.readiness = readiness
         self.feeds = Feeds(reads)
         self.base_url = base_url
@@ -138,12 +144,13 @@ class Service:
     async def lifespan(self, _app) -> AsyncIterator[None]:
         self.writer.start()
         self.live.start()
-        self.reads.start()
+        self.reads.start(self.reading)
         try:
             yield
         finally:
             await self.reads.stop()
             await self.live.stop()
+            self.reading.close()
             self.writer.close()
 
     # ------------------------------------------------------------------ errors
@@ -173,11 +180,11 @@ class Service:
 
     @staticmethod
     def _reading(call, *args, match_id: str | None = None, **kwargs):
-        """``call`` (a read: asking it twice changes nothing), its errors worded for
-        HTTP.  A connection the server ended since the last read (a restart, a failover,
-        an idle timeout) is found only when a statement fails on it: the read is asked
-        once more, on the connection opened again, so the first request after a restart
-        is answered rather than refused."""
+        """(On the reading thread.) ``call`` (a read: asking it twice changes nothing),
+        its errors worded for HTTP.  A connection the server ended since the last read (a
+        restart, a failover, an idle timeout) is found only when a statement fails on
+        it: the read is asked once more, on the connection opened again, so the first
+        request after a restart is answered rather than refused."""
         try:
             try:
                 return call(*args, **kwargs)
@@ -186,11 +193,25 @@ class Service:
         except MatchledgerError as exc:
             raise refused(exc, match_id=match_id) from None
 
+    async def _read(self, call, *args, match_id: str | None = None):
+        """``call(*args)`` on the reading thread (:meth:`_reading`), or 503 with
+        ``Retry-After`` if the database does not answer within the deadline."""
+        try:
+            return await self.reading(lambda: self._reading(call, *args, match_id=match_id))
+        except DatabaseTimedOut as exc:
+            raise Refused(
+                503,
+                "the ledger's database did not answer in time; try again shortly",
+                {"Retry-After": "2"},
+                kind="busy",
+                reason=f"database did not answer within {exc.deadline:g} s",
+            ) from None
+
     # ------------------------------------------------------------------ tokens
 
-    def _bearer(self, request: Request, match_id: str) -> tuple[Capability, str]:
-        """The capability of the request's bearer token, and the token."""
-        header = request.headers.get("authorization")
+    def _bearer(self, header: str | None, match_id: str) -> tuple[Capability, str]:
+        """(On the reading thread.) The capability of the bearer token of the request's
+        Authorization ``header``, and the token."""
         if not header:
             raise Refused(401, "a token is needed: send Authorization: Bearer TOKEN", {"WWW-Authenticate": "Bearer"})
         scheme, _, token = header.partition(" ")
@@ -201,6 +222,7 @@ class Service:
         return capability, token
 
     def _link(self, token: str, role: str) -> Capability:
+        """(On the reading thread.) What the link ``token`` opens, if it is a ``role``'s."""
         capability = self._reading(self.reads.grant, token)
         if capability is None or capability.role != role:
             raise Refused(403, LINK_CLOSED)
@@ -235,42 +257,74 @@ class Service:
 
     async def api_public(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        return json_answer(self._reading(self.reads.public, match_id, self._at(request), match_id=match_id))
+        at = self._at(request)
+        kept = self.reads.peek(("public", match_id)) if at is None else None
+        if isinstance(kept, bytes):
+            return json_answer(kept)
+        return json_answer(await self._read(self.reads.public, match_id, at, match_id=match_id))
 
     async def api_head(self, request: Request) -> Response:
         """The public head (the last public event: it never moves with a hidden
         submission), or with an auditor's token the match's last event."""
         match_id = request.path_params["match"]
-        full = request.headers.get("authorization") is not None and self._bearer(request, match_id)[0].role == AUDITOR
-        if full:
-            seq, digest = self._reading(self.reads.head, match_id, match_id=match_id)
-        else:
-            seq, digest = self._reading(self.reads.view_head, match_id, PUBLIC, match_id=match_id)
-        return json_answer(to_json({"seq": seq, "hash": digest}))
+        header = request.headers.get("authorization")
+        if header is None:
+            kept = self.reads.peek(("public-head", match_id))
+            if isinstance(kept, bytes):
+                return json_answer(kept)
+            return json_answer(await self._read(self.reads.public_head, match_id, match_id=match_id))
+
+        def read() -> bytes:
+            if self._bearer(header, match_id)[0].role != AUDITOR:
+                return self.reads.public_head(match_id)
+            seq, digest = self.reads.head(match_id)
+            return to_json({"seq": seq, "hash": digest})
+
+        return json_answer(await self._read(read, match_id=match_id))
 
     async def api_me(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        capability, _token = self._bearer(request, match_id)
-        self._participant(capability)
-        return json_answer(self._reading(self.reads.me, capability, self._at(request), match_id=match_id))
+        header, at = request.headers.get("authorization"), self._at(request)
+
+        def read() -> bytes:
+            capability, _token = self._bearer(header, match_id)
+            self._participant(capability)
+            return self.reads.me(capability, at)
+
+        return json_answer(await self._read(read, match_id=match_id))
 
     async def api_choices(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        capability, _token = self._bearer(request, match_id)
-        self._participant(capability)
-        return json_answer(self._reading(self._choices_json, capability, self._at(request), match_id=match_id))
+        header, at = request.headers.get("authorization"), self._at(request)
+
+        def read() -> bytes:
+            capability, _token = self._bearer(header, match_id)
+            self._participant(capability)
+            return self._choices_json(capability, at)
+
+        return json_answer(await self._read(read, match_id=match_id))
 
     async def api_export(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        capability, _token = self._bearer(request, match_id)
-        if capability.role != AUDITOR:
-            raise Refused(403, "only an auditor's token reads the whole log")
-        return self._export(capability)
+        header = request.headers.get("authorization")
+
+        def read() -> tuple[str, bytes]:
+            capability, _token = self._bearer(header, match_id)
+            if capability.role != AUDITOR:
+                raise Refused(403, "only an auditor's token reads the whole log")
+            return capability.match_id, self.reads.export(capability)
+
+        return _export(*await self._read(read, match_id=match_id))
 
     async def api_submit(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        capability, token = self._bearer(request, match_id)
-        participant = self._participant(capability, submit=True)
+        header = request.headers.get("authorization")
+
+        def read() -> tuple[str, str]:
+            capability, token = self._bearer(header, match_id)
+            return self._participant(capability, submit=True), token
+
+        participant, token = await self._read(read, match_id=match_id)
         try:
             # The body may come long after the headers: the writer checks the link again.
             body = _submission.decode(await self._body(request))
@@ -316,6 +370,14 @@ class Service:
             raise Refused(429, str(exc), kind="too-many-submissions", members={"match": match_id}) from None
         except PastDeadline as exc:
             raise Refused(409, str(exc), kind="past-deadline", members={"match": match_id}) from None
+        except NotTaken as exc:
+            raise Refused(
+                503,
+                "the ledger's database did not answer in time; nothing was recorded: try again shortly",
+                {"Retry-After": "2"},
+                kind="busy",
+                reason=f"the writer did not take the submission within {exc.deadline:g} s",
+            ) from None
         except MatchledgerError as exc:
             raise refused(exc, match_id=match_id, rules=True) from None
 
@@ -328,26 +390,35 @@ class Service:
         match_id = request.path_params["match"]
         at = self._at(request)
         if at is not None:
-            page = self._reading(self.reads.page, match_id, None, at, match_id=match_id)
+            page = await self._read(self.reads.page, match_id, None, at, match_id=match_id)
             return html_answer(pages.public_page(match_id, page, at=at))
+        key = ("public-page", match_id)
+        body = self.reads.peek(key)
+        if not isinstance(body, bytes):
 
-        def make() -> bytes:
-            return pages.public_page(match_id, self.reads.page(match_id)).encode("utf-8")
+            def make() -> bytes:
+                return pages.public_page(match_id, self.reads.page(match_id)).encode("utf-8")
 
-        body = self._reading(self.reads.rendered, ("public-page", match_id), match_id, make, match_id=match_id)
+            body = await self._read(self.reads.rendered, key, match_id, make, match_id=match_id)
         return Response(body, media_type="text/html; charset=utf-8")
 
     async def participant_page(self, request: Request) -> Response:
         token = request.path_params["token"]
-        capability = self._link(token, PARTICIPANT)
-        match_id, me = capability.match_id, capability.participant
         if request.method == "POST":
+            capability = await self._read(self._link, token, PARTICIPANT)
             return await self._form_submitted(request, token, capability)
         at = self._at(request)
+        recorded = request.query_params.get("recorded", "") if request.scope.get("query_string") else ""
+        return await self._read(self._participant_page, token, at, recorded)
+
+    def _participant_page(self, token: str, at: int | None, recorded: str) -> Response:
+        """(On the reading thread.) The participant's page of the link ``token``: as the
+        match stood after ``at``, or now, with the receipt of ``recorded`` (a seq)."""
+        capability = self._link(token, PARTICIPANT)
+        match_id, me = capability.match_id, capability.participant
         if at is not None:
             page = self._reading(self.reads.page, match_id, me, at, match_id=match_id)
             return html_answer(pages.participant_page(token, match_id, page, "", at=at))
-        recorded = request.query_params.get("recorded", "") if request.scope.get("query_string") else ""
         if _seq_shaped(recorded):
             page = self._reading(self.reads.page, match_id, me, match_id=match_id)
             receipt = next((r for r in page.receipts if r.seq == int(recorded)), None)
@@ -397,9 +468,13 @@ class Service:
 
     async def participant_choices(self, request: Request) -> Response:
         """The participant's legal choices as JSON (docs/service.md, "The JSON API")."""
-        capability = self._link(request.path_params["token"], PARTICIPANT)
-        at = self._at(request)
-        return json_answer(self._reading(self._choices_json, capability, at, match_id=capability.match_id))
+        token, at = request.path_params["token"], self._at(request)
+
+        def read() -> bytes:
+            capability = self._link(token, PARTICIPANT)
+            return self._reading(self._choices_json, capability, at, match_id=capability.match_id)
+
+        return json_answer(await self._read(read))
 
     async def _form_submitted(self, request: Request, token: str, capability: Capability) -> Response:
         match_id, me = capability.match_id, self._participant(capability, submit=True)
@@ -412,11 +487,12 @@ class Service:
                 f"the form's field {printable(too_long[0][:40])!r} is longer than {FIELD_MAX} characters; "
                 "nothing was recorded",
             )
-        description = msgspec.json.decode(self._reading(self._choices_json, capability, match_id=match_id))["choices"]
+        choices = await self._read(self._choices_json, capability, match_id=match_id)
+        description = msgspec.json.decode(choices)["choices"]
         try:
             tokens = tokens_from_form(description, fields)
         except MalformedInput as exc:  # a list's choice that is no option now: refused as the rules refuse
-            return self._refused_form(token, capability, fields, str(exc))
+            return await self._read(self._refused_form, token, capability, fields, str(exc), match_id=match_id)
         try:
             row = (await self._submit(match_id, me, tokens, token))[0]
         except LinkClosed:
@@ -424,7 +500,9 @@ class Service:
         except Refused as exc:
             if exc.status != 422 and exc.kind != "past-deadline":
                 raise
-            return self._refused_form(token, capability, fields, exc.message, exc.status)
+            return await self._read(
+                self._refused_form, token, capability, fields, exc.message, exc.status, match_id=match_id
+            )
         return Response(status_code=303, headers={"Location": f"{token}?recorded={row.seq}"})
 
     def _refused_form(
@@ -435,92 +513,121 @@ class Service:
         message: str,
         status: int = 422,
     ) -> Response:
-        """The page again, saying why nothing was recorded, keeping every input as sent,
-        with the status the API answers the same refusal with (409 past the deadline)."""
+        """(On the reading thread.) The page again, saying why nothing was recorded,
+        keeping every input as sent, with the status the API answers the same refusal
+        with (409 past the deadline)."""
         match_id, me = capability.match_id, capability.participant
-        page = self._reading(self.reads.page, match_id, me, match_id=match_id)
+        page = self.reads.page(match_id, me)
         form = self._form(capability, page, entered)
         body = pages.participant_page(token, match_id, page, form, pages.error_notice(message))
         return html_answer(body, status)
 
     async def auditor_page(self, request: Request) -> Response:
         token = request.path_params["token"]
-        capability = self._link(token, AUDITOR)
-        head = self._reading(self.reads.head, capability.match_id, match_id=capability.match_id)
-        return html_answer(pages.auditor_page(token, capability.match_id, head))
+
+        def read() -> tuple[str, tuple[int, str]]:
+            capability = self._link(token, AUDITOR)
+            return capability.match_id, self._reading(
+                self.reads.head, capability.match_id, match_id=capability.match_id
+            )
+
+        match_id, head = await self._read(read)
+        return html_answer(pages.auditor_page(token, match_id, head))
 
     async def auditor_export(self, request: Request) -> Response:
-        return self._export(self._link(request.path_params["token"], AUDITOR))
+        token = request.path_params["token"]
 
-    def _export(self, capability: Capability) -> Response:
-        match_id = capability.match_id
-        body = self._reading(self.reads.export, capability, match_id=match_id)
-        disposition = f'attachment; filename="{match_id}.jsonl"'
-        return Response(body, media_type="application/x-ndjson", headers={"Content-Disposition": disposition})
+        def read() -> tuple[str, bytes]:
+            capability = self._link(token, AUDITOR)
+            return capability.match_id, self._reading(self.reads.export, capability, match_id=capability.match_id)
+
+        return _export(*await self._read(read))
 
     # ------------------------------------------------------------------ live streams
 
     async def public_events(self, request: Request):
         match_id = request.path_params["match"]
-        self._reading(self.reads.head, match_id, match_id=match_id)
+        key = ("public-live", match_id)
 
-        def render() -> bytes:
+        def made() -> bytes:
             return self.reads.rendered(
-                ("public-live", match_id),
-                match_id,
-                lambda: pages.live_message(pages.live_html(self.reads.page(match_id))),
+                key, match_id, lambda: pages.live_message(pages.live_html(self.reads.page(match_id)))
             )
 
+        async def render() -> bytes:
+            kept = self.reads.peek(key)
+            return kept if isinstance(kept, bytes) else await self.reading(made)
+
+        if self.reads.peek(key) is None:  # a match that is not kept yet: does it exist?
+            await self._read(self.reads.head, match_id, match_id=match_id)
         return EventStream(self.live.open(match_id, _client(request), render))
 
     async def participant_events(self, request: Request):
         token = request.path_params["token"]
-        capability = self._link(token, PARTICIPANT)
+        capability = await self._read(self._link, token, PARTICIPANT)
         match_id, me = capability.match_id, capability.participant
 
-        def refusal() -> str | None:
+        def make() -> bytes:
+            page = self.reads.page(match_id, me)
+            return pages.live_message(pages.live_html(page), self._form(capability, page), pages.now_html(page))
+
+        async def render() -> bytes:
+            return await self.reading(
+                self.reads.rendered, ("live", match_id, me, capability.can_submit), match_id, make, me
+            )
+
+        return EventStream(self.live.open(match_id, _client(request), render, self._revocation(token, "link")))
+
+    def _revocation(self, token: str, what: str):
+        """Why the stream of the link (or token: ``what``) ``token`` may send no more: it
+        was revoked since (looked up afresh, on the reading thread), or None."""
+
+        async def refusal() -> str | None:
             try:
-                self.reads.must_look()  # a revocation made since this turn's look counts
-                revoked = self.reads.grant(token) is None
+                revoked = await self.reading(self.reads.grant, token) is None
             except (DatabaseBusy, DatabaseUnavailable):
-                # A passing outage: nothing is sent meanwhile (the view cannot be read
-                # either, which ends the stream for the browser to come back), and the
-                # link is checked again at the next beat.
+                # A passing outage (a database that did not answer in time included):
+                # nothing is sent meanwhile (the view cannot be read either, which ends
+                # the stream for the browser to come back), and the link is checked
+                # again at the next beat.
                 return None
             except MatchledgerError:
                 return "the ledger cannot be read"  # closed, as a link that cannot be checked
             return (
-                "this link was revoked: it opens nothing any more; ask the match's host for a new one"
+                f"this {what} was revoked: it opens nothing any more; ask the match's host for a new one"
                 if revoked
                 else None
             )
 
-        def render() -> bytes:
-            def make() -> bytes:
-                page = self.reads.page(match_id, me)
-                return pages.live_message(pages.live_html(page), self._form(capability, page), pages.now_html(page))
-
-            return self.reads.rendered(("live", match_id, me, capability.can_submit), match_id, make, me)
-
-        return EventStream(self.live.open(match_id, _client(request), render, refusal))
+        return refusal
 
     async def api_events(self, request: Request):
         """The feed for bots: the events of the public's view, or with a participant's
         token of theirs, as server-sent events (``feed.py``)."""
         match_id = request.path_params["match"]
-        self._reading(self.reads.head, match_id, match_id=match_id)
-        participant, refusal = None, None
-        if request.headers.get("authorization") is not None:
-            capability, token = self._bearer(request, match_id)
-            participant, refusal = self._participant(capability), revocation(self.reads, token)
+        header = request.headers.get("authorization")
         sent, name = request.headers.get(LAST_EVENT_ID), "Last-Event-ID"
         if sent is None and request.scope.get("query_string"):
             sent, name = request.query_params.get(AFTER), AFTER
-        after = self._reading(self.feeds.resumed_after, match_id, participant, sent, name, match_id=match_id)
-        render = self.feeds.render(match_id, participant, after)
-        if refusal is None:
+
+        def read() -> tuple[str | None, str | None, int]:
+            self._reading(self.reads.head, match_id, match_id=match_id)
+            participant, token = None, None
+            if header is not None:
+                capability, token = self._bearer(header, match_id)
+                participant = self._participant(capability)
+            after = self._reading(self.feeds.resumed_after, match_id, participant, sent, name, match_id=match_id)
+            return participant, token, after
+
+        participant, token, after = await self._read(read, match_id=match_id)
+        feed = self.feeds.render(match_id, participant, after)
+
+        async def render() -> bytes:
+            return await self.reading(feed)
+
+        if token is None:
             return EventStream(self.live.open(match_id, _client(request), render))
-        return EventStream(self.live.open(match_id, _client(request), render, refusal))
+        return EventStream(self.live.open(match_id, _client(request), render, self._revocation(token, "token")))
 
     # ------------------------------------------------------------------ health
 
@@ -552,6 +659,12 @@ PROBES = ("/healthz", "/readyz")
 
 def _is_probe(request: Request) -> bool:
     return request.url.path in PROBES
+
+
+def _export(match_id: str, body: bytes) -> Response:
+    """The whole log of ``match_id``, as a file to keep."""
+    disposition = f'attachment; filename="{match_id}.jsonl"'
+    return Response(body, media_type="application/x-ndjson", headers={"Content-Disposition": disposition})
 
 
 class _Shedding:

@@ -3,12 +3,14 @@
 One poller watches every match that has an open page: each ``interval`` it asks the
 application whether anything was committed since (``Reads.look``, the application's
 change token: one cheap query, and it sees the command line's writes in other processes
-as well as ours), and only then reads the heads of the watched matches.  The service's
+as well as ours), and only then reads the heads of the watched matches, on the reading
+thread (``reading.py``), never on the event loop.  The service's
 own writes wake it at once (:meth:`Live.poke`).  Where the back end pushes changes
 (PostgreSQL's LISTEN/NOTIFY: ``Reads`` listens), a match's commit wakes it as soon as
 it is announced, and it polls only every few seconds (``FALLBACK_SECONDS``), as a
 safety net; while the listening connection is lost it polls at ``interval`` again.
-The streams do not change.
+The streams do not change.  A stream's render and its refusal are coroutines: they
+read on the reading thread, or answer from what the loop holds (``Reads.peek``).
 
 A stream sends its viewer's page only when what it shows that viewer changed: a
 match's head moving wakes every stream of the match, each renders its view (once per
@@ -31,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from matchledger.ledger.change_feed import FALLBACK_SECONDS
@@ -62,6 +64,16 @@ class Messages(Protocol):
     async def aclose(self) -> None: ...
 
 
+#: What a stream sends when woken (its view's message, or nothing new), read off the loop.
+Render = Callable[[], Awaitable[bytes]]
+#: Why a stream's viewer may see no more (a revoked link), or None.
+Refusal = Callable[[], Awaitable[str | None]]
+
+
+async def _never_refused() -> str | None:
+    return None
+
+
 class _Watch:
     """One match's open streams: how many, and the head they last saw."""
 
@@ -84,8 +96,10 @@ class Live:
         heartbeat: float = HEARTBEAT_SECONDS,
         per_client: int = STREAMS_PER_CLIENT,
         per_match: int = STREAMS_PER_MATCH,
+        reading: Callable[..., Awaitable] | None = None,
     ):
         self.reads = reads
+        self.reading = reading  # the reading thread (``reading.py``); None: read in place (a test's)
         self.interval = interval
         self.heartbeat = heartbeat
         self.per_client = per_client
@@ -129,27 +143,45 @@ class Live:
             poked = self._poked.is_set()
             self._poked.clear()
             if self._watches:
-                self.look(poked)
+                await self.look(poked)
 
-    def look(self, poked: bool = False) -> None:
+    async def look(self, poked: bool = False) -> None:
         """Wake the streams of every watched match whose head moved (a kept head costs
         nothing to read: only a match that moved is read again).  Unless ``poked``,
         nothing is read while the change token stands still."""
+        try:
+            heads = await self._read(self._heads, list(self._watches), poked)
+        except MatchledgerError:  # the database did not answer in time: the next tick looks again
+            return
+        if heads is None:
+            return
+        for match_id, head in heads.items():
+            watch = self._watches.get(match_id)
+            if watch is not None and head != watch.head:
+                watch.head = head
+                watch.wake()
+
+    async def _read(self, call: Callable, *args):
+        return call(*args) if self.reading is None else await self.reading(call, *args)
+
+    def _heads(self, matches: list[str], poked: bool) -> dict[str, tuple[int, str] | None] | None:
+        """(On the reading thread.) The heads of ``matches`` (None for one that cannot be
+        read: its streams render the refusal themselves), or None if the change token
+        stood still and nothing was ``poked``."""
         try:
             version = self.reads.look()
         except MatchledgerError:
             version = None
         if version is not None and version == self._version and not poked:
-            return
+            return None
         self._version = version
-        for match_id, watch in list(self._watches.items()):
+        heads: dict[str, tuple[int, str] | None] = {}
+        for match_id in matches:
             try:
-                head = self.reads.head(match_id)
+                heads[match_id] = self.reads.head(match_id)
             except MatchledgerError:
-                head = None  # the stream renders the refusal itself
-            if head != watch.head:
-                watch.head = head
-                watch.wake()
+                heads[match_id] = None
+        return heads
 
     # ------------------------------------------------------------------ admission
 
@@ -157,8 +189,8 @@ class Live:
         self,
         match_id: str,
         client: str | None,
-        render: Callable[[], bytes],
-        refusal: Callable[[], str | None] = lambda: None,
+        render: Render,
+        refusal: Refusal = _never_refused,
     ) -> Messages:
         """:meth:`stream`, if ``client`` and ``match_id`` have room for one more (else
         Refused: 429 for the client, 503 for the match); its place is held until the
@@ -190,7 +222,7 @@ class Live:
     # ------------------------------------------------------------------ streams
 
     async def stream(
-        self, match_id: str, render: Callable[[], bytes], refusal: Callable[[], str | None] = lambda: None
+        self, match_id: str, render: Render, refusal: Refusal = _never_refused
     ) -> AsyncGenerator[bytes, None]:
         """The events of one viewer's page: its view whenever that changes, until the
         viewer leaves, the match's log stops verifying, the server shuts down, or
@@ -206,9 +238,9 @@ class Live:
                 moved = watch.moved
                 # A viewer refused meanwhile is sent nothing more; the stream ends at the
                 # next beat, so its end tells nothing of when the match moved.
-                if refusal() is None:
+                if await refusal() is None:
                     try:
-                        message = render()
+                        message = await render()
                     except (DatabaseBusy, DatabaseUnavailable):
                         # A passing outage: the stream ends without a refusal, so the
                         # browser connects again after ``retry`` (the page's script keeps
@@ -224,7 +256,7 @@ class Live:
                     wait = beat - loop.time()
                     if wait <= 0:
                         beat += self.heartbeat
-                        why = refusal()
+                        why = await refusal()
                         if why is not None:
                             yield _refused(why)
                             return

@@ -11,43 +11,49 @@ application, which checks the chain of every row it has not seen yet
 (docs/service.md, "Reads").
 
 Heads and tokens' grants are kept too, while the application's change token (the
-database's ``data_version``) stands still.  It is looked at (one small query) by the
-first lookup in each turn of the event loop, and the look holds until the loop's next
-turn: a callback queued at the look clears it.  A request's handler runs in a task queued once the server has read the
-request, so if that was before the look, the look was made after the request was read;
-if not, the clearing callback, queued first, runs first, and the request looks again.
-Either way a request sees every commit made before it reached the server (a revocation
-by the host's CLI included), and requests answered in one turn share one look.  The
-live streams look on every poll (``look``); outside a running loop every lookup looks.
+database's ``data_version``) stands still.  Every database call runs on the one reading
+thread (``reading.py``), off the event loop, and a request's work is handed to it whole,
+marked with when the request arrived (``since``).  A lookup looks at the change token
+(one small query) unless the last look began after the request arrived: a look that
+began after a commit sees it, so a request sees every commit made before it reached the
+server (a revocation by the host's CLI included), and the requests that arrived before
+one look began share it.  A call outside a request (``since`` None) always looks.
 
 Where the back end pushes changes (PostgreSQL's LISTEN/NOTIFY, ``start`` subscribes),
 the change token moving drops only the grants: a revocation is still seen by the very
 next request that carries the token, while a commit elsewhere (to another database of
-the same server, or to another match) re-reads no match.  A match's head is dropped
-when its own commit is pushed (``moved``), a few milliseconds after it: another
-process's commit is seen once it is announced, this process's own writes at once (the
-writer tells ``moved`` before it answers).  When the listening connection is lost every
-head is dropped and the token drops them again, as without push, until it listens
-again, and then everything kept is forgotten once more (what was announced meanwhile
-was lost).  Its safety net looks at the heads of the kept matches every few seconds if
-the database moved: a head that differs is dropped, the others stay.
+the same server, or to another match) re-reads no match, and a request that carries no
+token looks at nothing.  A match's head is dropped when its own commit is pushed
+(``moved``), a few milliseconds after it: another process's commit is seen once it is
+announced, this process's own writes at once (the writer tells ``moved`` before it
+answers).  When the listening connection is lost every head is dropped and the token
+drops them again, as without push, until it listens again, and then everything kept is
+forgotten once more (what was announced meanwhile was lost).  Its safety net looks at
+the heads of the kept matches every few seconds if the database moved: a head that
+differs is dropped, the others stay.
+
+What is pushed arrives on the event loop while the reading thread may be reading: it is
+noted (``moved``, ``listening``, ``links_changed``, under a small lock held during no
+database call) and the thread takes it in before its next lookup.  The public's answers
+are published back to the loop (``peek``) with the generation of their match they were
+made at: while changes are pushed, a public answer whose match has not moved since (nor
+its deadline passed, nor is it due to be read afresh) is answered on the loop itself,
+without the thread, so it keeps being answered while the database stalls.
 
 The match states the application keeps are bounded (the ``kept`` matches used last), and
 each is read afresh from the log (its chain checked again, as a new read checks it)
 once it is ``fresh_for`` seconds old, and whenever it moved since it was read: a row
 edited behind the ledger's back is refused, not only a row added.
-Everything runs on the event loop's thread (the listener's thread hands what it hears
-over to it): SQLite reads of a kept match take microseconds, and the one connection is
-never shared between threads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import msgspec
@@ -141,7 +147,23 @@ class Reads:
         #: match -> which events each view may know of, as far as its kept head
         self._views: dict[str, ViewHeads] = {}
         self._grants: dict[str, Capability | None] = {}
-        self._looked = False  # in this turn of the event loop
+        #: When the last look at the change token began (``time.monotonic_ns``).
+        self._looked_at = -1
+        #: When the request being answered on the reading thread arrived (None: no request).
+        self.since: int | None = None
+        # What was pushed and not yet taken in by the reading thread, and each match's
+        # generation (moved on every push for it) and everything's (on every listening
+        # change): a small lock, never held during a database call.
+        self._noted = threading.Lock()
+        self._moved: set[str] = set()
+        self._forget_all = False
+        self._links_moved = False
+        self._generations: dict[str, int] = {}
+        self._epoch = 0
+        #: key -> (match, generation, fresh until, deadline, passed then, bytes): the public's answers, for ``peek``
+        self._published: OrderedDict[tuple, tuple] = OrderedDict()
+        #: The reading thread's runner (``reading.py``), for the refresher's reads.
+        self._run: Callable[..., Awaitable] | None = None
         self._refreshed: object = None  # the change token the refresher last read every kept match at
         self._poked = asyncio.Event()
         self._refresher: asyncio.Task | None = None
@@ -156,11 +178,17 @@ class Reads:
 
     # ------------------------------------------------------------------ reading ahead of requests
 
-    def start(self, every: float = REFRESH_SECONDS, fallback: float = FALLBACK_SECONDS) -> None:
+    def start(
+        self,
+        run: Callable[..., Awaitable] | None = None,
+        every: float = REFRESH_SECONDS,
+        fallback: float = FALLBACK_SECONDS,
+    ) -> None:
         """Read the kept matches again ahead of requests whenever the store moves (in
-        the running loop, until :meth:`stop`), and listen for pushed changes where the
-        back end pushes them."""
+        the running loop, until :meth:`stop`, each read handed to ``run``: the reading
+        thread), and listen for pushed changes where the back end pushes them."""
         loop = asyncio.get_running_loop()
+        self._run = run
         self._poked = asyncio.Event()
         self._refresher = loop.create_task(self._refreshing(every, fallback))
         self._subscription = self.app.subscribe_changes(_Pushed(self, loop), fallback=fallback)
@@ -197,7 +225,7 @@ class Reads:
         so a request after an event it may not see finds its match read and its answer
         kept, and costs what a kept answer costs.  How many matches were read again."""
         try:
-            version = self.look()
+            version = await self._call(self.look)
         except MatchledgerError:
             return 0
         if version == self._refreshed and not poked:
@@ -205,24 +233,44 @@ class Reads:
         self._refreshed = version
         done = 0
         for match_id in list(self._read_at):
-            if match_id in self._heads:  # a request (or the live poller) read it since the move
+            if match_id in self._heads and not self._moved:  # a request (or the live poller) read it since
                 continue
             with contextlib.suppress(MatchledgerError):  # a request is refused by itself, as it must be
-                self.head(match_id)
-                done += 1
+                if await self._call(self._read_if_dropped, match_id):
+                    done += 1
             await asyncio.sleep(0)
         return done
+
+    async def _call(self, call: Callable, *args):
+        """``call`` on the reading thread (in place, where there is none: a test's)."""
+        if self._run is None:
+            return call(*args)
+        return await self._run(call, *args)
+
+    def _read_if_dropped(self, match_id: str) -> bool:
+        """Whether ``match_id``'s head had been dropped, reading it again if so."""
+        self._take_in()
+        if match_id in self._heads or match_id not in self._read_at:
+            return False
+        self.head(match_id)
+        return True
 
     # ------------------------------------------------------------------ looking at the database
 
     def must_look(self) -> None:
-        """The next lookup looks at the database first, whatever this turn looked at."""
-        self._looked = False
+        """The next lookup looks at the database first, whenever the last look was."""
+        self._looked_at = -1
+
+    def _looked_since(self) -> bool:
+        """Whether the last look began after the request being answered arrived."""
+        return self.since is not None and self._looked_at >= self.since
 
     def look(self) -> object:
         """The application's change token now; the heads and grants kept are forgotten if
         it moved since the last look (a failed look forgets them too)."""
-        self._looked = False
+        self._take_in()
+        self._looked_at = -1
+        began = time.monotonic_ns()
         try:
             version = self.app.change_token()
         except BaseException:
@@ -233,11 +281,7 @@ class Reads:
             self._grants.clear()  # a revocation is seen by the very next request, pushed or not
             if not self.pushed:
                 self._heads.clear()
-        try:
-            asyncio.get_running_loop().call_soon(self.must_look)
-        except RuntimeError:  # no loop: nothing marks the turn's end, so nothing is shared
-            return version
-        self._looked = True
+        self._looked_at = began
         return version
 
     def _forget_lookups(self, version: object) -> None:
@@ -250,18 +294,23 @@ class Reads:
     def moved(self, match_id: str) -> None:
         """Events of ``match_id`` were committed (pushed, or written here): its head is
         read again by the next lookup, and the live streams look."""
-        self._heads.pop(match_id, None)
+        with self._noted:
+            self._moved.add(match_id)
+            self._generations[match_id] = self._generations.get(match_id, 0) + 1
         self._wake()
 
     def links_changed(self) -> None:
         """A link was given or revoked: every grant is looked up again."""
-        self._grants.clear()
+        with self._noted:
+            self._links_moved = True
 
     def listening(self, pushed: bool) -> None:
         """Changes are pushed from now on (``pushed``), or no longer: either way what
         was kept may have missed a commit, and is forgotten."""
-        self.pushed = pushed
-        self._forget_lookups(None)
+        with self._noted:
+            self.pushed = pushed
+            self._forget_all = True
+            self._epoch += 1
         self._wake()
 
     def heads_seen(self, heads: dict[str, Head]) -> None:
@@ -270,6 +319,59 @@ class Reads:
             kept = self._heads.get(match_id)
             if kept is not None and kept != head:
                 self.moved(match_id)
+
+    def _take_in(self) -> None:
+        """What was pushed since the last lookup, taken in (on the reading thread)."""
+        if not (self._moved or self._forget_all or self._links_moved):
+            return
+        with self._noted:
+            moved, self._moved = self._moved, set()
+            forget_all, self._forget_all = self._forget_all, False
+            links, self._links_moved = self._links_moved, False
+        for match_id in moved:
+            self._heads.pop(match_id, None)
+        if forget_all:
+            self._forget_lookups(None)
+        elif links:
+            self._grants.clear()
+
+    def _generation(self, match_id: str) -> tuple[int, int]:
+        return self._epoch, self._generations.get(match_id, 0)
+
+    # ------------------------------------------------------------------ answered on the loop
+
+    def peek(self, key: tuple) -> object | None:
+        """The public's answer ``key`` as it was last made, if it still stands: changes
+        are pushed, its match has not moved since, its deadline has not passed since,
+        and it is not due to be read afresh.  Reads nothing (None: ask the thread)."""
+        if not self.pushed:
+            return None
+        found = self._published.get(key)
+        if found is None:
+            return None
+        match_id, generation, fresh_until, deadline, passed, value = found
+        if generation != self._generation(match_id) or self.clock() > fresh_until:
+            return None
+        if deadline is not None and is_past(deadline, self.app.clock()) != passed:
+            return None
+        return value
+
+    def _publish(self, key: tuple, match_id: str, generation: tuple[int, int], value: object) -> None:
+        """Offer the public's answer ``key`` to :meth:`peek`, unless its match moved (or
+        everything was forgotten) while it was being made."""
+        first = self._read_at.get(match_id)
+        kept = self._deadlines.get(match_id)
+        if first is None or kept is None:
+            return
+        deadline = kept[1]
+        passed = deadline is not None and is_past(deadline, self.app.clock())
+        with self._noted:
+            if generation != self._generation(match_id) or self._moved or self._forget_all:
+                return
+            self._published[key] = (match_id, generation, first + self.fresh_for, deadline, passed, value)
+            self._published.move_to_end(key)
+            while len(self._published) > self._answers_max:
+                self._published.popitem(last=False)
 
     def _wake(self) -> None:
         self.poke()
@@ -280,7 +382,8 @@ class Reads:
 
     def head(self, match_id: str) -> tuple[int, str]:
         """(seq, hash) of the match's last event, every row up to it chain-checked."""
-        if not self._looked:
+        self._take_in()
+        if not self.pushed and not self._looked_since():
             self.look()
         now = self.clock()
         first = self._read_at.get(match_id)
@@ -335,16 +438,21 @@ class Reads:
         # Kept until the view's head moves, or the open round's deadline passes: an
         # answer says whether it has ("passed", as `status --json` does), and no event
         # marks the moment.  The deadline is public, so the stamp tells no view more.
+        self._take_in()
+        generation = self._generation(match_id)
         stamp = (self.view_head(match_id, view), self._deadline_passed(match_id))
         found = self._answers.get(key)
         if found is not None and found[0] == stamp:
             self._answers.move_to_end(key)
-            return found[1]
-        value = make()
-        self._answers[key] = (stamp, value)
-        self._answers.move_to_end(key)
-        while len(self._answers) > self._answers_max:
-            self._answers.popitem(last=False)
+            value = found[1]
+        else:
+            value = make()
+            self._answers[key] = (stamp, value)
+            self._answers.move_to_end(key)
+            while len(self._answers) > self._answers_max:
+                self._answers.popitem(last=False)
+        if view.is_public:
+            self._publish(key, match_id, generation, value)
         return value
 
     def _deadline_passed(self, match_id: str) -> bool:
@@ -395,6 +503,15 @@ class Reads:
             return make()
         return self._answer(("me", match_id, name), match_id, view, make)
 
+    def public_head(self, match_id: str) -> bytes:
+        """``{"seq", "hash"}`` of the public head (``/head`` without a token)."""
+
+        def make() -> bytes:
+            seq, digest = self.view_head(match_id, PUBLIC)
+            return to_json({"seq": seq, "hash": digest})
+
+        return self._answer(("public-head", match_id), match_id, PUBLIC, make)
+
     def export(self, capability: Capability) -> bytes:
         return self.app.export(capability.match_id)[0]
 
@@ -437,7 +554,8 @@ class Reads:
         """What ``token`` opens (None: nothing: unknown or revoked)."""
         if not well_formed(token):
             return None  # nothing kept of it: a made-up token may be of any size
-        if not self._looked:
+        self._take_in()
+        if not self._looked_since():
             self.look()
         if token in self._grants:
             return self._grants[token]

@@ -8,6 +8,13 @@ serves them all.  What a submission through a link is held to (the link checked 
 as it is written, the bound per round, deciding again when the log moved, never keeping
 half a write) is the application's policy (``projections/application/access.py``), the
 same for any door; this module only queues, batches and answers.
+
+A submission waits in the queue at most ``deadline`` seconds: one the thread has not
+taken by then (the database stalls, or the thread is busy with a write that does) is
+dropped, never written, and refused as not recorded (``NotTaken``: 503 with
+``Retry-After``).  One the thread has taken is answered with what became of it,
+however long that takes: answering "not recorded" for a write that may still commit
+would be a lie.
 """
 
 from __future__ import annotations
@@ -16,10 +23,10 @@ import asyncio
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from matchledger.engine.commands import Submit
-from matchledger.ledger.errors import MatchledgerError
+from matchledger.ledger.errors import DatabaseBusy, MatchledgerError
 from matchledger.projections.application import (
     Application,
     LinkClosed,
@@ -31,24 +38,61 @@ from matchledger.projections.application import (
 
 #: Submissions written in one transaction at most.
 BATCH = 64
+#: Seconds a submission waits for the writer thread to take it before it is refused.
+QUEUE_DEADLINE_SECONDS = 2.0
 
 _STOP = object()
 
 #: The refusals a door words itself (http.py), as the application raises them.
-__all__ = ["BATCH", "LinkClosed", "PastDeadline", "TooManySubmissions", "Writer", "receipt_json"]
+__all__ = ["BATCH", "LinkClosed", "NotTaken", "PastDeadline", "TooManySubmissions", "Writer", "receipt_json"]
+
+
+class NotTaken(DatabaseBusy):
+    """The writer did not take a submission within the deadline: nothing was recorded."""
+
+    def __init__(self, deadline: float):
+        super().__init__(f"the writer did not take the submission within {deadline:g} s; nothing was recorded")
+        self.deadline = deadline
 
 
 @dataclass(eq=False)
 class _Job:
     submission: LinkSubmission
     done: Callable[[object], None]  # called in the thread with what was recorded, or the error
+    #: "queued", then "taken" by the thread or "dropped" by the door at the deadline
+    state: str = "queued"
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self) -> bool:
+        """(The thread.) Whether the job is the thread's to write, not dropped."""
+        with self.lock:
+            if self.state == "dropped":
+                return False
+            self.state = "taken"
+            return True
+
+    def drop(self) -> bool:
+        """(The door, at the deadline.) Whether the job was dropped before it was taken."""
+        with self.lock:
+            if self.state == "taken":
+                return False
+            self.state = "dropped"
+            return True
 
 
 class Writer:
-    def __init__(self, open_application: Callable[[], Application], written: Callable[[str], None]):
+    def __init__(
+        self,
+        open_application: Callable[[], Application],
+        written: Callable[[str], None],
+        *,
+        deadline: float = QUEUE_DEADLINE_SECONDS,
+    ):
         """``open_application``: the writable application (called once, in the thread);
-        ``written``: told (from the thread) of each match just written to."""
+        ``written``: told (from the thread) of each match just written to; ``deadline``:
+        seconds a submission waits to be taken."""
         self._open = open_application
+        self.deadline = deadline
         self._written = written
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="matchledger-writer", daemon=True)
@@ -75,8 +119,12 @@ class Writer:
         def done(outcome: object) -> None:
             loop.call_soon_threadsafe(_settle, future, outcome)
 
-        self._jobs.put(_Job(LinkSubmission(match_id, cmd, link), done))
-        return await future
+        job = _Job(LinkSubmission(match_id, cmd, link), done)
+        self._jobs.put(job)
+        finished, _waiting = await asyncio.wait({future}, timeout=self.deadline)
+        if not finished and job.drop():
+            raise NotTaken(self.deadline)
+        return await future  # taken: what became of it is the answer
 
     # ------------------------------------------------------------------ the thread
 
@@ -85,7 +133,7 @@ class Writer:
             job = self._jobs.get()
             if job is _STOP:
                 break
-            batch = [job]
+            batch = [job] if job.take() else []
             stop = False
             while len(batch) < BATCH:
                 try:
@@ -95,7 +143,10 @@ class Writer:
                 if more is _STOP:
                     stop = True
                     break
-                batch.append(more)
+                if more.take():
+                    batch.append(more)
+            if not batch:
+                continue
             outcomes = self._write([job.submission for job in batch])
             for match_id in {job.submission.match_id for job, outcome in zip(batch, outcomes) if _recorded(outcome)}:
                 self._written(match_id)

@@ -451,11 +451,11 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "lookups-kept-past-the-turn",
         "commands/service/reads.py",
-        "            asyncio.get_running_loop().call_soon(self.must_look)",
-        "            asyncio.get_running_loop()",
+        "        return self.since is not None and self._looked_at >= self.since",
+        "        return self.since is not None",
         (
             f"{SERVICE_API}::test_revoking_a_link_closes_it_at_once",
-            "tests/service/test_lookups_kept.py::test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_before",
+            "tests/service/test_lookups_kept.py::test_a_request_that_arrived_after_a_revocation_is_refused_though_a_look_was_made_before",
         ),
         "a token revoked by the host keeps opening its match while the server is busy",
     ),
@@ -613,7 +613,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "revoked-link-page-follows-on",
         "commands/service/live.py",
-        "                if refusal() is None:",
+        "                if await refusal() is None:",
         "                if True:",
         (f"{SERVICE_API}::test_a_revoked_links_open_stream_ends_before_it_sends_anything_new",),
         "a page left open on a revoked link goes on receiving the participant's view",

@@ -1,14 +1,17 @@
 """Heads and tokens' grants kept while the database stands still (``commands/service/
-reads.py``): one look at its ``data_version`` serves every request answered in one turn
-of the event loop, and a request the server read after a commit always sees it, on the
-standard event loop and on uvloop (what uvicorn runs when it is installed)."""
+reads.py``): one look at its ``data_version`` serves every request that arrived before
+the look began, and a request that arrived after a commit always sees it, on the reading
+thread (``reading.py``) driven from the standard event loop and from uvloop (what
+uvicorn runs when it is installed)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
+from matchledger.commands.service.reading import Reading
 from matchledger.commands.service.reads import Reads
 from matchledger.ledger.stores import open_store
 from matchledger.projections.application import Application
@@ -56,53 +59,62 @@ def run(new_loop, scenario):
 
 @pytest.mark.guarantee("service.tokens-scoped")
 @pytest.mark.parametrize("new_loop", _loops())
-def test_a_request_read_after_a_revocation_is_refused_though_this_turn_looked_before(counted_reads, new_loop):
+def test_a_request_that_arrived_after_a_revocation_is_refused_though_a_look_was_made_before(counted_reads, new_loop):
     db, token, reads, _looks = counted_reads
 
-    async def request():
-        return reads.grant(token)
-
     async def scenario():
-        assert reads.grant(token) is not None  # this turn looked: the link is open
-        invoke(db, "revoke", token)  # the host, through another connection
-        # the server reads a request now; its handler runs in a task queued now
-        return reads.grant(token), await asyncio.get_running_loop().create_task(request())
+        reading = Reading(reads)
+        try:
+            arrived_before = time.monotonic_ns()
+            assert await reading(reads.grant, token) is not None  # looked: the link is open
+            invoke(db, "revoke", token)  # the host, through another connection
+            # a request that arrived before that look shares it; one that arrived after the
+            # revocation looks again
+            shared = await reading(reads.grant, token, since=arrived_before)
+            return shared, await reading(reads.grant, token)
+        finally:
+            reading.close()
 
-    same_turn, next_request = run(new_loop, scenario)
-    assert same_turn is not None  # the look this turn made still holds within the turn
+    shared, next_request = run(new_loop, scenario)
+    assert shared is not None  # the look it arrived before still holds for it
     assert next_request is None
 
 
 @pytest.mark.guarantee("service.live")
 @pytest.mark.parametrize("new_loop", _loops())
-def test_a_request_read_after_a_commit_sees_the_new_head(counted_reads, new_loop):
+def test_a_request_that_arrived_after_a_commit_sees_the_new_head(counted_reads, new_loop):
     db, _token, reads, _looks = counted_reads
 
-    async def request():
-        return reads.head("m1")
-
     async def scenario():
-        before = reads.head("m1")
-        invoke(db, "submit", "m1", "ann", "G4", "A1", "B1", "C1", "D1")
-        return before, await asyncio.get_running_loop().create_task(request())
+        reading = Reading(reads)
+        try:
+            before = await reading(reads.head, "m1")
+            invoke(db, "submit", "m1", "ann", "G4", "A1", "B1", "C1", "D1")
+            return before, await reading(reads.head, "m1")
+        finally:
+            reading.close()
 
     before, after = run(new_loop, scenario)
     assert after[0] == before[0] + 1
 
 
 @pytest.mark.parametrize("new_loop", _loops())
-def test_requests_answered_in_one_turn_share_one_look(counted_reads, new_loop):
+def test_requests_that_arrived_before_one_look_began_share_it(counted_reads, new_loop):
     _db, token, reads, looks = counted_reads
 
-    async def request():
+    def request():
         return reads.grant(token), reads.head("m1")
 
     async def scenario():
-        loop = asyncio.get_running_loop()
-        first = await asyncio.gather(*(loop.create_task(request()) for _ in range(50)))  # read in one turn
-        looked = len(looks)
-        second = await loop.create_task(request())  # read in a later turn
-        return first, looked, second
+        reading = Reading(reads)
+        try:
+            arrived = time.monotonic_ns()  # fifty requests read by the server at once
+            first = await asyncio.gather(*(reading(request, since=arrived) for _ in range(50)))
+            looked = len(looks)
+            second = await reading(request)  # a request that arrived later
+            return first, looked, second
+        finally:
+            reading.close()
 
     first, looked, second = run(new_loop, scenario)
     assert looked == 1 and len(looks) == 2
@@ -110,7 +122,7 @@ def test_requests_answered_in_one_turn_share_one_look(counted_reads, new_loop):
     assert second == first[0]
 
 
-def test_outside_a_running_loop_every_lookup_looks(counted_reads):
+def test_outside_a_request_every_lookup_looks(counted_reads):
     db, token, reads, looks = counted_reads
     assert reads.grant(token) is not None
     invoke(db, "revoke", token)

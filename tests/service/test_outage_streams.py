@@ -20,8 +20,12 @@ class _NoReads:
         self.woken: list = []
 
 
-def _stream(error: Exception, refusal=lambda: None) -> list[bytes]:
-    def render() -> bytes:
+async def _not_refused() -> str | None:
+    return None
+
+
+def _stream(error: Exception, refusal=_not_refused) -> list[bytes]:
+    async def render() -> bytes:
         raise error
 
     async def run() -> list[bytes]:

@@ -92,3 +92,55 @@ def test_listening_again_or_no_longer_forgets_every_head_kept(two_matches, pushe
     assert outside_a_loop(lambda: reads.head("m1")) == before
     reads.listening(pushed)
     assert outside_a_loop(lambda: reads.head("m1"))[0] == before[0] + 1
+
+
+@pytest.mark.guarantee("service.live")
+def test_a_public_answer_is_answered_on_the_loop_only_while_pushed_and_until_its_match_moves(two_matches):
+    """``peek``: what the loop answers without the reading thread (while the database
+    stalls too)."""
+    _db, _token, reads = two_matches
+    reads.public("m1")
+    assert reads.peek(("public", "m1")) is None  # not pushed: every request looks
+    reads.listening(True)
+    m1, m2 = reads.public("m1"), reads.public("m2")
+    assert reads.peek(("public", "m1")) == m1 and reads.peek(("public", "m2")) == m2
+    reads.moved("m1")
+    assert reads.peek(("public", "m1")) is None and reads.peek(("public", "m2")) == m2
+    assert reads.public("m1") == m1 and reads.peek(("public", "m1")) == m1  # read again: offered again
+    reads.listening(False)  # the listener lost: what was kept may have missed a commit
+    assert reads.peek(("public", "m1")) is None and reads.peek(("public", "m2")) is None
+
+
+def test_an_answer_made_while_its_match_moved_is_not_offered_to_the_loop(two_matches):
+    """A push taken in by the loop while the reading thread makes an answer: the answer
+    was made from the head before the move, and must not be answered after it."""
+    _db, _token, reads = two_matches
+    reads.listening(True)
+
+    def make() -> bytes:
+        reads.moved("m1")  # as the loop does, from the listener's thread, meanwhile
+        return b"made before the move"
+
+    assert reads.rendered(("public-page", "m1"), "m1", make) == b"made before the move"
+    assert reads.peek(("public-page", "m1")) is None
+
+
+def test_a_private_answer_is_never_offered_to_the_loop(two_matches):
+    _db, token, reads = two_matches
+    reads.listening(True)
+    reads.me(reads.grant(token))
+    assert reads.peek(("me", "m1", "ann")) is None
+
+
+def test_a_public_answer_kept_on_the_loop_stops_being_answered_when_its_deadline_passes(two_matches):
+    """No event marks the moment a deadline passes; the answer says whether it has."""
+    db, _token, reads = two_matches
+    invoke(db, "deadline", "m1", "--at", "2030-01-01T00:00Z")
+    reads.listening(True)
+    reads.app.clock = lambda: "2029-12-31T23:59:59Z"
+    before = reads.public("m1")
+    assert reads.peek(("public", "m1")) == before
+    reads.app.clock = lambda: "2030-01-01T00:00:01Z"
+    assert reads.peek(("public", "m1")) is None
+    after = reads.public("m1")
+    assert after != before and b'"passed":true' in after and reads.peek(("public", "m1")) == after

@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from matchledger.commands.service.writes import LinkClosed, Writer
+from matchledger.commands.service.writes import LinkClosed, NotTaken, Writer
 from matchledger.ledger.errors import LogConflict
 from matchledger.ledger.store import Store
 from matchledger.projections.application import DECISION_ATTEMPTS as ATTEMPTS
@@ -113,3 +113,46 @@ def test_a_link_is_checked_again_as_its_submission_is_written(new_lca_db):
     assert all(isinstance(outcome, LinkClosed) for outcome in (refused_ann, refused_bob, cat_as_ann))
     assert recorded[0].seq == before["seq"] + 1 and recorded[0].actor == "cat"
     assert [row["actor"] for row in cli_json(new_lca_db, "log", "m1") if row["seq"] > before["seq"]] == ["cat"]
+
+
+def test_a_submission_the_writer_has_not_taken_by_the_deadline_is_refused_and_never_written(new_lca_db):
+    """A stalled database holds the writer in a write: a submission queued behind it is
+    refused as not recorded at the deadline, and stays unwritten when the write ends;
+    the one the writer had taken is answered with what became of it."""
+    import threading
+
+    stalled = threading.Event()
+    release = threading.Event()
+
+    def open_application() -> Application:
+        app = Application(Store(new_lca_db, create=False))
+        submit = app.submit_through_links
+
+        def slow(batch):
+            stalled.set()
+            release.wait(30)  # the database answers again when the test says so
+            return submit(batch)
+
+        app.submit_through_links = slow  # type: ignore[method-assign]
+        return app
+
+    writer = Writer(open_application, lambda _match: None, deadline=0.2)
+
+    async def scenario():
+        first = asyncio.ensure_future(writer.submit("m1", "ann", SUBMISSIONS["ann"], link=None))
+        while not stalled.is_set():  # the writer took ann's and is writing it
+            await asyncio.sleep(0.01)
+        second = await asyncio.gather(writer.submit("m1", "bob", SUBMISSIONS["bob"], link=None), return_exceptions=True)
+        release.set()
+        return await first, second[0]
+
+    writer.start()
+    try:
+        recorded, refused = asyncio.run(scenario())
+    finally:
+        release.set()
+        writer.close()
+    assert isinstance(refused, NotTaken) and "nothing was recorded" in str(refused)
+    assert recorded[0].actor == "ann"
+    actors = [row["actor"] for row in cli_json(new_lca_db, "log", "m1") if row["kind"] == "SubmissionRecorded"]
+    assert actors == ["ann"]
