@@ -346,3 +346,25 @@ def stalled(db, count: int, granted, how, scale: Scale, log, label: str) -> list
             )
         )
     return rows
+
+
+# --------------------------------------------------------------------------- the table in the docs
+
+BEGIN = (
+    "<!-- fleet rows: begin (`python -m bench.service --fleet --into docs/performance.md` rewrites to the end mark) -->"
+)
+END = "<!-- fleet rows: end -->"
+
+
+def write_into(doc: Path, rows: list[Row], heading: str) -> None:
+    """Replace what stands between the marks of ``doc`` with ``heading`` and the table
+    of the fleet's rows (and the SQLite rows beside them): a re-run replaces the last."""
+    from .measure import table
+
+    text = doc.read_text(encoding="utf-8")
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        raise SystemExit(f"{doc}: no place for the fleet's rows (one line {BEGIN!r}, then one line {END!r})")
+    before, rest = text.split(BEGIN, 1)
+    _old, after = rest.split(END, 1)
+    shown = [row for row in rows if row.section == "fleet" or row.name.startswith(("/me:", "participant page:"))]
+    doc.write_text(f"{before}{BEGIN}\n{heading}\n\n{table(shown)}\n{END}{after}", encoding="utf-8")

@@ -15,8 +15,11 @@ driven over HTTP by clients in this process, each connection a keep-alive loop.
   match (the default ``--streams-per-match``), and after a header flood; and that the
   connection past the cap is answered 503 at once.
 
+A serve fleet on PostgreSQL, beside one serve on SQLite (issue 29): ``fleet.py``.
+
     python -m bench.service            # full
     python -m bench.service --quick    # a few seconds, small numbers
+    python -m bench.service --fleet    # only the fleet's rows and the SQLite reads beside them
 
 Nothing is asserted; the rows join the table of ``python -m bench``.  The clients and
 the server share the machine (2 cores here), so the ratios are what matters.
@@ -721,12 +724,24 @@ def main(argv=None) -> None:
         action="store_true",
         help="leave out the fleet's rows (a throwaway PostgreSQL cluster), e.g. --quick --no-postgres",
     )
+    parser.add_argument(
+        "--into",
+        metavar="FILE",
+        type=Path,
+        help="also write the fleet's table into FILE between its marks, e.g. --fleet --into docs/performance.md",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     rows = run(args.quick, postgres=not args.no_postgres, only_fleet=args.fleet)
-    print(f"matchledger service benchmark ({'quick' if args.quick else 'full'}); machine: {machine()}")
+    heading = f"matchledger service benchmark ({'quick' if args.quick else 'full'}); machine: {machine()}"
+    print(heading)
     print(table(rows))
     print(f"total time {time.perf_counter() - started:.0f} s")
+    if args.into:
+        from . import fleet
+
+        command = "python -m bench.service" + " --quick" * args.quick + " --fleet" * args.fleet
+        fleet.write_into(args.into, rows, f"`{command}`, {time.strftime('%Y-%m-%d')}; {heading}")
 
 
 if __name__ == "__main__":

@@ -47,3 +47,36 @@ def test_the_fleet_bench_measures_every_row_on_both_back_ends(postgres_server, t
     assert all("busy writer" in row.note for row in rows if row.name.startswith("PostgreSQL"))
     assert table(rows).count("\n") == len(rows) + 1
     assert clusters() == before  # the fleet's cluster is removed, not left paused
+
+
+def test_the_fleet_table_replaces_the_last_one_between_its_marks(tmp_path):
+    from bench.measure import Row
+
+    doc = tmp_path / "performance.md"
+    doc.write_text(f"# Performance\n\n{fleet.BEGIN}\nthe last run\n{fleet.END}\n\nafter\n")
+    rows = [
+        Row(
+            "fleet",
+            "PostgreSQL fleet: live update p99, commit to arrival on 4 open pages",
+            None,
+            None,
+            9.0,
+            None,
+            9.0,
+            "ms",
+        ),
+        Row("service", "/me: p99 latency, 200 clients", None, None, 5.0, 4.0, 5.0, "ms"),
+        Row("service", "receipt p99, 50 participants submitting at once", None, None, 5.0, None, 5.0, "ms"),
+    ]
+    fleet.write_into(doc, rows, "the heading")
+    text = doc.read_text()
+    assert "the last run" not in text and text.startswith("# Performance\n") and text.endswith("\n\nafter\n")
+    assert "the heading" in text and "live update p99" in text and "/me: p99" in text
+    assert "receipt" not in text  # only the fleet's rows and the SQLite reads beside them
+    doc.write_text("# Performance\n")
+    try:
+        fleet.write_into(doc, rows, "the heading")
+    except SystemExit as exc:
+        assert "no place for the fleet's rows" in str(exc)
+    else:
+        raise AssertionError("written into a file with no place for the rows")
