@@ -31,6 +31,11 @@ TARGETS = {
     "service read p99 (ms)": ("<=", 50.0),
     "service receipt p99 (ms)": ("<=", 20.0),
     "service live update p99 (ms)": ("<=", 250.0),
+    # issue 29: a serve fleet on PostgreSQL (bench/fleet.py; the ratio column as for issue 16)
+    "fleet throughput ours/fixed bytes": (">=", 0.5),
+    "fleet read p99 (ms)": ("<=", 50.0),
+    "fleet live update p99 (ms)": ("<=", 50.0),
+    "fleet stalled answer (ms)": ("<=", 2000.0),
     # issue 17: PostgreSQL against its own floor (raw INSERTs / SELECT + decode)
     "postgresql append batch": (">=", 0.5),
     "postgresql replay": ("<=", 3.5),

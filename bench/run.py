@@ -127,7 +127,7 @@ def run(
         if not skip_processes and not skip_service:
             from . import service  # `serve` processes under load (issue 16)
 
-            rows += service.run(quick, log)
+            rows += service.run(quick, log, postgres=postgres)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return rows

@@ -15,8 +15,11 @@ driven over HTTP by clients in this process, each connection a keep-alive loop.
   match (the default ``--streams-per-match``), and after a header flood; and that the
   connection past the cap is answered 503 at once.
 
+A serve fleet on PostgreSQL, beside one serve on SQLite (issue 29): ``fleet.py``.
+
     python -m bench.service            # full
     python -m bench.service --quick    # a few seconds, small numbers
+    python -m bench.service --fleet    # only the fleet's rows and the SQLite reads beside them
 
 Nothing is asserted; the rows join the table of ``python -m bench``.  The clients and
 the server share the machine (2 cores here), so the ratios are what matters.
@@ -378,7 +381,7 @@ def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
             host_app = host.submit(lambda: Application(open_store(db, create=False), actor="host")).result()
             try:
                 for mid, commands in left.items():
-                    latencies += asyncio.run(_follow(hostname, port, mid, commands, pages, host, host_app))
+                    latencies += asyncio.run(_follow([(hostname, port)], mid, commands, pages, host, host_app))
             finally:
                 host.submit(host_app.store.close).result()
     return [
@@ -397,13 +400,18 @@ def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
     ]
 
 
-async def _follow(hostname: str, port: int, mid: str, commands: list, pages: int, host, host_app) -> list[float]:
-    """Open ``pages`` public streams of ``mid``; close its first two rounds (with the
-    submissions before each) from this process; each page's delay after each close."""
+async def _follow(
+    addresses: list[tuple[str, int]], mid: str, commands: list, pages: int, host, host_app, while_open=None
+) -> list[float]:
+    """Open ``pages`` public streams of ``mid``, spread in turn over the servers at
+    ``addresses``; close its first two rounds (with the submissions before each) from
+    this process; each page's delay after each close.  ``while_open`` is called once
+    the closes have arrived, every stream still open (to read the servers' memory)."""
     arrivals: list[list[float]] = [[] for _ in range(pages)]
     ready = [asyncio.Event() for _ in range(pages)]
 
     async def page(index: int) -> None:
+        hostname, port = addresses[index % len(addresses)]
         reader, writer = await asyncio.open_connection(hostname, port)
         writer.write(_request("GET", f"/m/{mid}/events", f"{hostname}:{port}"))
         seen = 0
@@ -443,6 +451,8 @@ async def _follow(hostname: str, port: int, mid: str, commands: list, pages: int
         deadline = time.perf_counter() + 10
         while any(len(a) < len(committed) for a in arrivals) and time.perf_counter() < deadline:
             await asyncio.sleep(0.01)
+    if while_open is not None:
+        while_open()
     for follower in followers:
         follower.cancel()
     await asyncio.gather(*followers, return_exceptions=True)
@@ -678,10 +688,18 @@ def bench_envelope(tmp: Path, connections: int, pages: int, log, pipelined: int 
     ]
 
 
-def run(quick: bool, log=print) -> list[Row]:
+def run(quick: bool, log=print, postgres: bool = True, only_fleet: bool = False) -> list[Row]:
+    """The rows; ``postgres``: with the fleet's (issue 29, ``fleet.py``: a throwaway
+    PostgreSQL cluster); ``only_fleet``: only those and the SQLite read rows beside them."""
+    from . import fleet
+
     tmp = Path(tempfile.mkdtemp(prefix="matchledger-bench-service-"))
     try:
         rows = bench_reads(tmp, 200, 2.0 if quick else 6.0, log)
+        if postgres or only_fleet:
+            rows += fleet.run(tmp, quick, log)
+        if only_fleet:
+            return rows
         rows += bench_receipts(tmp, 50, 3 if quick else 10, log)
         rows += bench_live(tmp, 100, 1 if quick else 4, log)
         rows += bench_memory(tmp, 100 if quick else 1_000, log)
@@ -695,13 +713,35 @@ def run(quick: bool, log=print) -> list[Row]:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.service", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="shorter runs, fewer matches")
+    parser.add_argument("--quick", action="store_true", help="shorter runs, fewer matches, e.g. --quick --fleet")
+    parser.add_argument(
+        "--fleet",
+        action="store_true",
+        help="only the serve fleet on PostgreSQL and the SQLite rows beside it (issue 29), e.g. --fleet",
+    )
+    parser.add_argument(
+        "--no-postgres",
+        action="store_true",
+        help="leave out the fleet's rows (a throwaway PostgreSQL cluster), e.g. --quick --no-postgres",
+    )
+    parser.add_argument(
+        "--into",
+        metavar="FILE",
+        type=Path,
+        help="also write the fleet's table into FILE between its marks, e.g. --fleet --into docs/performance.md",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    rows = run(args.quick)
-    print(f"matchledger service benchmark ({'quick' if args.quick else 'full'}); machine: {machine()}")
+    rows = run(args.quick, postgres=not args.no_postgres, only_fleet=args.fleet)
+    heading = f"matchledger service benchmark ({'quick' if args.quick else 'full'}); machine: {machine()}"
+    print(heading)
     print(table(rows))
     print(f"total time {time.perf_counter() - started:.0f} s")
+    if args.into:
+        from . import fleet
+
+        command = "python -m bench.service" + " --quick" * args.quick + " --fleet" * args.fleet
+        fleet.write_into(args.into, rows, f"`{command}`, {time.strftime('%Y-%m-%d')}; {heading}")
 
 
 if __name__ == "__main__":
