@@ -35,7 +35,9 @@ TARGETS = {
     "fleet throughput ours/fixed bytes": (">=", 0.5),
     "fleet read p99 (ms)": ("<=", 50.0),
     "fleet live update p99 (ms)": ("<=", 50.0),
-    "fleet stalled answer (ms)": ("<=", 2000.0),
+    # "within about 2 s": the deadline is 2 s (commands/service/reading.py), and a 503
+    # takes the deadline plus its own answer's time
+    "fleet stalled answer (ms)": ("<=", 2100.0),
     # issue 17: PostgreSQL against its own floor (raw INSERTs / SELECT + decode)
     "postgresql append batch": (">=", 0.5),
     "postgresql replay": ("<=", 3.5),

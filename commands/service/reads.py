@@ -162,6 +162,7 @@ class Reads:
         self._epoch = 0
         #: key -> (match, generation, fresh until, deadline, passed then, bytes): the public's answers, for ``peek``
         self._published: OrderedDict[tuple, tuple] = OrderedDict()
+        self._published_of: dict[str, set[tuple]] = {}  # match -> its keys in ``_published``
         #: The reading thread's runner (``reading.py``), for the refresher's reads.
         self._run: Callable[..., Awaitable] | None = None
         self._refreshed: object = None  # the change token the refresher last read every kept match at
@@ -252,8 +253,23 @@ class Reads:
         self._take_in()
         if match_id in self._heads or match_id not in self._read_at:
             return False
+        generation = self._generation(match_id)
         self.head(match_id)
+        self._offer_again(match_id, generation)
         return True
+
+    def _offer_again(self, match_id: str, generation: tuple[int, int]) -> None:
+        """Offer the loop again the public's answers of ``match_id`` that still stand
+        after its move (one the public may not see moves no public answer): a request
+        after the refresher's read is answered on the loop, as before the move."""
+        keys = self._published_of.get(match_id, set())
+        if not keys:
+            return
+        stamp = (self.view_head(match_id, PUBLIC), self._deadline_passed(match_id))
+        for key in list(keys):
+            found = self._answers.get(key)
+            if found is not None and found[0] == stamp:
+                self._publish(key, match_id, generation, found[1])
 
     # ------------------------------------------------------------------ looking at the database
 
@@ -370,8 +386,14 @@ class Reads:
                 return
             self._published[key] = (match_id, generation, first + self.fresh_for, deadline, passed, value)
             self._published.move_to_end(key)
+            self._published_of.setdefault(match_id, set()).add(key)
             while len(self._published) > self._answers_max:
-                self._published.popitem(last=False)
+                oldest, entry = self._published.popitem(last=False)
+                keys = self._published_of.get(entry[0])
+                if keys is not None:
+                    keys.discard(oldest)
+                    if not keys:
+                        del self._published_of[entry[0]]
 
     def _wake(self) -> None:
         self.poke()

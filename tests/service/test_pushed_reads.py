@@ -144,3 +144,19 @@ def test_a_public_answer_kept_on_the_loop_stops_being_answered_when_its_deadline
     assert reads.peek(("public", "m1")) is None
     after = reads.public("m1")
     assert after != before and b'"passed":true' in after and reads.peek(("public", "m1")) == after
+
+
+@pytest.mark.guarantee("service.live")
+def test_after_a_move_the_public_may_not_see_the_refresher_offers_the_public_answer_to_the_loop_again(two_matches):
+    """Timing: a hidden submission must not leave the public's next request slower
+    (read on the thread) than the one before it (answered on the loop)."""
+    db, _token, reads = two_matches
+    reads.listening(True)
+    before = reads.public("m1")
+    afresh = reads.reads_afresh
+    invoke(db, "submit", "m1", "ann", "G4", "A1", "B1", "C1", "D1")  # hidden from the public
+    reads.moved("m1")
+    assert reads.peek(("public", "m1")) is None
+    assert asyncio.run(reads.refresh(poked=True)) == 1  # the refresher reads m1 again, ahead of requests
+    assert reads.reads_afresh == afresh + 1
+    assert reads.peek(("public", "m1")) == before  # answered on the loop again, the same bytes
