@@ -11,6 +11,7 @@ the security headers and is logged with its path's token redacted (``guard.py``)
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 from collections.abc import AsyncIterator, Sequence
@@ -100,6 +101,8 @@ class Service:
     ):
         self.reads, self.writer, self.live = reads, writer, live
         self.reading = reading if reading is not None else Reading(reads)
+        #: (what, the match's generation) -> the read under way for every stream that wants it
+        self._under_way: dict[tuple, asyncio.Future] = {}
         self.readiness = readiness
         self.feeds = Feeds(reads)
         self.base_url = base_url
@@ -556,7 +559,7 @@ class Service:
 
         async def render() -> bytes:
             kept = self.reads.peek(key)
-            return kept if isinstance(kept, bytes) else await self.reading(made)
+            return kept if isinstance(kept, bytes) else await self._shared(key, match_id, made)
 
         if self.reads.peek(key) is None:  # a match that is not kept yet: does it exist?
             await self._read(self.reads.head, match_id, match_id=match_id)
@@ -577,6 +580,24 @@ class Service:
             )
 
         return EventStream(self.live.open(match_id, _client(request), render, self._revocation(token, "link")))
+
+    async def _shared(self, key: tuple, match_id: str, call):
+        """``call()`` on the reading thread, once for every stream of the same ``key``
+        woken by the same move: a move wakes every page of its match at once, and each
+        would otherwise hand the thread the same read.  Keyed by the match's generation,
+        so a stream woken by a later move never takes a read begun before it."""
+        under_way = (*key, self.reads.generation(match_id))
+        running = self._under_way.get(under_way)
+        if running is None:
+            running = asyncio.ensure_future(self.reading(call))
+            self._under_way[under_way] = running
+            running.add_done_callback(lambda done: self._done(under_way, done))
+        return await asyncio.shield(running)
+
+    def _done(self, key: tuple, done: asyncio.Future) -> None:
+        self._under_way.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved: every stream that waited for it has left
 
     def _revocation(self, token: str, what: str):
         """Why the stream of the link (or token: ``what``) ``token`` may send no more: it
@@ -623,7 +644,7 @@ class Service:
         feed = self.feeds.render(match_id, participant, after)
 
         async def render() -> bytes:
-            return await self.reading(feed)
+            return await self.reading(feed)  # each stream its own cursor: nothing to share
 
         if token is None:
             return EventStream(self.live.open(match_id, _client(request), render))
@@ -705,8 +726,6 @@ class EventStream:
         self.messages = messages
 
     async def __call__(self, scope: dict[str, Any], receive, send) -> None:
-        import asyncio
-
         await send(
             {
                 "type": "http.response.start",

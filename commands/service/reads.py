@@ -253,7 +253,7 @@ class Reads:
         self._take_in()
         if match_id in self._heads or match_id not in self._read_at:
             return False
-        generation = self._generation(match_id)
+        generation = self.generation(match_id)
         self.head(match_id)
         self._offer_again(match_id, generation)
         return True
@@ -351,7 +351,8 @@ class Reads:
         elif links:
             self._grants.clear()
 
-    def _generation(self, match_id: str) -> tuple[int, int]:
+    def generation(self, match_id: str) -> tuple[int, int]:
+        """Moves whenever ``match_id`` moved, or everything kept was forgotten."""
         return self._epoch, self._generations.get(match_id, 0)
 
     # ------------------------------------------------------------------ answered on the loop
@@ -366,7 +367,7 @@ class Reads:
         if found is None:
             return None
         match_id, generation, fresh_until, deadline, passed, value = found
-        if generation != self._generation(match_id) or self.clock() > fresh_until:
+        if generation != self.generation(match_id) or self.clock() > fresh_until:
             return None
         if deadline is not None and is_past(deadline, self.app.clock()) != passed:
             return None
@@ -382,7 +383,7 @@ class Reads:
         deadline = kept[1]
         passed = deadline is not None and is_past(deadline, self.app.clock())
         with self._noted:
-            if generation != self._generation(match_id) or self._moved or self._forget_all:
+            if generation != self.generation(match_id) or self._moved or self._forget_all:
                 return
             self._published[key] = (match_id, generation, first + self.fresh_for, deadline, passed, value)
             self._published.move_to_end(key)
@@ -461,7 +462,7 @@ class Reads:
         # answer says whether it has ("passed", as `status --json` does), and no event
         # marks the moment.  The deadline is public, so the stamp tells no view more.
         self._take_in()
-        generation = self._generation(match_id)
+        generation = self.generation(match_id)
         stamp = (self.view_head(match_id, view), self._deadline_passed(match_id))
         found = self._answers.get(key)
         if found is not None and found[0] == stamp:

@@ -1,0 +1,54 @@
+"""The streams of one match woken by one move share one read on the reading thread
+(``http.Service._shared``): a move wakes every open page of its match at once, and 500
+pages would otherwise hand the thread 500 identical reads.  A stream woken by a later
+move never takes a read that began before that move."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from matchledger.commands.service.http import Service
+from matchledger.commands.service.reads import Reads
+from matchledger.ledger.stores import open_store
+from matchledger.projections.application import Application
+from tests.helpers import invoke
+
+from .support import STUDIO
+
+
+def test_streams_woken_by_one_move_share_one_read_and_a_later_move_reads_again(tmp_path):
+    db = tmp_path / "shared.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    reads = Reads(Application(open_store(str(db), create=False)))
+    service = Service(reads, None, None, base_url="http://127.0.0.1:1", assets={})  # type: ignore[arg-type]
+    calls: list[str] = []
+    release = threading.Event()
+
+    def read(name: str):
+        def call() -> bytes:
+            calls.append(name)
+            release.wait(10)
+            return name.encode()
+
+        return call
+
+    async def scenario():
+        key = ("public-live", "m1")
+        first = asyncio.ensure_future(service._shared(key, "m1", read("first")))
+        await asyncio.sleep(0.05)  # the first read is under way on the thread
+        joined = asyncio.ensure_future(service._shared(key, "m1", read("joined")))
+        await asyncio.sleep(0.01)  # woken by the same move: it joins the first read
+        reads.moved("m1")  # a later move: its streams must read again
+        later = asyncio.ensure_future(service._shared(key, "m1", read("later")))
+        await asyncio.sleep(0.05)
+        release.set()
+        return await asyncio.gather(first, joined, later)
+
+    try:
+        answers = asyncio.run(scenario())
+    finally:
+        service.reading.close()
+        reads.app.close()
+    assert answers == [b"first", b"first", b"later"]
+    assert calls == ["first", "later"]
