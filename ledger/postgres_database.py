@@ -30,6 +30,7 @@ from psycopg import errors as pg_errors
 
 from . import migrations
 from .errors import (
+    BUSY_LOCK,
     ConnectionLost,
     CorruptLog,
     DatabaseBusy,
@@ -249,7 +250,8 @@ class Database:
         if isinstance(exc, pg_errors.LockNotAvailable):
             return DatabaseBusy(
                 f"database {self.location!r} is busy: another connection has held a lock for more than "
-                f"{self.lock_timeout:g} s; try again"
+                f"{self.lock_timeout:g} s; try again",
+                cause=BUSY_LOCK,
             )
         if isinstance(exc, (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)):
             return LogConflict(

@@ -26,7 +26,7 @@ from psycopg import errors as pg_errors
 from .capabilities import Capability
 from .capability_store import CapabilityStore
 from .change_feed import FALLBACK_SECONDS, ChangeFeed, Listener, Subscription
-from .errors import DatabaseBusy
+from .errors import BUSY_POOL, DatabaseBusy
 from .event_log import ChainedLog
 from .hook_store import HookStore
 from .hooks import (
@@ -468,7 +468,7 @@ class PostgresPool:
         except PoolTimeout:
             self._pool.close()
             raise DatabaseBusy(
-                f"cannot open {min_size} connections to {self.location!r} within {lock_timeout:g} s"
+                f"cannot open {min_size} connections to {self.location!r} within {lock_timeout:g} s", cause=BUSY_POOL
             ) from None
 
     @contextmanager
@@ -478,7 +478,8 @@ class PostgresPool:
                 yield PostgresStore(self.address, connection=conn, **self._options)
         except self._timeout_error:
             raise DatabaseBusy(
-                f"database {self.location!r} is busy: no free connection within {self.database.lock_timeout:g} s; try again"
+                f"database {self.location!r} is busy: no free connection within {self.database.lock_timeout:g} s; try again",
+                cause=BUSY_POOL,
             ) from None
 
     def close(self) -> None:
