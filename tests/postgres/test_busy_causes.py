@@ -17,6 +17,8 @@ from matchledger.ledger.errors import BUSY_LOCK, BUSY_POOL, DatabaseBusy
 from matchledger.ledger.events import MatchCreated, NoteAdded
 from matchledger.ledger.stores import open_pool
 
+pytestmark = pytest.mark.guarantee("postgres.transaction-pooling")
+
 T = "2026-01-01T00:00:00.000000Z"
 CREATED = MatchCreated(game="toy", players=["ann", "bob"])
 PASSWORD = "busy-secret-pw"  # the superuser logs in without one (trust): it must show nowhere all the same
