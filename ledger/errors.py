@@ -74,8 +74,23 @@ class ForeignDatabase(CorruptLog):
     does not read: refused before anything could change it."""
 
 
+#: Why the database was busy (:attr:`DatabaseBusy.cause`).
+BUSY_LOCK = "lock"
+BUSY_POOL = "pool"
+
+
 class DatabaseBusy(MatchledgerError, TimeoutError):
-    """Another connection held the database's write lock for longer than the lock timeout."""
+    """The database did not serve within the lock timeout, for a ``cause``:
+    :data:`BUSY_LOCK` (the default), another connection held a lock it needed for longer;
+    :data:`BUSY_POOL`, no connection of this process's pool came free (or could be
+    opened) in time.  An operator tells the two apart: the first is another writer, the
+    second this process's own load."""
+
+    def __init__(self, message: str, *, cause: str = BUSY_LOCK):
+        if cause not in (BUSY_LOCK, BUSY_POOL):
+            raise ValueError(f"no cause of a busy database {cause!r}")
+        super().__init__(message)
+        self.cause = cause
 
 
 class DatabaseUnavailable(MatchledgerError, ConnectionError):

@@ -12,8 +12,18 @@ turning what the server says into the errors a user sees.
   ``service_addresses``, the ``events_json`` view and the version) or migrates them from an earlier version, all in
   one transaction, under a lock, so two first writers do it once.  A read of a database
   without them is an error and creates nothing, a read of an earlier version reads it as
-  it is; a read-only open sets ``default_transaction_read_only``, so nothing it runs can
+  it is; every transaction of a read-only open is ``READ ONLY``, so nothing it runs can
   write.
+- Settings travel with each transaction, never with the session (``SET LOCAL``): a
+  transaction-pooling proxy (PgBouncer's ``pool_mode = transaction``) hands a server
+  connection from one client to the next between transactions, and a session setting
+  (a reader's read-only, a lock timeout) would then meet another client's transaction.
+  Statements outside a transaction of ours run in one of their own for the same reason
+  (a read waits for a lock no longer than a write does).  For the same proxies no
+  statement is prepared on the server (psycopg's ``prepare_threshold``): a prepared
+  statement lives in one server connection, which the next transaction may not get.
+  The listening connection (:mod:`.postgres_listen`) is a session by nature (LISTEN):
+  it sets its settings once, and must reach PostgreSQL directly (docs/deploy.md).
 - The database must be encoded in UTF8: bodies are stored as text and hashed as UTF-8.
 - Nothing of someone else's runs on our tables: a trigger we do not make (or one of ours
   disabled, given a condition or another function), a rule, or our trigger function
@@ -30,6 +40,7 @@ from psycopg import errors as pg_errors
 
 from . import migrations
 from .errors import (
+    BUSY_LOCK,
     ConnectionLost,
     CorruptLog,
     DatabaseBusy,
@@ -119,7 +130,8 @@ class Database:
 
     def connect_options(self) -> dict:
         """What every connection is opened with, beside the URL."""
-        options: dict = {"autocommit": True, "client_encoding": "UTF8"}
+        # prepare_threshold None: no server-side prepared statement (see the module's doc)
+        options: dict = {"autocommit": True, "client_encoding": "UTF8", "prepare_threshold": None}
         try:
             given = psycopg.conninfo.conninfo_to_dict(self.url)
         except psycopg.Error as exc:
@@ -129,26 +141,44 @@ class Database:
         return options
 
     def connect(self) -> psycopg.Connection:
-        """A connection, configured, to a database that holds our tables (made here by a
-        write with ``create`` when there are none)."""
+        """A connection to the database, with nothing set on its session (each
+        transaction sets what it needs: :meth:`begin`, :meth:`set_local`)."""
         options = self.connect_options()
         try:
-            conn = psycopg.connect(self.url, **options)
+            return psycopg.connect(self.url, **options)
         except psycopg.Error as exc:
             raise self.connect_error(exc) from None
-        try:
-            self.configure(conn)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
 
-    def configure(self, conn: psycopg.Connection) -> None:
-        """How long to wait for a lock, and whether anything may be written (also run on
-        each connection of a pool)."""
+    def lock_timeout_ms(self) -> int:
+        return max(1, round(self.lock_timeout * 1000))
+
+    def begin(self) -> str:
+        """The statements that open a transaction carrying our settings (one round trip)."""
+        mode = " READ ONLY" if self.read_only else ""
+        return f"BEGIN{mode}; SET LOCAL lock_timeout = {self.lock_timeout_ms()}"
+
+    def local_settings(self) -> str:
+        """A query that sets our settings for the transaction it runs in (the implicit
+        one of a query string, :meth:`PostgresConnection._alone`).  Read-only may be
+        set at any point of a transaction, only read-write must come first."""
+        read_only = ", set_config('transaction_read_only', 'on', true)" if self.read_only else ""
+        return f"SELECT set_config('lock_timeout', '{self.lock_timeout_ms()}', true){read_only}"
+
+    def set_local(self, conn: psycopg.Connection) -> None:
+        """Our settings for the transaction just begun on ``conn`` (psycopg's own
+        ``conn.transaction()``), before its first query."""
+        read_only = "; SET LOCAL transaction_read_only = on" if self.read_only else ""
+        try:
+            conn.execute(f"SET LOCAL lock_timeout = {self.lock_timeout_ms()}{read_only}")
+        except psycopg.Error as exc:
+            raise self.error(exc) from None
+
+    def set_for_session(self, conn: psycopg.Connection) -> None:
+        """Our settings for the whole session of a connection that is a session by
+        nature and never pooled (the listening one)."""
         try:
             conn.execute(
-                f"SET lock_timeout = {max(1, round(self.lock_timeout * 1000))}; "
+                f"SET lock_timeout = {self.lock_timeout_ms()}; "
                 f"SET default_transaction_read_only = {'on' if self.read_only else 'off'}"
             )
         except psycopg.Error as exc:
@@ -162,11 +192,17 @@ class Database:
         ``create`` makes the tables where there are none; a read reads an earlier
         version as it is."""
         latest = migrations.postgres_version()
-        found = self._check(conn, create=create)
+        try:
+            with conn.transaction():
+                self.set_local(conn)
+                found = self._check(conn, create=create)
+        except psycopg.Error as exc:  # the commit of what only read
+            raise self.error(exc) from None
         if found == latest or self.read_only:
             return
         try:
             with conn.transaction():
+                self.set_local(conn)
                 conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (LOCK_SPACE,))
                 found = self._check(conn, create=create)  # again: another writer may have done it meanwhile
                 if found != latest:
@@ -249,7 +285,8 @@ class Database:
         if isinstance(exc, pg_errors.LockNotAvailable):
             return DatabaseBusy(
                 f"database {self.location!r} is busy: another connection has held a lock for more than "
-                f"{self.lock_timeout:g} s; try again"
+                f"{self.lock_timeout:g} s; try again",
+                cause=BUSY_LOCK,
             )
         if isinstance(exc, (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)):
             return LogConflict(

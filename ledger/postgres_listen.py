@@ -81,6 +81,7 @@ class PostgresListener(Subscription):
     def _listen(self) -> None:
         conn = self.database.connect()  # DatabaseUnavailable while the server is away
         try:
+            self.database.set_for_session(conn)  # a session of its own (LISTEN): never a pooled one
             conn.execute(f"SET application_name = '{APPLICATION_NAME}'")  # as pg_stat_activity shows it
             schema = conn.execute("SELECT current_schema()").fetchone()
             self._schema = schema[0] if schema else None

@@ -26,7 +26,7 @@ from psycopg import errors as pg_errors
 from .capabilities import Capability
 from .capability_store import CapabilityStore
 from .change_feed import FALLBACK_SECONDS, ChangeFeed, Listener, Subscription
-from .errors import DatabaseBusy
+from .errors import BUSY_POOL, DatabaseBusy
 from .event_log import ChainedLog
 from .hook_store import HookStore
 from .hooks import (
@@ -97,18 +97,37 @@ class PostgresConnection(Transactions):
     # ---- statements
 
     def run(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
-        self._reconnect_if_lost()
+        if self._depth == 0:
+            return self._alone(sql, params)
         try:
             return self.conn.execute(sql, params)
         except psycopg.Error as exc:
             raise self.database.error(exc) from None
 
     def fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
-        self._reconnect_if_lost()
+        if self._depth == 0:
+            return self._alone(sql, params).fetchall()
         try:
             return self.conn.execute(sql, params).fetchall()
         except psycopg.Error as exc:
             raise self.database.error(exc) from None
+
+    def _alone(self, sql: str, params: tuple | list) -> psycopg.Cursor:
+        """A statement outside a transaction of ours, after our settings for it alone
+        (a read-only store's statements are read-only, and wait for a lock no longer
+        than the lock timeout), nothing set on the session.  Both go as one query
+        string, which PostgreSQL runs as one implicit transaction, in one round trip:
+        the parameters are bound on the client for that (a query string of several
+        statements takes none bound on the server); the settings apply before the
+        statement takes its locks, as it is parsed after they ran."""
+        self._reconnect_if_lost()
+        cursor = psycopg.ClientCursor(self.conn)
+        try:
+            cursor.execute(f"{self.database.local_settings()}; {sql}", params)
+        except psycopg.Error as exc:
+            raise self.database.error(exc) from None
+        cursor.nextset()  # the statement's result, after the settings'
+        return cursor
 
     def _reconnect_if_lost(self) -> None:
         """A connection the server ended (a restart, a failover, an idle timeout) is
@@ -128,7 +147,12 @@ class PostgresConnection(Transactions):
     # ---- transactions
 
     def _begin(self) -> None:
-        self.run("BEGIN")
+        self._reconnect_if_lost()
+        try:
+            self.conn.execute(self.database.begin())  # no parameters: its two statements in one round trip
+        except psycopg.Error as exc:
+            self._rollback()
+            raise self.database.error(exc) from None
 
     def _commit(self) -> None:
         try:
@@ -390,8 +414,7 @@ class PostgresStore(LogStore):
     ``read_only`` opens it for reading only (its tables must exist; nothing can be
     written); otherwise ``create`` makes the tables where there are none, and tables of
     an earlier schema version are migrated.  A writer waits up to ``lock_timeout``
-    seconds for a lock.  ``connection``: one lent by a pool (already checked and
-    configured), which ``close`` leaves open.
+    seconds for a lock.  ``connection``: one lent by a pool (already checked), which ``close`` leaves open.
     """
 
     def __init__(
@@ -431,8 +454,8 @@ class PostgresPool:
     """Connections to one PostgreSQL database kept open for a long-running process
     (``serve``): ``with pool.store() as store`` lends a :class:`PostgresStore` on one of
     them for as long as the block runs (one request).  The tables are checked (and with
-    ``create`` made) once, when the pool opens; each connection is configured as a
-    store's own would be.  At most ``max_size`` connections; a borrower waits up to
+    ``create`` made) once, when the pool opens; a lent store's transactions carry
+    their own settings, so nothing is set on a connection.  At most ``max_size`` connections; a borrower waits up to
     ``lock_timeout`` seconds for one."""
 
     def __init__(
@@ -456,8 +479,7 @@ class PostgresPool:
             url,
             min_size=min_size,
             max_size=max_size,
-            kwargs=self.database.connect_options(),
-            configure=self.database.configure,
+            kwargs=self.database.connect_options(),  # nothing set on a session: each transaction sets its own
             check=ConnectionPool.check_connection,  # a connection the server dropped is replaced
             timeout=lock_timeout,
             open=False,
@@ -468,7 +490,7 @@ class PostgresPool:
         except PoolTimeout:
             self._pool.close()
             raise DatabaseBusy(
-                f"cannot open {min_size} connections to {self.location!r} within {lock_timeout:g} s"
+                f"cannot open {min_size} connections to {self.location!r} within {lock_timeout:g} s", cause=BUSY_POOL
             ) from None
 
     @contextmanager
@@ -478,7 +500,8 @@ class PostgresPool:
                 yield PostgresStore(self.address, connection=conn, **self._options)
         except self._timeout_error:
             raise DatabaseBusy(
-                f"database {self.location!r} is busy: no free connection within {self.database.lock_timeout:g} s; try again"
+                f"database {self.location!r} is busy: no free connection within {self.database.lock_timeout:g} s; try again",
+                cause=BUSY_POOL,
             ) from None
 
     def close(self) -> None:

@@ -23,6 +23,8 @@ from typing import Any
 import msgspec
 
 from matchledger.ledger.errors import (
+    BUSY_LOCK,
+    BUSY_POOL,
     ConnectionLost,
     CorruptLog,
     DatabaseBusy,
@@ -81,6 +83,11 @@ LOG_REASONS = {
     "no-database": "no matchledger database",
     "over-capacity": "concurrency limit",
 }
+
+#: The access log's reason for a busy database, by its cause (``DatabaseBusy.cause``): a
+#: lock another connection held is another writer's doing, no free connection in the
+#: pool is this process's own load, and an operator acts on each differently.
+BUSY_REASONS = {BUSY_LOCK: "database busy: lock timeout", BUSY_POOL: "database busy: no free connection"}
 
 #: What the service calls a parameter the core names (a submission's tokens are the
 #: body's ``tokens``); a parameter it does not take is not named in a problem.
@@ -151,7 +158,9 @@ def refused(exc: MatchledgerError, *, match_id: str | None = None, rules: bool =
             404, f"no match {match_id!r}" if match_id else "no such match", kind="unknown-match", members=about
         )
     if isinstance(exc, DatabaseBusy):
-        return Refused(503, "the ledger is busy; try again in a moment", {"Retry-After": "2"}, kind="busy")
+        return Refused(
+            503, "the ledger is busy; try again in a moment", {"Retry-After": "2"}, kind="busy", reason=_busy(exc)
+        )
     if isinstance(exc, UnwritableDatabase):
         return Refused(503, "the ledger cannot record anything at the moment", kind="unwritable")
     if isinstance(exc, DatabaseUnavailable):  # its message names the server: for the host's terminal only
@@ -180,6 +189,10 @@ def refused(exc: MatchledgerError, *, match_id: str | None = None, rules: bool =
         kind = "refused-by-the-rules" if status == 422 else "malformed-input"
         return Refused(status, _detail(exc), kind=kind, members={**about, **_parameter(exc)})
     return Refused(500, "internal error")
+
+
+def _busy(exc: DatabaseBusy) -> str:
+    return BUSY_REASONS.get(getattr(exc, "cause", ""), LOG_REASONS["busy"])
 
 
 def _outside(exc: OutsideView | OutsideLog) -> str:

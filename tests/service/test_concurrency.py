@@ -7,15 +7,22 @@ whole time.  Afterwards `verify` passes, every submission answered 201 is in the
 exactly once as its participant's own event with its receipt, nothing else is, and
 each match ends as the card played on the command line ends.
 
+Every core of the machine is kept busy meanwhile (issue 29): on a quiet machine the
+servers and the host's processes rarely overlap enough to race, and with both cores busy
+the host's `submit` on PostgreSQL lost to the participants' before it was decided again
+on a conflict.  CI runs it so, on every run.
+
 The same on PostgreSQL with two `serve` processes on one database (issue 17: several
 hosts and a fleet of servers, one ledger): each participant is answered by one of the
 two, the host's commands race both, and the same checks hold."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 
@@ -37,6 +44,26 @@ def host(db, *args: str) -> None:
         [sys.executable, "-m", "matchledger", "--db", str(db), *args], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, (args, done.stdout, done.stderr)
+
+
+#: A process that does nothing but compute, at the priority the servers run at.
+BURNER = "while True: pass"
+
+
+@pytest.fixture
+def every_core_busy() -> Iterator[list[subprocess.Popen]]:
+    """One CPU-bound process per core, at normal priority, for the test's duration, and
+    always stopped after it (by their own ids), whatever happened."""
+    burners: list[subprocess.Popen] = []
+    try:
+        for _ in range(os.cpu_count() or 2):
+            burners.append(subprocess.Popen([sys.executable, "-c", BURNER]))
+        yield burners
+    finally:
+        for burner in burners:
+            burner.kill()
+        for burner in burners:
+            burner.wait()
 
 
 def rounds(lines: list[list[str]]) -> list[tuple[dict[str, list[str]], list[str]]]:
@@ -63,7 +90,7 @@ def backend_and_servers(request, tmp_path) -> tuple[object, int]:
 
 @pytest.mark.guarantee("service.concurrent")
 def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_lose_and_duplicate_nothing(
-    backend_and_servers, tmp_path
+    backend_and_servers, tmp_path, every_core_busy
 ):
     db, server_count = backend_and_servers
     lines = card_lines()
@@ -156,6 +183,7 @@ def test_many_participants_submitting_and_reading_while_the_host_closes_rounds_l
             for thread in readers:
                 thread.join()
         assert [server.stop() for server in running] == [0] * server_count
+    assert [burner.poll() for burner in every_core_busy] == [None] * len(every_core_busy)  # busy to the end
 
     assert problems == []
     assert answered_by == set(urls)

@@ -180,8 +180,8 @@ def test_a_503_is_logged_with_the_kind_of_failure_and_no_token_or_query(league):
             holder.close()
         records = [r for r in running.log_records() if r.get("event") == "request" and r["status"] == 503]
         assert {(r["path"], r["reason"]) for r in records} == {
-            ("/api/v1/matches/m1/submissions", "database busy"),
-            ("/p/[token]", "database busy"),
+            ("/api/v1/matches/m1/submissions", "database busy: lock timeout"),
+            ("/p/[token]", "database busy: lock timeout"),
         }
         ok = [r for r in running.log_records() if r.get("event") == "request" and r["status"] != 503]
         assert not any("reason" in r for r in ok)  # a reason only where the server failed

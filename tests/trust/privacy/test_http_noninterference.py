@@ -150,11 +150,12 @@ def view_seqs(side: Side, viewer: str) -> set[int]:
     return {entry["seq"] for entry in json.loads(out.stdout)}
 
 
-def rejected(pair: Pair, candidates) -> None:
+def rejected(pair: Pair, candidates, states: list | None = None) -> None:
     """The viewer's submissions the game rejects in both matches: the same 422 answer,
-    through the API and the form; one accepted in either is not sent (it would be written)."""
-    apps = [Application(Store(side.folder / DB, read_only=True)) for side in pair.sides]
-    states = [app.state(MATCH) for app in apps]
+    through the API and the form; one accepted in either is not sent (it would be written).
+    ``states``: both matches as they stand (by default read from each side's file)."""
+    if states is None:
+        states = [Application(Store(side.folder / DB, read_only=True)).state(MATCH) for side in pair.sides]
     game = engine.get(states[0].game)
     sent = 0
     for tokens in candidates(random.Random(3), states[0], pair.viewer):
