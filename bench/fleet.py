@@ -50,10 +50,13 @@ from .service import (
     links,
     memory_mb,
     p99,
+    process,
     serve,
 )
 
 FLEET = 2  # serve processes on the one PostgreSQL database
+#: Bytes of a public page's live update (an lca match mid-round), for the floor's streams.
+LIVE_MESSAGE_BYTES = 6000
 BUSY_COMMITS_PER_SECOND = 50
 
 
@@ -269,7 +272,11 @@ def live(db, count: int, scale: Scale, log, label: str) -> list[Row]:
             finally:
                 host.submit(host_app.store.close).result()
     expected = 2 * pages * len(left)
-    note = f"{len(latencies)} of {expected} arrivals; pages spread over {count} serve in turn"
+    floor = live_floor(count, pages, log)
+    note = (
+        f"{len(latencies)} of {expected} arrivals; pages spread over {count} serve in turn; baseline: the same "
+        f"framework waking {pages:,} streams with fixed bytes ({len(floor)} arrivals)"
+    )
     rows = [
         Row(
             "fleet",
@@ -277,8 +284,8 @@ def live(db, count: int, scale: Scale, log, label: str) -> list[Row]:
             None,
             None,
             statistics.median(latencies) * 1000,
-            None,
-            statistics.median(latencies) * 1000,
+            statistics.median(floor) * 1000,
+            statistics.median(latencies) / statistics.median(floor),
             "ms",
             None,
             note,
@@ -289,7 +296,7 @@ def live(db, count: int, scale: Scale, log, label: str) -> list[Row]:
             None,
             None,
             p99(latencies) * 1000,
-            None,
+            p99(floor) * 1000,
             p99(latencies) * 1000,
             "ms",
             "fleet live update p99 (ms)",
@@ -313,6 +320,69 @@ def live(db, count: int, scale: Scale, log, label: str) -> list[Row]:
             )
         )
     return rows
+
+
+def live_floor(count: int, pages: int, log, rounds: int = 4) -> list[float]:
+    """The live update's floor: ``pages`` streams over ``count`` fixed-stream servers
+    (``fixed_stream.py``, messages of a page's update's size), each told to send at
+    once, ``rounds`` times; each arrival's delay after the telling."""
+    log(f"fleet: {pages} open fixed streams over {count} processes (the floor) ...", file=sys.stderr)
+    with ExitStack() as stack:
+        servers = [
+            stack.enter_context(process([sys.executable, "-m", "bench.fixed_stream", str(LIVE_MESSAGE_BYTES)]))
+            for _ in range(count)
+        ]
+        return asyncio.run(_follow_floor([_split(url) for _pid, url in servers], pages, rounds))
+
+
+async def _follow_floor(addresses: list[tuple[str, int]], pages: int, rounds: int) -> list[float]:
+    arrivals: list[list[float]] = [[] for _ in range(pages)]
+    ready = [asyncio.Event() for _ in range(pages)]
+
+    async def page(index: int) -> None:
+        hostname, port = addresses[index % len(addresses)]
+        reader, writer = await asyncio.open_connection(hostname, port)
+        writer.write(_request("GET", "/m/floor/events", f"{hostname}:{port}"))
+        buffer, seen = b"", 0
+        try:
+            while True:
+                chunk = await reader.read(65536)
+                if not chunk:
+                    return
+                now = time.perf_counter()
+                buffer = buffer[-16:] + chunk
+                views = buffer.count(b"event: view")
+                if views:
+                    seen += views
+                    buffer = buffer[buffer.rfind(b"event: view") + 11 :]
+                    if seen == 1:
+                        ready[index].set()
+                    else:
+                        arrivals[index].append(now)
+        finally:
+            writer.close()
+
+    async def poke(hostname: str, port: int) -> None:
+        reader, writer = await asyncio.open_connection(hostname, port)
+        writer.write(_request("POST", "/poke", f"{hostname}:{port}"))
+        await writer.drain()
+        await reader.read(1024)
+        writer.close()
+
+    followers = [asyncio.ensure_future(page(index)) for index in range(pages)]
+    await asyncio.gather(*(event.wait() for event in ready))
+    told: list[float] = []
+    for _ in range(rounds):
+        await asyncio.sleep(0.3)
+        told.append(time.perf_counter())
+        await asyncio.gather(*(poke(hostname, port) for hostname, port in addresses))
+        deadline = time.perf_counter() + 10
+        while any(len(a) < len(told) for a in arrivals) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.01)
+    for follower in followers:
+        follower.cancel()
+    await asyncio.gather(*followers, return_exceptions=True)
+    return [arrived - at for a in arrivals for arrived, at in zip(a, told)]
 
 
 # --------------------------------------------------------------------------- row 3

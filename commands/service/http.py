@@ -49,6 +49,8 @@ from .reading import DatabaseTimedOut, Reading
 from .reads import Reads, to_json
 from .writes import LinkClosed, NotTaken, PastDeadline, TooManySubmissions, Writer, receipt_json
 
+#: Seconds `serve` waits at its stop for the writer to finish what it was given.
+WRITER_STOP_SECONDS = 5.0
 #: Bytes of a request body read at most (a submission is a few hundred).
 BODY_MAX = 16 * 1024
 #: The one answer for a token that opens nothing here: unknown, revoked, another
@@ -154,7 +156,7 @@ class Service:
             await self.reads.stop()
             await self.live.stop()
             self.reading.close()
-            self.writer.close()
+            self.writer.close(timeout=WRITER_STOP_SECONDS)
 
     # ------------------------------------------------------------------ errors
 

@@ -35,10 +35,15 @@ differs is dropped, the others stay.
 What is pushed arrives on the event loop while the reading thread may be reading: it is
 noted (``moved``, ``listening``, ``links_changed``, under a small lock held during no
 database call) and the thread takes it in before its next lookup.  The public's answers
-are published back to the loop (``peek``) with the generation of their match they were
-made at: while changes are pushed, a public answer whose match has not moved since (nor
-its deadline passed, nor is it due to be read afresh) is answered on the loop itself,
-without the thread, so it keeps being answered while the database stalls.
+are published back to the loop (``peek``) with the public head they were made at: while
+changes are pushed, a public answer is answered on the loop itself, without the thread,
+as long as the public head the thread last read for its match is that one (and its
+deadline has not passed, and it is not due to be read afresh).  A move of the match
+does not withdraw it: the thread reads the match again (the refresher, at once), and
+only a public head that moved does.  So an event the public may not see changes nothing
+the public gets, not even while the thread is held up (a stalled database), and a
+public event is answered once the match was read again: a few milliseconds after its
+announcement, or once a stalled database answers.
 
 The match states the application keeps are bounded (the ``kept`` matches used last), and
 each is read afresh from the log (its chain checked again, as a new read checks it)
@@ -160,9 +165,10 @@ class Reads:
         self._links_moved = False
         self._generations: dict[str, int] = {}
         self._epoch = 0
-        #: key -> (match, generation, fresh until, deadline, passed then, bytes): the public's answers, for ``peek``
+        #: key -> (match, epoch, public head, fresh until, deadline, passed then, bytes): for ``peek``
         self._published: OrderedDict[tuple, tuple] = OrderedDict()
-        self._published_of: dict[str, set[tuple]] = {}  # match -> its keys in ``_published``
+        #: match -> its public head as the reading thread last read it (the loop reads it)
+        self._public_heads: dict[str, tuple[int, str]] = {}
         #: The reading thread's runner (``reading.py``), for the refresher's reads.
         self._run: Callable[..., Awaitable] | None = None
         self._refreshed: object = None  # the change token the refresher last read every kept match at
@@ -253,23 +259,8 @@ class Reads:
         self._take_in()
         if match_id in self._heads or match_id not in self._read_at:
             return False
-        generation = self.generation(match_id)
         self.head(match_id)
-        self._offer_again(match_id, generation)
         return True
-
-    def _offer_again(self, match_id: str, generation: tuple[int, int]) -> None:
-        """Offer the loop again the public's answers of ``match_id`` that still stand
-        after its move (one the public may not see moves no public answer): a request
-        after the refresher's read is answered on the loop, as before the move."""
-        keys = self._published_of.get(match_id, set())
-        if not keys:
-            return
-        stamp = (self.view_head(match_id, PUBLIC), self._deadline_passed(match_id))
-        for key in list(keys):
-            found = self._answers.get(key)
-            if found is not None and found[0] == stamp:
-                self._publish(key, match_id, generation, found[1])
 
     # ------------------------------------------------------------------ looking at the database
 
@@ -366,35 +357,29 @@ class Reads:
         found = self._published.get(key)
         if found is None:
             return None
-        match_id, generation, fresh_until, deadline, passed, value = found
-        if generation != self.generation(match_id) or self.clock() > fresh_until:
+        match_id, epoch, public_head, fresh_until, deadline, passed, value = found
+        if epoch != self._epoch or public_head != self._public_heads.get(match_id) or self.clock() > fresh_until:
             return None
         if deadline is not None and is_past(deadline, self.app.clock()) != passed:
             return None
         return value
 
-    def _publish(self, key: tuple, match_id: str, generation: tuple[int, int], value: object) -> None:
-        """Offer the public's answer ``key`` to :meth:`peek`, unless its match moved (or
-        everything was forgotten) while it was being made."""
+    def _publish(self, key: tuple, match_id: str, epoch: int, public_head: tuple[int, str], value: object) -> None:
+        """Offer the public's answer ``key``, made at ``public_head``, to :meth:`peek`,
+        unless everything was forgotten (``epoch``) while it was being made."""
         first = self._read_at.get(match_id)
         kept = self._deadlines.get(match_id)
-        if first is None or kept is None:
+        if first is None or kept is None or self._public_heads.get(match_id) != public_head:
             return
         deadline = kept[1]
         passed = deadline is not None and is_past(deadline, self.app.clock())
         with self._noted:
-            if generation != self.generation(match_id) or self._moved or self._forget_all:
+            if epoch != self._epoch or self._forget_all:
                 return
-            self._published[key] = (match_id, generation, first + self.fresh_for, deadline, passed, value)
+            self._published[key] = (match_id, epoch, public_head, first + self.fresh_for, deadline, passed, value)
             self._published.move_to_end(key)
-            self._published_of.setdefault(match_id, set()).add(key)
             while len(self._published) > self._answers_max:
-                oldest, entry = self._published.popitem(last=False)
-                keys = self._published_of.get(entry[0])
-                if keys is not None:
-                    keys.discard(oldest)
-                    if not keys:
-                        del self._published_of[entry[0]]
+                self._published.popitem(last=False)
 
     def _wake(self) -> None:
         self.poke()
@@ -421,6 +406,7 @@ class Reads:
             # the change token moves), or it never was: read it afresh, as a new read does, so
             # a row edited behind the ledger's back is refused, not only rows added.
             head = self._heads[match_id] = self._read_afresh(match_id)
+            self._public_heads[match_id] = self._views[match_id].head(PUBLIC)  # what ``peek`` answers by
         self._read_at[match_id] = now if first is None else first
         self._read_at.move_to_end(match_id)
         while len(self._read_at) > self.kept:
@@ -428,6 +414,7 @@ class Reads:
             self.app.forget(oldest)
             self._heads.pop(oldest, None)
             self._views.pop(oldest, None)
+            self._public_heads.pop(oldest, None)
         if first is None:
             self._watched = tuple(self._read_at)  # the listener's thread reads it whole
         return head
@@ -462,7 +449,7 @@ class Reads:
         # answer says whether it has ("passed", as `status --json` does), and no event
         # marks the moment.  The deadline is public, so the stamp tells no view more.
         self._take_in()
-        generation = self.generation(match_id)
+        epoch = self._epoch
         stamp = (self.view_head(match_id, view), self._deadline_passed(match_id))
         found = self._answers.get(key)
         if found is not None and found[0] == stamp:
@@ -475,7 +462,7 @@ class Reads:
             while len(self._answers) > self._answers_max:
                 self._answers.popitem(last=False)
         if view.is_public:
-            self._publish(key, match_id, generation, value)
+            self._publish(key, match_id, epoch, stamp[0], value)
         return value
 
     def _deadline_passed(self, match_id: str) -> bool:

@@ -101,11 +101,13 @@ class Writer:
     def start(self) -> None:
         self._thread.start()
 
-    def close(self) -> None:
-        """Write what was submitted, then stop."""
+    def close(self, timeout: float | None = None) -> None:
+        """Write what was submitted, then stop; give up waiting after ``timeout``
+        seconds (a database that does not answer holds a write: the thread is a daemon,
+        so the process ends anyway, and the server rolls the transaction back)."""
         if self._thread.is_alive():
             self._jobs.put(_STOP)
-            self._thread.join()
+            self._thread.join(timeout)
 
     async def submit(self, match_id: str, participant: str, tokens: list[str], *, link: str | None) -> Recorded:
         """Record ``participant``'s submission: what was recorded (its first row, their
