@@ -28,7 +28,7 @@ from matchledger.projections.application import Application
 from tests.helpers import invoke
 from tests.postgres.support import listeners, until
 
-from .support import STOP_SECONDS, Server, bearer, events, invite
+from .support import STOP_SECONDS, STUDIO, Server, bearer, events, invite
 from .test_pushed_changes import ROUND_1, SLOW_POLL, own_database  # noqa: F401  # a fixture
 from .test_stalled_database import PAUSE_GUARD_SECONDS, backends, paused
 
@@ -330,3 +330,39 @@ def test_sigterm_while_a_submission_is_held_by_a_paused_writer_connection_stops_
         _ended(server)
         writing.join(PAUSE_GUARD_SECONDS)
         client.close()
+
+
+# --------------------------------------------------------------------------- (2) SQLite, shared by threads
+
+
+def test_sqlites_one_connection_serves_requests_streams_the_refresher_and_the_poller_without_an_error(tmp_path):
+    """The reading connection is opened with check_same_thread=False; were it ever used
+    by two threads at once (requests, the refresher, the live poller, the writer's
+    wake-ups), SQLite or its driver would refuse a statement: some answer a 500."""
+    db = tmp_path / "shared.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    ann = invite(db, "m1", "--as", "ann", "--submit")["token"]
+    statuses: list[int] = []
+    with Server(db) as server, server.client.stream("GET", "/m/m1/events") as public:
+        assert events(public, 1)[0][0] == "view"
+
+        def asks() -> None:
+            with httpx.Client(base_url=server.url, timeout=30) as client:
+                for _ in range(25):
+                    for path in ("/api/v1/matches/m1/public", "/m/m1", "/api/v1/matches/m1/head"):
+                        statuses.append(client.get(path).status_code)
+                    statuses.append(client.get("/api/v1/matches/m1/me", headers=bearer(ann)).status_code)
+
+        askers = [threading.Thread(target=asks) for _ in range(3)]
+        for asker in askers:
+            asker.start()
+        for note in range(5):  # commits from another process: the token moves, the poller and refresher read
+            invoke(db, "note", "m1", f"note {note}")
+        posted = server.client.post(
+            "/api/v1/matches/m1/submissions", json={"tokens": ROUND_1["ann"]}, headers=bearer(ann)
+        )
+        for asker in askers:
+            asker.join(PAUSE_GUARD_SECONDS * 4)
+        assert posted.status_code == 201, posted.text
+        assert statuses and set(statuses) == {200}, sorted(set(statuses))
+        assert not [record for record in server.log_records() if record.get("status", 0) >= 500]
