@@ -69,12 +69,6 @@ def _submissions(url: str) -> list[str]:
 # --------------------------------------------------------------------------- (1) a stranger, a participant
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found: a move the public may not see bumps the match's generation, so peek stops answering; "
-    "while the reading thread is held the public's next request waits 2 s and is refused 503 where the "
-    "one before it was answered 200 on the loop: the status tells a stranger a hidden submission was made",
-)
 def test_a_hidden_submission_while_the_reading_thread_is_held_leaves_every_public_answer_as_it_was(
     postgres_server,
     own_database,  # the fixture imported above
@@ -294,12 +288,6 @@ def test_sigterm_while_a_read_is_held_by_a_paused_database_stops_serve(
         _ended(server)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found: SIGTERM while the writer's statement is held by the database: the lifespan's "
-    "Writer.close() joins the writer thread (on the event loop, without a bound), so serve does not stop "
-    "during a stall",
-)
 def test_sigterm_while_a_submission_is_held_by_a_paused_writer_connection_stops_serve(
     postgres_server,
     own_database,  # the fixture imported above
