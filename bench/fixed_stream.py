@@ -34,7 +34,12 @@ def app(size: int) -> Starlette:
             headers = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store")]
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             await send({"type": "http.response.body", "body": b"retry: 2000\n\n" + message, "more_body": True})
-            leaving = asyncio.ensure_future(receive())
+
+            async def gone() -> None:  # the request's (empty) body first, then the client leaving
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+
+            leaving = asyncio.ensure_future(gone())
             try:
                 while True:
                     waiting = asyncio.ensure_future(woken["event"].wait())

@@ -55,8 +55,8 @@ from .service import (
 )
 
 FLEET = 2  # serve processes on the one PostgreSQL database
-#: Bytes of a public page's live update (an lca match mid-round), for the floor's streams.
-LIVE_MESSAGE_BYTES = 6000
+#: Bytes of a public page's live update (the bench's lca match in its first round: 32,100), for the floor's streams.
+LIVE_MESSAGE_BYTES = 32_000
 BUSY_COMMITS_PER_SECOND = 50
 
 

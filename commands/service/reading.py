@@ -15,14 +15,18 @@ plain structures, and a SQLite connection (as the one connection of a PostgreSQL
 reader) serves one statement at a time anyway; what a reader costs is mostly what is
 kept, not the statement.  Each handed-over call is marked with when its request arrived
 (``Reads.since``), so requests that arrived before one look at the database share it.
+The thread is a daemon: a read held by a database that does not answer never holds the
+process's exit (a pool's worker would be joined at exit, for as long as the stall).
 """
 
 from __future__ import annotations
 
 import asyncio
+import queue
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import TypeVar
 
 from matchledger.ledger.errors import DatabaseBusy
@@ -49,7 +53,22 @@ class Reading:
     def __init__(self, reads: Reads, *, deadline: float = DEADLINE_SECONDS):
         self.reads = reads
         self.deadline = deadline
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matchledger-reader")
+        self._jobs: queue.SimpleQueue[tuple[Future, Callable[[], object]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="matchledger-reader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            future, call = job
+            if not future.set_running_or_notify_cancel():  # its request gave up waiting
+                continue
+            try:
+                future.set_result(call())
+            except BaseException as exc:  # handed to the request that waits for it
+                future.set_exception(exc)
 
     async def __call__(self, call: Callable[..., T], *args, since: int | None = None) -> T:
         """What ``call(*args)`` returns, run on the reading thread for a request that
@@ -64,13 +83,16 @@ class Reading:
             finally:
                 reads.since = None
 
-        future = asyncio.get_running_loop().run_in_executor(self._thread, job)
-        try:
-            # Cancelled at the deadline: a job not started yet is dropped by the executor.
-            return await asyncio.wait_for(future, self.deadline)
-        except TimeoutError:
-            raise DatabaseTimedOut(self.deadline) from None
+        handed: Future = Future()
+        self._jobs.put((handed, job))
+        waited = asyncio.wrap_future(handed)
+        # Not wait_for: a read may raise a TimeoutError of its own (DatabaseBusy is one).
+        done, _pending = await asyncio.wait({waited}, timeout=self.deadline)
+        if not done:
+            waited.cancel()  # a job not started yet is dropped by the thread
+            raise DatabaseTimedOut(self.deadline)
+        return waited.result()
 
     def close(self) -> None:
         """Stop taking reads; the one running (if any) ends by itself."""
-        self._thread.shutdown(wait=False, cancel_futures=True)
+        self._jobs.put(None)

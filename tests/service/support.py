@@ -60,7 +60,11 @@ class Server:
             *args,
         ]
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=self._log, cwd=folder, env={**os.environ, **(env or {})}
+            command,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            cwd=folder,
+            env={**os.environ, "PYTHONFAULTHANDLER": "1", **(env or {})},
         )
         try:
             self.announced = self._first_line()
@@ -114,9 +118,18 @@ class Server:
                 try:
                     self.process.wait(STOP_SECONDS)
                 except subprocess.TimeoutExpired:
-                    self.process.kill()
-                    self.process.wait()
-                    raise AssertionError(f"serve did not stop within {STOP_SECONDS} s of signal {sig}") from None
+                    # Every thread's stack into the log (faulthandler: PYTHONFAULTHANDLER, set
+                    # at the start), so that the failure says where it hung.
+                    self.process.send_signal(signal.SIGABRT)
+                    try:
+                        self.process.wait(5)
+                    except subprocess.TimeoutExpired:
+                        self.process.kill()
+                        self.process.wait()
+                    stacks = self.log_path.read_text(errors="replace").rpartition("Fatal Python error")[2]
+                    raise AssertionError(
+                        f"serve did not stop within {STOP_SECONDS} s of signal {sig}; its threads:\n{stacks[-6000:]}"
+                    ) from None
         finally:
             self.process.stdout.close()  # the pipe it announced itself on
             self._log.close()

@@ -52,3 +52,33 @@ def test_streams_woken_by_one_move_share_one_read_and_a_later_move_reads_again(t
         reads.app.close()
     assert answers == [b"first", b"first", b"later"]
     assert calls == ["first", "later"]
+
+
+def test_a_read_that_raises_a_timeout_of_its_own_is_answered_with_it_not_taken_for_the_deadline(tmp_path):
+    """A lock timeout (DatabaseBusy is a TimeoutError) names its own cause in the log;
+    only a read that outlives the deadline is DatabaseTimedOut."""
+    from matchledger.commands.service.reading import DatabaseTimedOut, Reading
+    from matchledger.ledger.errors import BUSY_POOL, DatabaseBusy
+
+    db = tmp_path / "busy.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    reads = Reads(Application(open_store(str(db), create=False)))
+    reading = Reading(reads, deadline=0.2)
+
+    def busy() -> bytes:
+        raise DatabaseBusy("no free connection", cause=BUSY_POOL)
+
+    def slow() -> bytes:
+        threading.Event().wait(0.5)
+        return b"too late"
+
+    async def scenario():
+        return await asyncio.gather(reading(busy), reading(slow), return_exceptions=True)
+
+    try:
+        own, late = asyncio.run(scenario())
+    finally:
+        reading.close()
+        reads.app.close()
+    assert type(own) is DatabaseBusy and own.cause == BUSY_POOL
+    assert isinstance(late, DatabaseTimedOut)
