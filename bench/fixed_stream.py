@@ -17,7 +17,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from matchledger.commands.service.connections import ConnectionLimits
 from matchledger.commands.service.server import address, bind, run
+
+#: Connections one process holds at most (the streams and the pokes), as `serve` is given
+#: in the bench (``--max-connections``).
+CONNECTIONS = 5_000
 
 
 def app(size: int) -> Starlette:
@@ -62,7 +67,13 @@ def app(size: int) -> Starlette:
 def main(argv: list[str]) -> None:
     sock = bind("127.0.0.1", 0)
     listening = address(sock)
-    run(app(int(argv[0])), lambda: None, sock, lambda: print(f"serving fixed streams on {listening}", flush=True))
+    run(
+        app(int(argv[0])),
+        lambda: None,
+        sock,
+        lambda: print(f"serving fixed streams on {listening}", flush=True),
+        limits=ConnectionLimits(connections=CONNECTIONS),
+    )
 
 
 if __name__ == "__main__":
