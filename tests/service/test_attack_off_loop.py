@@ -268,6 +268,7 @@ def _ended(server: Server) -> None:
     server.stop()  # closes what it holds; the process has ended
 
 
+@pytest.mark.guarantee("service.database-deadline")
 def test_sigterm_while_a_read_is_held_by_a_paused_database_stops_serve(
     postgres_server,
     own_database,  # the fixture imported above
@@ -288,6 +289,7 @@ def test_sigterm_while_a_read_is_held_by_a_paused_database_stops_serve(
         _ended(server)
 
 
+@pytest.mark.guarantee("service.database-deadline")
 def test_sigterm_while_a_submission_is_held_by_a_paused_writer_connection_stops_serve(
     postgres_server,
     own_database,  # the fixture imported above

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from matchledger.commands.service.http import Service
 from matchledger.commands.service.reads import Reads
 from matchledger.ledger.stores import open_store
@@ -54,6 +56,7 @@ def test_streams_woken_by_one_move_share_one_read_and_a_later_move_reads_again(t
     assert calls == ["first", "later"]
 
 
+@pytest.mark.guarantee("service.database-deadline")
 def test_a_read_that_raises_a_timeout_of_its_own_is_answered_with_it_not_taken_for_the_deadline(tmp_path):
     """A lock timeout (DatabaseBusy is a TimeoutError) names its own cause in the log;
     only a read that outlives the deadline is DatabaseTimedOut."""

@@ -58,7 +58,7 @@ def paused(pids: list[int]) -> Iterator[None]:
                 os.kill(pid, signal.SIGCONT)
 
 
-@pytest.mark.guarantee("service.bounded-clients")
+@pytest.mark.guarantee("service.database-deadline")
 def test_a_paused_database_stalls_no_route_kept_answers_are_answered_and_reads_are_refused_with_503(
     postgres_server,
     own_database,  # the fixture imported above

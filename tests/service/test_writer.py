@@ -115,6 +115,7 @@ def test_a_link_is_checked_again_as_its_submission_is_written(new_lca_db):
     assert [row["actor"] for row in cli_json(new_lca_db, "log", "m1") if row["seq"] > before["seq"]] == ["cat"]
 
 
+@pytest.mark.guarantee("service.database-deadline")
 def test_a_submission_the_writer_has_not_taken_by_the_deadline_is_refused_and_never_written(new_lca_db):
     """A stalled database holds the writer in a write: a submission queued behind it is
     refused as not recorded at the deadline, and stays unwritten when the write ends;
