@@ -7,8 +7,12 @@ stopped answering holds that thread, not the loop, and what needs no database (t
 static files, ``/healthz``, the public answers kept while changes are pushed:
 ``Reads.peek``) keeps being answered meanwhile.
 
-A request waits for its read at most ``deadline`` seconds (``DEADLINE_SECONDS``), then is
-refused with 503 and ``Retry-After`` (``DatabaseTimedOut``); the read it handed over is
+A request waits for its read ``deadline`` seconds (``DEADLINE_SECONDS``); if it is not
+answered by then and the thread has been held by one read for that long (the database
+does not answer), it is refused with 503 and ``Retry-After`` (``DatabaseTimedOut``), and
+so is every request that finds the thread still held.  A thread that is merely busy,
+answering one read after another (a burst of pages to make on a loaded machine), is
+waited for, up to ``BUSY_SECONDS`` in all.  The read a refused request handed over is
 dropped if it has not started yet, so a stall leaves no backlog of reads nobody waits
 for.  One thread, not a pool: the reads keep what they read (heads, grants, answers) in
 plain structures, and a SQLite connection (as the one connection of a PostgreSQL
@@ -33,8 +37,13 @@ from matchledger.ledger.errors import DatabaseBusy
 
 from .reads import Reads
 
-#: Seconds a request waits for the database before it is refused with 503.
+#: Seconds a request waits for the database before it is refused with 503, when one read
+#: has held the reading thread that long.
 DEADLINE_SECONDS = 2.0
+#: Seconds a request waits at most for a thread that keeps answering other reads.
+BUSY_SECONDS = 10.0
+#: How often a request that waits past the deadline asks whether the thread is held.
+_LOOK_AGAIN_SECONDS = 0.1
 
 T = TypeVar("T")
 
@@ -50,9 +59,12 @@ class DatabaseTimedOut(DatabaseBusy):
 class Reading:
     """The one thread the service reads the database on."""
 
-    def __init__(self, reads: Reads, *, deadline: float = DEADLINE_SECONDS):
+    def __init__(self, reads: Reads, *, deadline: float = DEADLINE_SECONDS, busy: float = BUSY_SECONDS):
         self.reads = reads
         self.deadline = deadline
+        self.busy = busy
+        #: When the read the thread is on began (``time.monotonic``), None while it waits for one.
+        self._began: float | None = None
         self._jobs: queue.SimpleQueue[tuple[Future, Callable[[], object]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="matchledger-reader", daemon=True)
         self._thread.start()
@@ -65,10 +77,13 @@ class Reading:
             future, call = job
             if not future.set_running_or_notify_cancel():  # its request gave up waiting
                 continue
+            self._began = time.monotonic()
             try:
                 future.set_result(call())
             except BaseException as exc:  # handed to the request that waits for it
                 future.set_exception(exc)
+            finally:
+                self._began = None
 
     async def __call__(self, call: Callable[..., T], *args, since: int | None = None) -> T:
         """What ``call(*args)`` returns, run on the reading thread for a request that
@@ -86,11 +101,15 @@ class Reading:
         handed: Future = Future()
         self._jobs.put((handed, job))
         waited = asyncio.wrap_future(handed)
+        handed_at = time.monotonic()
+        timeout = self.deadline
         # Not wait_for: a read may raise a TimeoutError of its own (DatabaseBusy is one).
-        done, _pending = await asyncio.wait({waited}, timeout=self.deadline)
-        if not done:
-            waited.cancel()  # a job not started yet is dropped by the thread
-            raise DatabaseTimedOut(self.deadline)
+        while not (await asyncio.wait({waited}, timeout=timeout))[0]:
+            now, began = time.monotonic(), self._began
+            if (began is not None and now - began >= self.deadline) or now - handed_at >= self.busy:
+                waited.cancel()  # a job not started yet is dropped by the thread
+                raise DatabaseTimedOut(self.deadline)
+            timeout = _LOOK_AGAIN_SECONDS
         return waited.result()
 
     def close(self) -> None:

@@ -85,3 +85,40 @@ def test_a_read_that_raises_a_timeout_of_its_own_is_answered_with_it_not_taken_f
         reads.app.close()
     assert type(own) is DatabaseBusy and own.cause == BUSY_POOL
     assert isinstance(late, DatabaseTimedOut)
+
+
+@pytest.mark.guarantee("service.database-deadline")
+def test_a_thread_busy_answering_reads_is_waited_for_and_one_held_by_a_read_is_not(tmp_path):
+    """Under load the reading thread answers one read after another for longer than the
+    deadline: the reads queued behind them are answered, not refused; a read that holds
+    the thread past the deadline (the database does not answer) refuses those behind it."""
+    from matchledger.commands.service.reading import DatabaseTimedOut, Reading
+
+    db = tmp_path / "busy.db"
+    invoke(db, "new", "lca", "m1", "--players", "ann,bob", "--studio", STUDIO)
+    reads = Reads(Application(open_store(str(db), create=False)))
+    reading = Reading(reads, deadline=0.3)
+
+    def short(index: int):
+        def call() -> int:
+            threading.Event().wait(0.05)  # a page made on a loaded machine
+            return index
+
+        return call
+
+    def held() -> str:
+        threading.Event().wait(1.0)  # a database that does not answer
+        return "late"
+
+    async def scenario():
+        busy = await asyncio.gather(*(reading(short(index)) for index in range(12)))  # 0.6 s of work in all
+        stalled = await asyncio.gather(reading(held), reading(short(99)), return_exceptions=True)
+        return busy, stalled
+
+    try:
+        busy, (first, behind) = asyncio.run(scenario())
+    finally:
+        reading.close()
+        reads.app.close()
+    assert busy == list(range(12))
+    assert isinstance(first, DatabaseTimedOut) and isinstance(behind, DatabaseTimedOut)
