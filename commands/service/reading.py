@@ -65,6 +65,8 @@ class Reading:
         self.busy = busy
         #: When the read the thread is on began (``time.monotonic``), None while it waits for one.
         self._began: float | None = None
+        #: When the thread last finished a read: a thread that finishes none is held.
+        self._finished = time.monotonic()
         self._jobs: queue.SimpleQueue[tuple[Future, Callable[[], object]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="matchledger-reader", daemon=True)
         self._thread.start()
@@ -83,7 +85,7 @@ class Reading:
             except BaseException as exc:  # handed to the request that waits for it
                 future.set_exception(exc)
             finally:
-                self._began = None
+                self._began, self._finished = None, time.monotonic()
 
     async def __call__(self, call: Callable[..., T], *args, since: int | None = None) -> T:
         """What ``call(*args)`` returns, run on the reading thread for a request that
@@ -105,8 +107,9 @@ class Reading:
         timeout = self.deadline
         # Not wait_for: a read may raise a TimeoutError of its own (DatabaseBusy is one).
         while not (await asyncio.wait({waited}, timeout=timeout))[0]:
-            now, began = time.monotonic(), self._began
-            if (began is not None and now - began >= self.deadline) or now - handed_at >= self.busy:
+            now = time.monotonic()
+            held = self._began is not None and now - max(self._finished, handed_at) >= self.deadline
+            if held or now - handed_at >= self.busy:
                 waited.cancel()  # a job not started yet is dropped by the thread
                 raise DatabaseTimedOut(self.deadline)
             timeout = _LOOK_AGAIN_SECONDS
