@@ -46,6 +46,7 @@ from .service import (
     _split,
     build_matches,
     fixed_bytes,
+    follow_page,
     get,
     links,
     memory_mb,
@@ -339,29 +340,6 @@ async def _follow_floor(addresses: list[tuple[str, int]], pages: int, rounds: in
     arrivals: list[list[float]] = [[] for _ in range(pages)]
     ready = [asyncio.Event() for _ in range(pages)]
 
-    async def page(index: int) -> None:
-        hostname, port = addresses[index % len(addresses)]
-        reader, writer = await asyncio.open_connection(hostname, port)
-        writer.write(_request("GET", "/m/floor/events", f"{hostname}:{port}"))
-        buffer, seen = b"", 0
-        try:
-            while True:
-                chunk = await reader.read(65536)
-                if not chunk:
-                    return
-                now = time.perf_counter()
-                buffer = buffer[-16:] + chunk
-                views = buffer.count(b"event: view")
-                if views:
-                    seen += views
-                    buffer = buffer[buffer.rfind(b"event: view") + 11 :]
-                    if seen == 1:
-                        ready[index].set()
-                    else:
-                        arrivals[index].append(now)
-        finally:
-            writer.close()
-
     async def poke(hostname: str, port: int) -> None:
         reader, writer = await asyncio.open_connection(hostname, port)
         writer.write(_request("POST", "/poke", f"{hostname}:{port}"))
@@ -369,7 +347,12 @@ async def _follow_floor(addresses: list[tuple[str, int]], pages: int, rounds: in
         await reader.read(1024)
         writer.close()
 
-    followers = [asyncio.ensure_future(page(index)) for index in range(pages)]
+    followers = [
+        asyncio.ensure_future(
+            follow_page(addresses[index % len(addresses)], "/m/floor/events", ready[index], arrivals[index])
+        )
+        for index in range(pages)
+    ]
     await asyncio.gather(*(event.wait() for event in ready))
     told: list[float] = []
     for _ in range(rounds):

@@ -400,6 +400,33 @@ def bench_live(tmp: Path, pages: int, matches: int, log) -> list[Row]:
     ]
 
 
+async def follow_page(address: tuple[str, int], path: str, ready: asyncio.Event, arrivals: list[float]) -> None:
+    """Follow one page's stream at ``path``: ``ready`` set at its first view, and the
+    time each later view arrived appended to ``arrivals``, until cancelled or closed."""
+    hostname, port = address
+    reader, writer = await asyncio.open_connection(hostname, port)
+    writer.write(_request("GET", path, f"{hostname}:{port}"))
+    seen = 0
+    buffer = b""
+    try:
+        while True:
+            chunk = await reader.read(65536)
+            if not chunk:
+                return
+            now = time.perf_counter()
+            buffer = buffer[-16:] + chunk
+            views = buffer.count(b"event: view")
+            if views:
+                seen += views
+                buffer = buffer[buffer.rfind(b"event: view") + 11 :]
+                if seen == 1:
+                    ready.set()
+                else:
+                    arrivals.append(now)
+    finally:
+        writer.close()
+
+
 async def _follow(
     addresses: list[tuple[str, int]], mid: str, commands: list, pages: int, host, host_app, while_open=None
 ) -> list[float]:
@@ -410,31 +437,12 @@ async def _follow(
     arrivals: list[list[float]] = [[] for _ in range(pages)]
     ready = [asyncio.Event() for _ in range(pages)]
 
-    async def page(index: int) -> None:
-        hostname, port = addresses[index % len(addresses)]
-        reader, writer = await asyncio.open_connection(hostname, port)
-        writer.write(_request("GET", f"/m/{mid}/events", f"{hostname}:{port}"))
-        seen = 0
-        buffer = b""
-        try:
-            while True:
-                chunk = await reader.read(65536)
-                if not chunk:
-                    return
-                now = time.perf_counter()
-                buffer = buffer[-16:] + chunk
-                views = buffer.count(b"event: view")
-                if views:
-                    seen += views
-                    buffer = buffer[buffer.rfind(b"event: view") + 11 :]
-                    if seen == 1:
-                        ready[index].set()
-                    else:
-                        arrivals[index].append(now)
-        finally:
-            writer.close()
-
-    followers = [asyncio.ensure_future(page(index)) for index in range(pages)]
+    followers = [
+        asyncio.ensure_future(
+            follow_page(addresses[index % len(addresses)], f"/m/{mid}/events", ready[index], arrivals[index])
+        )
+        for index in range(pages)
+    ]
     await asyncio.gather(*(event.wait() for event in ready))
     closes = [i for i, cmd in enumerate(commands) if type(cmd).__name__ == "CloseRound"][:2]  # not the last: the
     # close that finishes a match commits a checkpoint after it

@@ -264,10 +264,6 @@ class Reads:
 
     # ------------------------------------------------------------------ looking at the database
 
-    def must_look(self) -> None:
-        """The next lookup looks at the database first, whenever the last look was."""
-        self._looked_at = -1
-
     def _looked_since(self) -> bool:
         """Whether the last look began after the request being answered arrived."""
         return self.since is not None and self._looked_at >= self.since
